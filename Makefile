@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# kab - kernel A/B performance comparison.
+#
+#   make          build kab and kab-agent
+#   make deps     install the Debian packages kab needs (apt-get, idempotent)
+#   make demo     run kab's main job on this machine and show what it stored
+#   make test     run every test; the last line says "N passed, N failed"
+#   make bench    benchmarks that print figures
+#   make test SAN=1   the same under ASan and UBSan
+
+CC       ?= cc
+PKGS     := sqlite3 gsl yaml-0.1 jansson hwloc zlib
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
+	    -D_GNU_SOURCE $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
+
+ifeq ($(SAN),1)
+CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer \
+	    -fno-sanitize-recover=undefined
+LDFLAGS  += -fsanitize=address,undefined
+BUILD    := build-san
+else
+BUILD    := build
+endif
+
+COMMON_SRC   := $(wildcard common/*.c)
+RUNNER_SRC   := $(wildcard runner/*.c)
+DB_SRC       := $(wildcard db/*.c)
+ANALYSIS_SRC := $(wildcard analysis/*.c)
+CLI_SRC      := $(filter-out cli/agent.c,$(wildcard cli/*.c))
+
+obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
+
+LIBCOMMON   := $(BUILD)/libcommon.a
+LIBRUNNER   := $(BUILD)/librunner.a
+LIBDB       := $(BUILD)/libdb.a
+LIBANALYSIS := $(BUILD)/libanalysis.a
+LIBS        := $(LIBRUNNER) $(LIBDB) $(LIBANALYSIS) $(LIBCOMMON)
+
+KAB       := $(BUILD)/kab
+KAB_AGENT := $(BUILD)/kab-agent
+
+TEST_SRC  := $(wildcard tests/unit/test-*.c)
+TEST_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
+
+all: $(KAB) $(KAB_AGENT) kab kab-agent
+
+# Convenience links at the top of the tree.
+kab kab-agent: %: $(BUILD)/%
+	ln -sf $< $@
+
+$(BUILD)/%.o: %.c $(wildcard */*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(LIBCOMMON): $(call obj,$(COMMON_SRC))
+$(LIBRUNNER): $(call obj,$(RUNNER_SRC))
+$(LIBDB): $(call obj,$(DB_SRC))
+$(LIBANALYSIS): $(call obj,$(ANALYSIS_SRC))
+$(BUILD)/lib%.a:
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(KAB): $(call obj,$(CLI_SRC)) $(LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(KAB_AGENT): $(call obj,cli/agent.c) $(LIBRUNNER) $(LIBCOMMON)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS) -lcmocka
+
+deps:
+	@scripts/deps.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/demo.sh
+
+test: deps
+	@$(MAKE) --no-print-directory all $(TEST_BINS)
+	@BUILD=$(BUILD) tests/run
+
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) tests/bench.sh
+
+clean:
+	rm -rf build build-san kab kab-agent
+
+.PHONY: all deps demo test bench clean
+.DELETE_ON_ERROR:

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * agent.c - kab-agent: the program that runs on the machine under test.
+ *
+ *   kab-agent --job FILE|- [--iterations N] [--out PATH]
+ *
+ * Reads one expanded job as JSON, runs it and writes the record stream
+ * to stdout (or PATH, a serial port in a guest).  Whatever the workload
+ * prints goes to stderr, never into the stream.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../runner/runner.h"
+
+static int usage(int code)
+{
+	fprintf(code ? stderr : stdout,
+		"usage: kab-agent --job FILE|- [--iterations N] [--out PATH]\n");
+	return code;
+}
+
+static void remove_tree(const char *dir)
+{
+	static const char *const files[] = { "stress-ng.yaml", "stress-ng.log" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		char *p = xasprintf("%s/%s", dir, files[i]);
+
+		unlink(p);
+		free(p);
+	}
+	rmdir(dir);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "job", required_argument, NULL, 'j' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *job_path = NULL, *out_path = NULL, *tmp;
+	struct kab_agent_opts o = { .iterations = 1 };
+	struct kab_job job;
+	struct kab_err err;
+	json_error_t jerr;
+	char tmpl[512];
+	json_t *j;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			job_path = optarg;
+			break;
+		case 'n':
+			o.iterations = atoi(optarg);
+			break;
+		case 'o':
+			out_path = optarg;
+			break;
+		case 'h':
+			return usage(0);
+		default:
+			return usage(2);
+		}
+	}
+	if (!job_path || o.iterations < 1)
+		return usage(2);
+	j = strcmp(job_path, "-") ? json_load_file(job_path, 0, &jerr) :
+				    json_loadf(stdin, 0, &jerr);
+	if (!j) {
+		fprintf(stderr, "kab-agent: %s: %s\n", job_path, jerr.text);
+		return 2;
+	}
+	if (kab_job_from_json(j, &job, &err)) {
+		fprintf(stderr, "kab-agent: %s\n", err.msg);
+		json_decref(j);
+		return 2;
+	}
+	json_decref(j);
+
+	/* The stream gets its own descriptor; stdout becomes stderr. */
+	if (out_path)
+		o.out_fd = open(out_path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	else
+		o.out_fd = fcntl(1, F_DUPFD_CLOEXEC, 3);
+	if (o.out_fd < 0) {
+		fprintf(stderr, "kab-agent: cannot open %s: %s\n",
+			out_path ? out_path : "stdout", strerror(errno));
+		kab_job_free(&job);
+		return 1;
+	}
+	dup2(2, 1);
+
+	tmp = getenv("TMPDIR");
+	snprintf(tmpl, sizeof(tmpl), "%s/kab-agent.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(tmpl)) {
+		fprintf(stderr, "kab-agent: cannot make a directory in %s: %s\n",
+			tmp && *tmp ? tmp : "/tmp", strerror(errno));
+		kab_job_free(&job);
+		return 1;
+	}
+	o.job = &job;
+	o.tmpdir = tmpl;
+	ret = kab_agent_run(&o);
+	remove_tree(tmpl);
+	kab_job_free(&job);
+	close(o.out_fd);
+	return ret;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cli.h - the command line: one file per subcommand, git style.
+ */
+#ifndef KAB_CLI_H
+#define KAB_CLI_H
+
+#include <stdio.h>
+
+#include "../common/common.h"
+#include "../db/db.h"
+
+/* Exit codes, documented in 'kab --help'. */
+#define EXIT_OK		0
+#define EXIT_RUN	1	/* a run failed or was interrupted, or I/O */
+#define EXIT_USAGE	2
+
+struct cli {
+	const char *db_path;	/* --db before the command, or NULL */
+};
+
+struct cmd {
+	const char *name;
+	int (*fn)(struct cli *cli, int argc, char **argv);
+	const char *summary;
+};
+
+int cmd_run(struct cli *cli, int argc, char **argv);
+int cmd_ls(struct cli *cli, int argc, char **argv);
+int cmd_show(struct cli *cli, int argc, char **argv);
+int cmd_export(struct cli *cli, int argc, char **argv);
+int cmd_import(struct cli *cli, int argc, char **argv);
+
+/* "kab: <message>" on stderr; returns code. */
+int cli_error(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Open the database named by --db, $KAB_DB or the default. */
+int cli_open_db(struct cli *cli, const char *opt_db, enum kab_db_mode mode,
+		struct kab_db **db);
+/* A run id from the command line, or -1 with a usage error printed. */
+long long cli_run_id(const char *s);
+/* Shortest text that reads back as exactly v. */
+void cli_fmt_double(double v, char *buf, size_t n);
+/* Print per-metric n / mean / stddev of a run; glob filters metrics. */
+int cli_print_summary(FILE *out, struct kab_db *db, long long run_id,
+		      const char *glob, struct kab_err *err);
+void cli_print_run_header(FILE *out, const struct kab_run *r);
+
+#endif /* KAB_CLI_H */

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-export.c - kab export: runs as CSV (one row per sample) or JSON
+ * (each run whole: kernel, job, host facts and samples), exactly enough
+ * for 'kab import' to rebuild them.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+struct csv_ctx {
+	FILE *out;
+	const struct kab_run *r;
+};
+
+static void csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static int csv_sample(void *arg, int it, const char *metric, double value)
+{
+	struct csv_ctx *c = arg;
+	char num[40];
+
+	cli_fmt_double(value, num, sizeof(num));
+	fprintf(c->out, "%lld,", (long long)c->r->id);
+	csv_field(c->out, c->r->kernel.label);
+	fprintf(c->out, ",%d,", it);
+	csv_field(c->out, metric);
+	fprintf(c->out, ",%s\n", num);
+	return 0;
+}
+
+struct json_ctx {
+	json_t *iters;		/* [{"iteration": i, "metrics": {..}}] */
+	json_t *cur;
+	int cur_it;
+};
+
+static int json_sample(void *arg, int it, const char *metric, double value)
+{
+	struct json_ctx *c = arg;
+
+	if (!c->cur || it != c->cur_it) {
+		c->cur = json_object();
+		c->cur_it = it;
+		json_array_append_new(c->iters,
+				      json_pack("{s:i, s:o}", "iteration", it,
+						"metrics", c->cur));
+	}
+	json_object_set_new(c->cur, metric, json_real(value));
+	return 0;
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *run_to_json(struct kab_db *db, const struct kab_run *r,
+			   struct kab_err *err)
+{
+	struct json_ctx c = { .iters = json_array() };
+	json_t *kernel;
+
+	if (kab_db_samples_foreach(db, r->id, json_sample, &c, err)) {
+		json_decref(c.iters);
+		return NULL;
+	}
+	kernel = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}",
+			   "label", r->kernel.label,
+			   "release", str_or_null(r->kernel.release),
+			   "cmdline", str_or_null(r->kernel.cmdline),
+			   "image_path", str_or_null(r->kernel.image_path),
+			   "image_sha256", str_or_null(r->kernel.image_sha256),
+			   "commit", str_or_null(r->kernel.commit));
+	return json_pack("{s:s, s:o, s:s, s:s, s:s, s:O, s:O, s:s, s:O, s:i, "
+			 "s:s, s:o, s:s, s:o, s:I, s:I, s:o}",
+			 "uuid", r->uuid, "kernel", kernel, "job", r->job,
+			 "suite", r->suite, "test", r->test,
+			 "params", r->params, "resolved", r->resolved,
+			 "target", r->target, "host", r->host,
+			 "iterations_planned", r->iterations_planned,
+			 "started_at", r->started_at,
+			 "ended_at", str_or_null(r->ended_at),
+			 "status", r->status,
+			 "message", str_or_null(r->message),
+			 "garbage_bytes", (json_int_t)r->garbage_bytes,
+			 "bad_records", (json_int_t)r->bad_records,
+			 "iterations", c.iters);
+}
+
+static void export_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: kab export [--format csv|json] [-o FILE] [--db PATH] "
+		"[RUN...]\n"
+		"\n"
+		"Writes the given runs (default: all) to stdout or FILE.\n"
+		"  csv   one row per sample: run,kernel_label,iteration,metric,"
+		"value\n"
+		"  json  each run whole, with kernel, job parameters and host "
+		"facts;\n"
+		"        'kab import' reads it back exactly\n");
+}
+
+struct all_ids {
+	int nr;
+	long long *id;
+};
+
+static int collect_id(void *arg, const struct kab_run *r)
+{
+	struct all_ids *a = arg;
+
+	a->id = xrealloc(a->id, (a->nr + 1) * sizeof(*a->id));
+	a->id[a->nr++] = r->id;
+	return 0;
+}
+
+int cmd_export(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *db_opt = NULL, *format = "csv", *output = NULL;
+	struct all_ids ids = { 0 };
+	json_t *runs = NULL;
+	struct kab_db *db;
+	struct kab_err err;
+	int opt, i, rc = EXIT_OK;
+	FILE *out = stdout;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'f':
+			format = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'd':
+			db_opt = optarg;
+			break;
+		case 'h':
+			export_usage(stdout);
+			return EXIT_OK;
+		default:
+			export_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (strcmp(format, "csv") && strcmp(format, "json"))
+		return cli_error(EXIT_USAGE, "--format '%s': use csv or json",
+				 format);
+	for (i = optind; i < argc; i++) {
+		long long id = cli_run_id(argv[i]);
+
+		if (id < 0) {
+			free(ids.id);
+			return EXIT_USAGE;
+		}
+		collect_id(&ids, &(struct kab_run){ .id = id });
+	}
+	if (cli_open_db(cli, db_opt, KAB_DB_READ, &db)) {
+		free(ids.id);
+		return EXIT_RUN;
+	}
+	if (!ids.nr && kab_db_runs_foreach(db, collect_id, &ids, &err)) {
+		rc = cli_error(EXIT_RUN, "%s", err.msg);
+		goto out;
+	}
+	if (output && !(out = fopen(output, "w"))) {
+		rc = cli_error(EXIT_RUN, "cannot write %s: %m", output);
+		out = stdout;
+		goto out;
+	}
+	if (!strcmp(format, "csv"))
+		fprintf(out, "run,kernel_label,iteration,metric,value\n");
+	else
+		runs = json_array();
+	for (i = 0; i < ids.nr; i++) {
+		struct kab_run r;
+		struct csv_ctx c = { .out = out, .r = &r };
+		json_t *j;
+
+		if (kab_db_run_get(db, ids.id[i], &r, &err)) {
+			rc = cli_error(EXIT_RUN, "%s", err.msg);
+			goto out;
+		}
+		if (runs) {
+			j = run_to_json(db, &r, &err);
+			if (j)
+				json_array_append_new(runs, j);
+			else
+				rc = cli_error(EXIT_RUN, "%s", err.msg);
+		} else if (kab_db_samples_foreach(db, r.id, csv_sample, &c,
+						  &err)) {
+			rc = cli_error(EXIT_RUN, "%s", err.msg);
+		}
+		kab_run_free(&r);
+		if (rc)
+			goto out;
+	}
+	if (runs) {
+		json_t *doc = json_pack("{s:i, s:s, s:O}", "kab_export", 1,
+					"kab_version", KAB_VERSION, "runs",
+					runs);
+
+		json_dumpf(doc, out, JSON_INDENT(1) | JSON_SORT_KEYS |
+			   JSON_REAL_PRECISION(17));
+		fputc('\n', out);
+		json_decref(doc);
+	}
+	if (fflush(out) || ferror(out))
+		rc = cli_error(EXIT_RUN, "writing the export failed: %m");
+out:
+	json_decref(runs);
+	if (out != stdout)
+		fclose(out);
+	free(ids.id);
+	kab_db_close(db);
+	return rc;
+}

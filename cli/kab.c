@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kab.c - the entry point: global options and the command table.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct cmd commands[] = {
+	{ "run", cmd_run, "run a job on this machine and store every sample" },
+	{ "ls", cmd_ls, "list the stored runs" },
+	{ "show", cmd_show, "per-metric n, mean and stddev of a run" },
+	{ "export", cmd_export, "write runs as CSV or JSON" },
+	{ "import", cmd_import, "read runs written by 'kab export --format json'" },
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f,
+		"usage: kab [--db PATH] <command> [<args>]\n"
+		"       kab --help | --version\n"
+		"\n"
+		"kab compares the performance of kernel builds: it runs "
+		"will-it-scale's malloc1\nand stress-ng's radixsort again "
+		"and again, stores every sample in SQLite and\ntells with "
+		"statistics what changed.\n\nCommands:\n");
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f,
+		"\n'kab <command> --help' describes a command.\n"
+		"\nDatabase: --db PATH, else $KAB_DB, else "
+		"$XDG_DATA_HOME/kab/kab.db\n(~/.local/share/kab/kab.db).\n"
+		"\nExit status:\n"
+		"  0  success\n"
+		"  1  a run failed or was interrupted, or kab could not read "
+		"or write\n"
+		"  2  usage error: a bad option, job file or parameter\n");
+}
+
+int cli_error(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("kab: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+int cli_open_db(struct cli *cli, const char *opt_db, enum kab_db_mode mode,
+		struct kab_db **db)
+{
+	struct kab_err err;
+	char *path;
+	int ret;
+
+	if (opt_db)
+		path = xstrdup(opt_db);
+	else if (cli->db_path)
+		path = xstrdup(cli->db_path);
+	else
+		path = kab_db_default_path();
+	ret = kab_db_open(path, mode, db, &err);
+	free(path);
+	if (ret)
+		return cli_error(EXIT_RUN, "%s", err.msg);
+	return 0;
+}
+
+long long cli_run_id(const char *s)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || end == s || *end || v <= 0) {
+		cli_error(EXIT_USAGE, "'%s' is not a run id: 'kab ls' lists "
+			  "them", s);
+		return -1;
+	}
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli cli = { 0 };
+	size_t i;
+
+	argv++, argc--;
+	while (argc && argv[0][0] == '-') {
+		if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
+			usage(stdout);
+			return EXIT_OK;
+		} else if (!strcmp(argv[0], "--version")) {
+			printf("kab %s\n", KAB_VERSION);
+			return EXIT_OK;
+		} else if (!strcmp(argv[0], "--db") && argc > 1) {
+			cli.db_path = argv[1];
+			argv += 2, argc -= 2;
+		} else if (!strncmp(argv[0], "--db=", 5)) {
+			cli.db_path = argv[0] + 5;
+			argv++, argc--;
+		} else {
+			usage(stderr);
+			return cli_error(EXIT_USAGE, "unknown option '%s'",
+					 argv[0]);
+		}
+	}
+	if (!argc) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(argv[0], commands[i].name))
+			return commands[i].fn(&cli, argc, argv);
+	if (!strcmp(argv[0], "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	return cli_error(EXIT_USAGE, "'%s' is not a kab command: see 'kab "
+			 "--help'", argv[0]);
+}

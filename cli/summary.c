@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * summary.c - a run's header and its per-metric table, shared by
+ * 'kab show' and 'kab run'.
+ */
+#include <fnmatch.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "../analysis/analysis.h"
+
+void cli_fmt_double(double v, char *buf, size_t n)
+{
+	int prec;
+
+	for (prec = 15; prec <= 17; prec++) {
+		snprintf(buf, n, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
+struct series {
+	char *metric;
+	int n, alloc;
+	double *v;
+};
+
+struct collect {
+	const char *glob;
+	int nr, alloc;
+	struct series *s;
+};
+
+static int add_sample(void *arg, int it, const char *metric, double value)
+{
+	struct collect *c = arg;
+	struct series *s = NULL;
+	int i;
+
+	(void)it;
+	if (c->glob && fnmatch(c->glob, metric, 0))
+		return 0;
+	/* Samples come ordered by iteration then metric: search is short. */
+	for (i = 0; i < c->nr; i++)
+		if (!strcmp(c->s[i].metric, metric)) {
+			s = &c->s[i];
+			break;
+		}
+	if (!s) {
+		if (c->nr == c->alloc) {
+			c->alloc = c->alloc ? c->alloc * 2 : 64;
+			c->s = xrealloc(c->s, c->alloc * sizeof(*c->s));
+		}
+		s = &c->s[c->nr++];
+		memset(s, 0, sizeof(*s));
+		s->metric = xstrdup(metric);
+	}
+	if (s->n == s->alloc) {
+		s->alloc = s->alloc ? s->alloc * 2 : 8;
+		s->v = xrealloc(s->v, s->alloc * sizeof(*s->v));
+	}
+	s->v[s->n++] = value;
+	return 0;
+}
+
+/* The benchmark's own metrics first, then monitors, each by name. */
+static int cmp_series(const void *a, const void *b)
+{
+	const char *x = ((const struct series *)a)->metric;
+	const char *y = ((const struct series *)b)->metric;
+	int mx = !!strchr("pm", x[0]) && (strncmp(x, "proc-vmstat.", 12) == 0 ||
+					  strncmp(x, "meminfo.", 8) == 0 ||
+					  strncmp(x, "perf-stat.", 10) == 0);
+	int my = !!strchr("pm", y[0]) && (strncmp(y, "proc-vmstat.", 12) == 0 ||
+					  strncmp(y, "meminfo.", 8) == 0 ||
+					  strncmp(y, "perf-stat.", 10) == 0);
+
+	if (mx != my)
+		return mx - my;
+	return strcmp(x, y);
+}
+
+static void fmt_value(double v, char *buf, size_t n)
+{
+	if (fabs(v) >= 1e9)
+		snprintf(buf, n, "%.4g", v);
+	else if (fabs(v) >= 1000 || v == floor(v))
+		snprintf(buf, n, "%.0f", v);
+	else
+		snprintf(buf, n, "%.2f", v);
+}
+
+int cli_print_summary(FILE *out, struct kab_db *db, long long run_id,
+		      const char *glob, struct kab_err *err)
+{
+	struct collect c = { .glob = glob };
+	int i;
+
+	if (kab_db_samples_foreach(db, run_id, add_sample, &c, err))
+		return -1;
+	qsort(c.s, c.nr, sizeof(*c.s), cmp_series);
+	if (c.nr)
+		fprintf(out, "%6s %14s %14s %8s  %s\n", "n", "mean", "stddev",
+			"%stddev", "metric");
+	for (i = 0; i < c.nr; i++) {
+		struct kab_summary s;
+		char mean[32], sd[32];
+
+		kab_summarize(c.s[i].v, c.s[i].n, &s);
+		fmt_value(s.mean, mean, sizeof(mean));
+		fmt_value(s.stddev, sd, sizeof(sd));
+		fprintf(out, "%6zu %14s %14s %7.1f%%  %s\n", s.n, mean, sd,
+			kab_summary_pct(&s), c.s[i].metric);
+		free(c.s[i].metric);
+		free(c.s[i].v);
+	}
+	if (!c.nr)
+		fprintf(out, "(no samples%s%s)\n", glob ? " matching " : "",
+			glob ? glob : "");
+	free(c.s);
+	return 0;
+}
+
+void cli_print_run_header(FILE *out, const struct kab_run *r)
+{
+	const char *key, *cpu;
+	json_t *v;
+	int first = 1;
+
+	fprintf(out, "run %lld  %s  %s", (long long)r->id, r->status,
+		r->started_at);
+	if (r->ended_at)
+		fprintf(out, " .. %s", r->ended_at);
+	fprintf(out, "\n");
+	if (r->message)
+		fprintf(out, "  message:    %s\n", r->message);
+	fprintf(out, "  kernel:     %s (release %s)\n", r->kernel.label,
+		r->kernel.release);
+	if (r->kernel.cmdline && *r->kernel.cmdline)
+		fprintf(out, "  cmdline:    %s\n", r->kernel.cmdline);
+	fprintf(out, "  job:        %s: ", r->job);
+	json_object_foreach(r->params, key, v) {
+		fprintf(out, "%s%s=%s", first ? "" : " ", key,
+			json_string_value(v));
+		first = 0;
+	}
+	fprintf(out, "\n");
+	cpu = json_string_value(json_object_get(r->host, "cpu_model"));
+	fprintf(out, "  host:       %s, %lld CPUs, %s, %lld MiB, THP %s/%s, "
+		"target %s\n",
+		json_string_value(json_object_get(r->host, "hostname")),
+		(long long)json_integer_value(json_object_get(r->host,
+							      "nr_cpus")),
+		cpu ? cpu : "unknown CPU",
+		(long long)json_integer_value(json_object_get(r->host,
+				"mem_total_kb")) / 1024,
+		json_string_value(json_object_get(r->host, "thp_enabled")),
+		json_string_value(json_object_get(r->host, "thp_defrag")),
+		r->target);
+	fprintf(out, "  iterations: %d of %d\n", r->nr_iterations,
+		r->iterations_planned);
+}

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * common.c - error messages, allocation, strings, files and clocks.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "common.h"
+
+int kab_err_set(struct kab_err *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int kab_err_prefix(struct kab_err *err, const char *fmt, ...)
+{
+	char prefix[512], old[sizeof(err->msg)];
+	va_list ap;
+
+	if (!err)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(prefix, sizeof(prefix), fmt, ap);
+	va_end(ap);
+	memcpy(old, err->msg, sizeof(old));
+	old[sizeof(old) - 1] = '\0';
+	/* Truncation of an over-long message is fine: it stays a line. */
+	if (snprintf(err->msg, sizeof(err->msg), "%.500s: %.500s", prefix,
+		     old) < 0)
+		err->msg[0] = '\0';
+	return -1;
+}
+
+static void die_oom(size_t n)
+{
+	fprintf(stderr, "kab: out of memory allocating %zu bytes\n", n);
+	exit(1);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		die_oom(n);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t n)
+{
+	void *p = calloc(nmemb ? nmemb : 1, n ? n : 1);
+
+	if (!p)
+		die_oom(nmemb * n);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die_oom(n);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s ? s : "");
+
+	if (!p)
+		die_oom(strlen(s));
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	if (vasprintf(&p, fmt, ap) < 0)
+		die_oom(0);
+	va_end(ap);
+	return p;
+}
+
+static void strbuf_grow(struct strbuf *sb, size_t extra)
+{
+	size_t want = sb->len + extra + 1;
+
+	if (want <= sb->alloc)
+		return;
+	sb->alloc = sb->alloc ? sb->alloc : 64;
+	while (sb->alloc < want)
+		sb->alloc *= 2;
+	sb->buf = xrealloc(sb->buf, sb->alloc);
+}
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t n)
+{
+	strbuf_grow(sb, n);
+	memcpy(sb->buf + sb->len, data, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addstr(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	strbuf_grow(sb, n);
+	va_start(ap, fmt);
+	vsnprintf(sb->buf + sb->len, n + 1, fmt, ap);
+	va_end(ap);
+	sb->len += n;
+}
+
+void strbuf_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+void strbuf_release(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+}
+
+char *strbuf_detach(struct strbuf *sb)
+{
+	char *p = sb->buf ? sb->buf : xstrdup("");
+
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+	return p;
+}
+
+int read_file(const char *path, struct strbuf *out, struct kab_err *err)
+{
+	char buf[8192];
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return kab_err_set(err, "cannot open %s: %s", path,
+				   strerror(errno));
+	for (;;) {
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			kab_err_set(err, "cannot read %s: %s", path,
+				    strerror(errno));
+			close(fd);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		strbuf_add(out, buf, n);
+	}
+	close(fd);
+	if (!out->buf)
+		strbuf_add(out, "", 0);
+	return 0;
+}
+
+int write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= w;
+	}
+	return 0;
+}
+
+double now_wall(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+double now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void iso8601_utc(double t, char *buf, size_t n)
+{
+	time_t secs = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&secs, &tm);
+	strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+uint32_t kab_crc32(const void *buf, size_t n)
+{
+	uLong crc = crc32(0L, Z_NULL, 0);
+
+	while (n) {
+		uInt chunk = n > (1u << 30) ? (1u << 30) : (uInt)n;
+
+		crc = crc32(crc, buf, chunk);
+		buf = (const char *)buf + chunk;
+		n -= chunk;
+	}
+	return (uint32_t)crc;
+}

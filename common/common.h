@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * common.h - small helpers shared by every kab library: error messages,
+ * growable strings and checked allocation.
+ */
+#ifndef KAB_COMMON_H
+#define KAB_COMMON_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define KAB_VERSION "0.1.0"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * One error message travels up the stack in a struct kab_err: the
+ * deepest layer that knows what went wrong writes a sentence naming the
+ * problem and, where it can, the fix.
+ */
+struct kab_err {
+	char msg[1024];
+};
+
+int kab_err_set(struct kab_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Prefix an existing message: "context: old message". */
+int kab_err_prefix(struct kab_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t n);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t alloc;
+};
+
+#define STRBUF_INIT { NULL, 0, 0 }
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t n);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void strbuf_reset(struct strbuf *sb);
+void strbuf_release(struct strbuf *sb);
+/* Hand over the buffer (never NULL) and reset sb. */
+char *strbuf_detach(struct strbuf *sb);
+
+/* Whole-file helpers; return 0 or -1 with err set. */
+int read_file(const char *path, struct strbuf *out, struct kab_err *err);
+int write_all(int fd, const void *buf, size_t n);
+
+/* Seconds since the epoch, with sub-second resolution (CLOCK_REALTIME). */
+double now_wall(void);
+/* Monotonic seconds, for durations. */
+double now_mono(void);
+/* ISO 8601 UTC timestamp, e.g. 2026-12-02T09:37:20Z. */
+void iso8601_utc(double t, char *buf, size_t n);
+
+/* crc32 of a buffer (zlib's polynomial). */
+uint32_t kab_crc32(const void *buf, size_t n);
+
+#endif /* KAB_COMMON_H */

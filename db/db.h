@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * db.h - kab's SQLite store: kernels, runs and their samples.
+ *
+ * One file, WAL, foreign keys, prepared statements only, a busy
+ * timeout so that several kab processes can write one database.  The
+ * schema is versioned with PRAGMA user_version and migrated forward; a
+ * database from a newer kab is refused, never rewritten.
+ */
+#ifndef KAB_DB_H
+#define KAB_DB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#include "../common/common.h"
+
+#define KAB_DB_SCHEMA_VERSION 1
+
+struct kab_db;
+
+enum kab_db_mode {
+	KAB_DB_READ,
+	KAB_DB_WRITE,
+};
+
+/* --db, else $KAB_DB, else $XDG_DATA_HOME/kab/kab.db (~/.local/share). */
+char *kab_db_default_path(void);
+int kab_db_open(const char *path, enum kab_db_mode mode, struct kab_db **out,
+		struct kab_err *err);
+void kab_db_close(struct kab_db *db);
+const char *kab_db_path(const struct kab_db *db);
+
+int kab_db_begin(struct kab_db *db, struct kab_err *err);
+int kab_db_commit(struct kab_db *db, struct kab_err *err);
+void kab_db_rollback(struct kab_db *db);
+
+struct kab_kernel {
+	char *label;
+	char *release;
+	char *image_path;
+	char *image_sha256;
+	char *cmdline;
+	char *commit;
+};
+
+struct kab_run {
+	int64_t id;
+	char uuid[40];
+	struct kab_kernel kernel;
+	char *job;
+	char *suite;
+	char *test;
+	json_t *params;		/* object of strings */
+	json_t *resolved;	/* parameters resolved on the target */
+	char *target;
+	json_t *host;		/* host facts */
+	int iterations_planned;
+	char *started_at;
+	char *ended_at;
+	char *status;		/* running, ok, failed, interrupted */
+	char *message;
+	int64_t garbage_bytes;
+	int64_t bad_records;
+	int nr_iterations;	/* iterations stored (read side) */
+};
+
+void kab_run_free(struct kab_run *r);
+
+/*
+ * Store a new run (status from r->status, "running" when NULL) and set
+ * r->id; a fresh uuid is made unless r->uuid is set.
+ */
+int kab_db_run_insert(struct kab_db *db, struct kab_run *r,
+		      struct kab_err *err);
+int kab_db_run_finish(struct kab_db *db, int64_t id, const char *status,
+		      const char *message, int64_t garbage, int64_t bad,
+		      struct kab_err *err);
+bool kab_db_run_exists(struct kab_db *db, const char *uuid);
+
+/* All samples of one iteration, in one transaction of their own. */
+int kab_db_iteration_store(struct kab_db *db, int64_t run_id, int iteration,
+			   const char *const *metrics, const double *values,
+			   int n, struct kab_err *err);
+/* The same inside a transaction the caller holds. */
+int kab_db_sample_add(struct kab_db *db, int64_t run_id, int iteration,
+		      const char *metric, double value, struct kab_err *err);
+
+int kab_db_run_get(struct kab_db *db, int64_t id, struct kab_run *out,
+		   struct kab_err *err);
+typedef int (*kab_run_fn)(void *ctx, const struct kab_run *r);
+int kab_db_runs_foreach(struct kab_db *db, kab_run_fn fn, void *ctx,
+			struct kab_err *err);
+typedef int (*kab_sample_fn)(void *ctx, int iteration, const char *metric,
+			     double value);
+/* Ordered by iteration, then metric. */
+int kab_db_samples_foreach(struct kab_db *db, int64_t run_id,
+			   kab_sample_fn fn, void *ctx, struct kab_err *err);
+
+#endif /* KAB_DB_H */

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * internal.h - shared inside the db library only.
+ */
+#ifndef KAB_DB_INTERNAL_H
+#define KAB_DB_INTERNAL_H
+
+#include <sqlite3.h>
+
+#include "db.h"
+
+enum db_stmt_id {
+	DB_KERNEL_FIND,
+	DB_KERNEL_INSERT,
+	DB_RUN_INSERT,
+	DB_RUN_FINISH,
+	DB_RUN_EXISTS,
+	DB_RUN_GET,
+	DB_RUN_LIST,
+	DB_SAMPLE_INSERT,
+	DB_SAMPLE_LIST,
+	DB_NR_STMTS,
+};
+
+struct kab_db {
+	sqlite3 *h;
+	char *path;
+	enum kab_db_mode mode;
+	sqlite3_stmt *stmt[DB_NR_STMTS];
+};
+
+int db_fail(struct kab_db *db, struct kab_err *err, const char *what);
+int db_exec(struct kab_db *db, const char *sql, struct kab_err *err);
+/* A cached prepared statement, reset and unbound. */
+sqlite3_stmt *db_stmt(struct kab_db *db, enum db_stmt_id id, const char *sql,
+		      struct kab_err *err);
+/* Mark runs whose kab process died as interrupted. */
+int db_reap_stale_runs(struct kab_db *db, struct kab_err *err);
+
+#endif /* KAB_DB_INTERNAL_H */

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * open.c - opening, checking and migrating a kab database.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* Migration i takes the schema from version i to i + 1. */
+static const char *const migrations[] = {
+	"CREATE TABLE kernels ("
+	"  id INTEGER PRIMARY KEY,"
+	"  label TEXT NOT NULL,"
+	"  release TEXT NOT NULL DEFAULT '',"
+	"  cmdline TEXT NOT NULL DEFAULT '',"
+	"  image_path TEXT,"
+	"  image_sha256 TEXT NOT NULL DEFAULT '',"
+	"  commit_sha TEXT,"
+	"  UNIQUE (label, release, cmdline, image_sha256));"
+	"CREATE TABLE runs ("
+	"  id INTEGER PRIMARY KEY,"
+	"  uuid TEXT NOT NULL UNIQUE,"
+	"  kernel_id INTEGER NOT NULL REFERENCES kernels(id),"
+	"  job TEXT NOT NULL,"
+	"  suite TEXT NOT NULL,"
+	"  test TEXT NOT NULL,"
+	"  params TEXT NOT NULL,"
+	"  resolved TEXT NOT NULL DEFAULT '{}',"
+	"  target TEXT NOT NULL,"
+	"  host TEXT NOT NULL DEFAULT '{}',"
+	"  cpu_model TEXT,"
+	"  nr_cpus INTEGER,"
+	"  mem_total_kb INTEGER,"
+	"  thp_enabled TEXT,"
+	"  thp_defrag TEXT,"
+	"  kab_version TEXT,"
+	"  iterations_planned INTEGER NOT NULL DEFAULT 0,"
+	"  started_at TEXT NOT NULL,"
+	"  ended_at TEXT,"
+	"  status TEXT NOT NULL CHECK (status IN"
+	"    ('running', 'ok', 'failed', 'interrupted')),"
+	"  message TEXT,"
+	"  garbage_bytes INTEGER NOT NULL DEFAULT 0,"
+	"  bad_records INTEGER NOT NULL DEFAULT 0,"
+	"  owner_host TEXT,"
+	"  owner_pid INTEGER,"
+	"  owner_start INTEGER);"
+	"CREATE INDEX runs_kernel ON runs (kernel_id);"
+	"CREATE TABLE samples ("
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  iteration INTEGER NOT NULL,"
+	"  metric TEXT NOT NULL,"
+	"  value REAL NOT NULL,"
+	"  PRIMARY KEY (run_id, iteration, metric)) WITHOUT ROWID;",
+};
+
+char *kab_db_default_path(void)
+{
+	const char *env = getenv("KAB_DB"), *xdg = getenv("XDG_DATA_HOME");
+	const char *home = getenv("HOME");
+
+	if (env && *env)
+		return xstrdup(env);
+	if (xdg && *xdg)
+		return xasprintf("%s/kab/kab.db", xdg);
+	return xasprintf("%s/.local/share/kab/kab.db", home ? home : ".");
+}
+
+/* mkdir -p of the directory that will hold path. */
+static int make_parent(const char *path, struct kab_err *err)
+{
+	char *dir = xstrdup(path), *p;
+
+	p = strrchr(dir, '/');
+	if (!p || p == dir) {
+		free(dir);
+		return 0;
+	}
+	*p = '\0';
+	for (p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(dir, 0755);
+		*p = '/';
+	}
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		kab_err_set(err, "cannot create %s: %s: pass --db PATH to put "
+			    "the database elsewhere", dir, strerror(errno));
+		free(dir);
+		return -1;
+	}
+	free(dir);
+	return 0;
+}
+
+int db_fail(struct kab_db *db, struct kab_err *err, const char *what)
+{
+	int rc = sqlite3_extended_errcode(db->h);
+
+	if ((rc & 0xff) == SQLITE_READONLY)
+		return kab_err_set(err, "%s: %s is read-only (%s): fix its "
+				   "permissions or pass --db PATH", what,
+				   db->path, sqlite3_errmsg(db->h));
+	if ((rc & 0xff) == SQLITE_NOTADB || (rc & 0xff) == SQLITE_CORRUPT)
+		return kab_err_set(err, "%s: %s is not a usable database (%s):"
+				   " move it away, or pass --db PATH", what,
+				   db->path, sqlite3_errmsg(db->h));
+	if ((rc & 0xff) == SQLITE_FULL || (rc & 0xff) == SQLITE_IOERR)
+		return kab_err_set(err, "%s: cannot write %s (%s): free disk "
+				   "space or pass --db PATH", what, db->path,
+				   sqlite3_errmsg(db->h));
+	return kab_err_set(err, "%s: %s: %s", what, db->path,
+			   sqlite3_errmsg(db->h));
+}
+
+int db_exec(struct kab_db *db, const char *sql, struct kab_err *err)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		sqlite3_free(msg);
+		return db_fail(db, err, "database");
+	}
+	return 0;
+}
+
+static int user_version(struct kab_db *db, int *out, struct kab_err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db->h, "PRAGMA user_version", -1, &st, NULL))
+		return db_fail(db, err, "reading the schema version");
+	rc = sqlite3_step(st);
+	*out = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return db_fail(db, err, "reading the schema version");
+	return 0;
+}
+
+static int table_count(struct kab_db *db, int *out, struct kab_err *err)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT count(*) FROM sqlite_master "
+			       "WHERE type = 'table'", -1, &st, NULL))
+		return db_fail(db, err, "opening");
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return db_fail(db, err, "opening");
+	}
+	*out = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int migrate(struct kab_db *db, int from, struct kab_err *err)
+{
+	int v;
+
+	if (db->mode != KAB_DB_WRITE)
+		return kab_err_set(err, "%s has schema version %d, this kab "
+				   "uses %d: run a kab command that writes "
+				   "(kab run) to upgrade it", db->path, from,
+				   KAB_DB_SCHEMA_VERSION);
+	if (db_exec(db, "BEGIN IMMEDIATE", err))
+		return -1;
+	/* Someone else may have migrated while we waited for the lock. */
+	if (user_version(db, &from, err))
+		goto fail;
+	for (v = from; v < KAB_DB_SCHEMA_VERSION; v++) {
+		char pragma[64];
+
+		if (db_exec(db, migrations[v], err))
+			goto fail;
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d",
+			 v + 1);
+		if (db_exec(db, pragma, err))
+			goto fail;
+	}
+	return db_exec(db, "COMMIT", err);
+fail:
+	db_exec(db, "ROLLBACK", NULL);
+	return -1;
+}
+
+int kab_db_open(const char *path, enum kab_db_mode mode, struct kab_db **out,
+		struct kab_err *err)
+{
+	struct kab_db *db;
+	int flags, v = 0, tables = 0;
+
+	*out = NULL;
+	if (mode == KAB_DB_WRITE && make_parent(path, err))
+		return -1;
+	if (mode == KAB_DB_READ && access(path, F_OK))
+		return kab_err_set(err, "no database at %s: run 'kab run' "
+				   "first, or pass --db PATH", path);
+	db = xcalloc(1, sizeof(*db));
+	db->path = xstrdup(path);
+	db->mode = mode;
+	/*
+	 * A reader that may write still opens read-write, so that runs
+	 * whose kab died are shown as interrupted, not as running.
+	 */
+	flags = mode == KAB_DB_WRITE ?
+		SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE :
+		access(path, W_OK) ? SQLITE_OPEN_READONLY :
+				     SQLITE_OPEN_READWRITE;
+	if (sqlite3_open_v2(path, &db->h, flags, NULL) != SQLITE_OK) {
+		kab_err_set(err, "cannot open the database %s: %s: pass "
+			    "--db PATH", path,
+			    db->h ? sqlite3_errmsg(db->h) : "out of memory");
+		goto fail;
+	}
+	sqlite3_busy_timeout(db->h, 10000);
+	sqlite3_extended_result_codes(db->h, 1);
+	if (user_version(db, &v, err) || table_count(db, &tables, err))
+		goto fail;
+	if (v > KAB_DB_SCHEMA_VERSION) {
+		kab_err_set(err, "%s has schema version %d, newer than this "
+			    "kab's %d: upgrade kab", path, v,
+			    KAB_DB_SCHEMA_VERSION);
+		goto fail;
+	}
+	if (v == 0 && tables > 0) {
+		kab_err_set(err, "%s is an SQLite database but not kab's: "
+			    "pass --db PATH to use another file", path);
+		goto fail;
+	}
+	if (mode == KAB_DB_WRITE &&
+	    (db_exec(db, "PRAGMA journal_mode = WAL", err) ||
+	     db_exec(db, "BEGIN IMMEDIATE; ROLLBACK", err)))
+		goto fail;
+	if (db_exec(db, "PRAGMA foreign_keys = ON", err))
+		goto fail;
+	if (v < KAB_DB_SCHEMA_VERSION && migrate(db, v, err))
+		goto fail;
+	if (v < KAB_DB_SCHEMA_VERSION)
+		v = KAB_DB_SCHEMA_VERSION;
+	if ((flags & SQLITE_OPEN_READWRITE) && v == KAB_DB_SCHEMA_VERSION &&
+	    db_reap_stale_runs(db, err))
+		goto fail;
+	*out = db;
+	return 0;
+fail:
+	kab_db_close(db);
+	return -1;
+}
+
+void kab_db_close(struct kab_db *db)
+{
+	int i;
+
+	if (!db)
+		return;
+	for (i = 0; i < DB_NR_STMTS; i++)
+		sqlite3_finalize(db->stmt[i]);
+	sqlite3_close(db->h);
+	free(db->path);
+	free(db);
+}
+
+const char *kab_db_path(const struct kab_db *db)
+{
+	return db->path;
+}
+
+int kab_db_begin(struct kab_db *db, struct kab_err *err)
+{
+	return db_exec(db, "BEGIN IMMEDIATE", err);
+}
+
+int kab_db_commit(struct kab_db *db, struct kab_err *err)
+{
+	return db_exec(db, "COMMIT", err);
+}
+
+void kab_db_rollback(struct kab_db *db)
+{
+	db_exec(db, "ROLLBACK", NULL);
+}
+
+sqlite3_stmt *db_stmt(struct kab_db *db, enum db_stmt_id id, const char *sql,
+		      struct kab_err *err)
+{
+	if (!db->stmt[id] &&
+	    sqlite3_prepare_v2(db->h, sql, -1, &db->stmt[id], NULL)) {
+		db_fail(db, err, "preparing a statement");
+		return NULL;
+	}
+	sqlite3_reset(db->stmt[id]);
+	sqlite3_clear_bindings(db->stmt[id]);
+	return db->stmt[id];
+}

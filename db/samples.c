@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * samples.c - one row per (run, iteration, metric).
+ */
+#include "internal.h"
+
+int kab_db_sample_add(struct kab_db *db, int64_t run_id, int iteration,
+		      const char *metric, double value, struct kab_err *err)
+{
+	sqlite3_stmt *st;
+
+	st = db_stmt(db, DB_SAMPLE_INSERT, "INSERT INTO samples (run_id, "
+		     "iteration, metric, value) VALUES (?, ?, ?, ?)", err);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_int(st, 2, iteration);
+	sqlite3_bind_text(st, 3, metric, -1, SQLITE_STATIC);
+	sqlite3_bind_double(st, 4, value);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return db_fail(db, err, "storing a sample");
+	return 0;
+}
+
+int kab_db_iteration_store(struct kab_db *db, int64_t run_id, int iteration,
+			   const char *const *metrics, const double *values,
+			   int n, struct kab_err *err)
+{
+	int i;
+
+	if (kab_db_begin(db, err))
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (kab_db_sample_add(db, run_id, iteration, metrics[i],
+				      values[i], err)) {
+			kab_db_rollback(db);
+			return -1;
+		}
+	}
+	return kab_db_commit(db, err);
+}
+
+int kab_db_samples_foreach(struct kab_db *db, int64_t run_id,
+			   kab_sample_fn fn, void *ctx, struct kab_err *err)
+{
+	sqlite3_stmt *st;
+	int rc, ret = 0;
+
+	st = db_stmt(db, DB_SAMPLE_LIST, "SELECT iteration, metric, value "
+		     "FROM samples WHERE run_id = ? ORDER BY iteration, metric",
+		     err);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ret = fn(ctx, sqlite3_column_int(st, 0),
+			 (const char *)sqlite3_column_text(st, 1),
+			 sqlite3_column_double(st, 2));
+		if (ret)
+			break;
+	}
+	sqlite3_reset(st);
+	if (!ret && rc != SQLITE_DONE)
+		return db_fail(db, err, "reading the samples");
+	return ret;
+}

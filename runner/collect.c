@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * collect.c - the host side of the stream: records into typed events.
+ *
+ * Everything that arrives is untrusted (a guest kernel, a remote box):
+ * each record is checked for its shape, metric names for their spelling
+ * and values for being finite numbers, and iterations must arrive in
+ * order.  A record that fails is counted and dropped; it never becomes
+ * a sample.  An iteration reaches the caller only whole, when its
+ * iter_end arrives.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner.h"
+
+struct kab_collector {
+	const struct kab_collect_ops *ops;
+	void *ctx;
+	struct kab_reader *reader;
+	bool started, ended;
+	int expected;		/* iterations announced */
+	int current;		/* iteration in flight, 0 if none */
+	int done;		/* iterations delivered */
+	struct kab_metrics m;
+	enum kab_run_status status;
+	char *message;
+	uint64_t rejected;
+};
+
+const char *kab_run_status_name(enum kab_run_status st)
+{
+	switch (st) {
+	case KAB_RUN_RUNNING:
+		return "running";
+	case KAB_RUN_OK:
+		return "ok";
+	case KAB_RUN_FAILED:
+		return "failed";
+	case KAB_RUN_INTERRUPTED:
+		return "interrupted";
+	}
+	return "unknown";
+}
+
+static bool valid_metric_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > 200)
+		return false;
+	for (; *s; s++)
+		if (*s <= ' ' || *s > '~' || *s == ',' || *s == '"')
+			return false;
+	return true;
+}
+
+static void set_message(struct kab_collector *c, const char *msg)
+{
+	free(c->message);
+	c->message = xstrdup(msg);
+}
+
+/* A short printable copy of an untrusted string. */
+static void sanitize(const char *in, char *out, size_t n)
+{
+	size_t i;
+
+	for (i = 0; *in && i + 1 < n; in++, i++)
+		out[i] = (*in >= ' ' && *in <= '~') ? *in : '?';
+	out[i] = '\0';
+}
+
+static int on_start(struct kab_collector *c, json_t *body)
+{
+	struct kab_run_start st = { 0 };
+	json_t *host, *resolved;
+	int iterations;
+	double expected = 0;
+
+	if (c->started ||
+	    json_unpack(body, "{s:o, s:o, s:i, s?F}", "host", &host,
+			"resolved", &resolved, "iterations", &iterations,
+			"expected_seconds", &expected) ||
+	    !json_is_object(host) || !json_is_object(resolved) ||
+	    iterations < 1 || iterations > 1000000)
+		return -1;
+	c->started = true;
+	c->expected = iterations;
+	st.host = host;
+	st.resolved = resolved;
+	st.release = json_string_value(json_object_get(host, "release"));
+	st.cmdline = json_string_value(json_object_get(host, "cmdline"));
+	st.iterations = iterations;
+	st.expected_seconds = isfinite(expected) ? expected : 0;
+	if (c->ops->start && c->ops->start(c->ctx, &st))
+		return 1;
+	return 0;
+}
+
+static int on_metrics(struct kab_collector *c, json_t *body)
+{
+	json_t *metrics, *v;
+	const char *name;
+	int it;
+
+	if (json_unpack(body, "{s:i, s:o}", "iteration", &it, "metrics",
+			&metrics) || !json_is_object(metrics) ||
+	    it != c->current)
+		return -1;
+	json_object_foreach(metrics, name, v) {
+		if (!json_is_number(v) || !isfinite(json_number_value(v)) ||
+		    !valid_metric_name(name) || kab_metrics_find(&c->m, name)) {
+			c->rejected++;
+			continue;
+		}
+		kab_metrics_add(&c->m, name, json_number_value(v));
+	}
+	return 0;
+}
+
+static int on_record(void *ctx, const char *type, json_t *body)
+{
+	struct kab_collector *c = ctx;
+	const char *msg;
+	int it, rc = 0;
+
+	if (c->ended)
+		return 0;
+	if (!strcmp(type, "start")) {
+		rc = on_start(c, body);
+	} else if (!c->started) {
+		rc = -1;
+	} else if (!strcmp(type, "iter")) {
+		if (json_unpack(body, "{s:i}", "iteration", &it) ||
+		    it != c->done + 1 || it > c->expected)
+			rc = -1;
+		else {
+			c->current = it;
+			kab_metrics_free(&c->m);
+			if (c->ops->iter_start)
+				c->ops->iter_start(c->ctx, it);
+		}
+	} else if (!strcmp(type, "sample") || !strcmp(type, "monitor")) {
+		rc = on_metrics(c, body);
+	} else if (!strcmp(type, "iter_end")) {
+		if (json_unpack(body, "{s:i}", "iteration", &it) ||
+		    it != c->current || !c->m.nr) {
+			rc = -1;
+		} else {
+			if (c->ops->iteration &&
+			    c->ops->iteration(c->ctx, it, &c->m))
+				rc = 1;
+			c->done = it;
+			c->current = 0;
+			kab_metrics_free(&c->m);
+		}
+	} else if (!strcmp(type, "error") || !strcmp(type, "log")) {
+		char clean[1024];
+
+		if (json_unpack(body, "{s:s}", "message", &msg))
+			return -1;
+		sanitize(msg, clean, sizeof(clean));
+		if (type[0] == 'e') {
+			set_message(c, clean);
+			if (c->ops->error)
+				c->ops->error(c->ctx, clean);
+		} else if (c->ops->log) {
+			c->ops->log(c->ctx, clean);
+		}
+	} else if (!strcmp(type, "end")) {
+		if (json_unpack(body, "{s:s}", "status", &msg))
+			return -1;
+		c->ended = true;
+		if (!strcmp(msg, "ok") && c->done == c->expected)
+			c->status = KAB_RUN_OK;
+		else if (!strcmp(msg, "interrupted"))
+			c->status = KAB_RUN_INTERRUPTED;
+		else
+			c->status = KAB_RUN_FAILED;
+	} else {
+		rc = -1;	/* unknown type: a newer agent; ignore it */
+	}
+	if (rc < 0)
+		c->rejected++;
+	return rc > 0 ? rc : 0;
+}
+
+struct kab_collector *kab_collector_new(const struct kab_collect_ops *ops,
+					void *ctx)
+{
+	struct kab_collector *c = xcalloc(1, sizeof(*c));
+
+	c->ops = ops;
+	c->ctx = ctx;
+	c->reader = kab_reader_new(on_record, c);
+	c->status = KAB_RUN_RUNNING;
+	return c;
+}
+
+int kab_collector_feed(struct kab_collector *c, const void *buf, size_t n)
+{
+	return kab_reader_feed(c->reader, buf, n);
+}
+
+enum kab_run_status kab_collector_finish(struct kab_collector *c,
+					 const char **message)
+{
+	kab_reader_finish(c->reader);
+	if (!c->ended) {
+		c->status = KAB_RUN_INTERRUPTED;
+		if (!c->message)
+			set_message(c, c->started ?
+				    "the stream ended without an end record "
+				    "(agent killed or connection lost)" :
+				    "the agent never started the run");
+	}
+	if (c->status == KAB_RUN_FAILED && !c->message)
+		set_message(c, "the agent reported failure");
+	if (message)
+		*message = c->message;
+	return c->status;
+}
+
+void kab_collector_stats(const struct kab_collector *c,
+			 struct kab_reader_stats *out)
+{
+	*out = *kab_reader_stats(c->reader);
+	out->bad_records += c->rejected;
+}
+
+int kab_collector_iterations(const struct kab_collector *c)
+{
+	return c->done;
+}
+
+void kab_collector_free(struct kab_collector *c)
+{
+	if (!c)
+		return;
+	kab_reader_free(c->reader);
+	kab_metrics_free(&c->m);
+	free(c->message);
+	free(c);
+}

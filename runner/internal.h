@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * internal.h - pieces shared inside the runner library only.
+ */
+#ifndef KAB_RUNNER_INTERNAL_H
+#define KAB_RUNNER_INTERNAL_H
+
+#include "runner.h"
+
+/* ---- will-it-scale harness (wis.c), one file per test beside it ---- */
+
+struct wis_test {
+	const char *description;
+	void (*testcase)(unsigned long long *iterations, unsigned long nr);
+};
+
+enum wis_bind {
+	WIS_BIND_CORE,	/* task i on core i % cores, hwloc logical order */
+	WIS_BIND_SMT,	/* task i on hardware thread i % threads */
+	WIS_BIND_NONE,
+};
+
+struct wis_opts {
+	int nr_tasks;
+	bool threads;
+	enum wis_bind bind;
+	int warmup;		/* one-second samples thrown away */
+	int samples;		/* one-second samples measured */
+};
+
+struct wis_result {
+	unsigned long long average;	/* ops/s summed over tasks */
+	unsigned long long total;	/* every iteration, warmup included */
+	unsigned long long min, max;	/* per task, last measured second */
+};
+
+int wis_run(const struct wis_test *t, const struct wis_opts *o,
+	    struct wis_result *res, struct kab_err *err);
+
+/* Resolve the harness options from a job. */
+int wis_opts_from_job(const struct kab_job *job, int nr_cpus,
+		      struct wis_opts *o, struct kab_err *err);
+/* Metrics with lkp's names from a result. */
+void wis_metrics(const struct wis_opts *o, const struct wis_result *res,
+		 struct kab_metrics *out);
+double wis_expected_seconds(const struct kab_job *job, int nr_cpus);
+
+/* ---- agent helpers ---- */
+
+/* Kill and reap descendants left behind (the agent is a subreaper). */
+void kab_reap_orphans(void);
+
+#endif /* KAB_RUNNER_INTERNAL_H */

@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * runner.h - the runner library: jobs, workloads, monitors, the agent
+ * that executes a job and the record stream that carries its results.
+ *
+ * Data flows one way: the agent (on the machine under test) runs a job
+ * and writes records; a target (local, later qemu and ssh) carries the
+ * records back; the collector turns records into typed events that the
+ * caller stores.  Nothing here knows about the database or the command
+ * line.
+ */
+#ifndef KAB_RUNNER_H
+#define KAB_RUNNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#include "../common/common.h"
+
+/* ------------------------------------------------------------------ */
+/* Jobs                                                                 */
+
+struct kab_param {
+	char *key;
+	char *value;
+};
+
+/* One fully expanded parameter set: what one stored run measures. */
+struct kab_job {
+	char *name;			/* job file stem, e.g. stress-ng-radixsort */
+	char *suite;			/* will-it-scale, stress-ng */
+	char *test;			/* malloc1, radixsort */
+	int nr_params;
+	struct kab_param *params;	/* sorted by key, defaults filled in */
+};
+
+struct kab_joblist {
+	int nr;
+	struct kab_job *jobs;
+};
+
+/* Load a YAML job file, apply "key=value" overrides, expand lists. */
+int kab_job_load(const char *path, char *const *sets, int nr_sets,
+		 struct kab_joblist *out, struct kab_err *err);
+/* The same from text already in memory; name is the job's name. */
+int kab_job_parse(const char *text, size_t len, const char *name,
+		  char *const *sets, int nr_sets, struct kab_joblist *out,
+		  struct kab_err *err);
+void kab_joblist_free(struct kab_joblist *list);
+void kab_job_free(struct kab_job *job);
+void kab_job_copy(struct kab_job *dst, const struct kab_job *src);
+
+const char *kab_job_get(const struct kab_job *job, const char *key);
+/* {"name":..,"suite":..,"test":..,"params":{..}} */
+json_t *kab_job_to_json(const struct kab_job *job);
+int kab_job_from_json(json_t *obj, struct kab_job *job, struct kab_err *err);
+/* "k1=v1 k2=v2" for humans. */
+char *kab_job_describe(const struct kab_job *job);
+
+/*
+ * Parameter values.  "N" or "P%" of the CPUs (lkp's rounding: truncated,
+ * at least 1); "60s", "2m", "1h" or plain seconds.
+ */
+int kab_parse_tasks(const char *s, int nr_cpus, int *out, struct kab_err *err);
+int kab_parse_seconds(const char *s, double *out, struct kab_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Metrics and workloads                                                */
+
+struct kab_metric {
+	char *name;
+	double value;
+};
+
+struct kab_metrics {
+	int nr, alloc;
+	struct kab_metric *v;
+};
+
+void kab_metrics_add(struct kab_metrics *m, const char *name, double value);
+void kab_metrics_addf(struct kab_metrics *m, double value, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+const struct kab_metric *kab_metrics_find(const struct kab_metrics *m,
+					  const char *name);
+void kab_metrics_free(struct kab_metrics *m);
+
+enum kab_ptype {
+	KAB_P_CHOICE,	/* one of .choices, "a|b|c" */
+	KAB_P_TASKS,	/* N or P% of CPUs */
+	KAB_P_SECONDS,	/* duration */
+	KAB_P_COUNT,	/* unsigned integer >= 0 */
+	KAB_P_SIZE,	/* bytes, with k/m/g suffixes */
+};
+
+struct kab_pdesc {
+	const char *key;
+	enum kab_ptype type;
+	const char *def;
+	const char *choices;
+	const char *help;
+};
+
+struct kab_runctx {
+	const struct kab_job *job;
+	int nr_cpus;
+	const char *tmpdir;		/* scratch space for this iteration */
+	/* Set by the agent: a workload that forks must die with its parent. */
+};
+
+/*
+ * A workload, in the spirit of stress-ng's stressor_info_t: one file
+ * each, one entry in kab_workloads[].  .run executes one iteration in a
+ * child process of the agent and fills the metrics; the agent adds
+ * rusage (<suite>.time.*) and monitors around it.
+ */
+struct kab_workload {
+	const char *suite;
+	const char *test;
+	const char *help;
+	const struct kab_pdesc *params;	/* terminated by a NULL key */
+	int (*run)(const struct kab_runctx *ctx, struct kab_metrics *out,
+		   struct kab_err *err);
+	/* Seconds one iteration is expected to take, for progress. */
+	double (*expected_seconds)(const struct kab_job *job, int nr_cpus);
+};
+
+extern const struct kab_workload *const kab_workloads[];
+const struct kab_workload *kab_workload_find(const char *suite,
+					     const char *test);
+/* Check every parameter of job against its workload's description. */
+int kab_workload_validate(const struct kab_job *job, struct kab_err *err);
+
+/* ------------------------------------------------------------------ */
+/* stress-ng output                                                     */
+
+struct kab_stressng_result {
+	double bogo_ops;
+	double ops_per_sec_real;
+	double ops_per_sec_usr_sys;
+	double wall_clock;
+	char version[32];
+};
+
+int kab_stressng_parse_yaml(const char *text, size_t len, const char *stressor,
+			    struct kab_stressng_result *res,
+			    struct kab_err *err);
+/* A sentence for a stress-ng exit status. */
+const char *kab_stressng_exit_reason(int status);
+
+/* ------------------------------------------------------------------ */
+/* Monitors                                                             */
+
+struct kab_monitor_state;
+
+struct kab_monitor {
+	const char *name;		/* proc-vmstat, meminfo, perf-stat */
+	/* Called in the agent with the workload child's pid, stopped. */
+	struct kab_monitor_state *(*start)(pid_t child, struct kab_err *err);
+	void (*tick)(struct kab_monitor_state *st);
+	/* Called once the child has exited; fills values and frees st. */
+	void (*stop)(struct kab_monitor_state *st, double elapsed,
+		     struct kab_metrics *out);
+};
+
+extern const struct kab_monitor *const kab_monitors[];
+
+/* Pure helpers behind the monitors, exposed for the tests. */
+struct kab_kv {
+	int nr, alloc;
+	char **key;
+	double *val;
+};
+int kab_parse_vmstat(const char *text, struct kab_kv *out);
+int kab_parse_meminfo(const char *text, struct kab_kv *out);
+void kab_kv_free(struct kab_kv *kv);
+/* Derived perf-stat metrics (ipc, cpi, miss rates) from raw counts. */
+void kab_perf_derive(const struct kab_metrics *raw, double elapsed,
+		     struct kab_metrics *out);
+
+/* ------------------------------------------------------------------ */
+/* Host facts                                                           */
+
+json_t *kab_host_facts(void);
+int kab_nr_cpus(void);
+
+/* ------------------------------------------------------------------ */
+/* Records                                                              */
+
+#define KAB_RECORD_VERSION	1
+#define KAB_RECORD_MAGIC	"@KAB"
+#define KAB_RECORD_MAX		(1 << 20)
+
+/*
+ * One record on the wire:
+ *
+ *   @KAB1 <len> <crc32> <payload>\n
+ *
+ * payload is <len> bytes of JSON, an object whose "t" names the type:
+ * start, iter, sample, monitor, iter_end, error, end, log.  Anything
+ * between records (kernel messages, line noise) is skipped and counted.
+ */
+char *kab_record_encode(const char *type, json_t *body, size_t *len);
+int kab_record_write(int fd, const char *type, json_t *body);
+
+struct kab_reader_stats {
+	uint64_t records;
+	uint64_t garbage_bytes;
+	uint64_t bad_records;	/* framed right but failing crc or json */
+	uint64_t future_records; /* a newer stream version */
+};
+
+/* type is the payload's "t"; body is borrowed for the call. */
+typedef int (*kab_record_fn)(void *ctx, const char *type, json_t *body);
+
+struct kab_reader;
+struct kab_reader *kab_reader_new(kab_record_fn fn, void *ctx);
+/* Returns the callback's first non-zero return, else 0. */
+int kab_reader_feed(struct kab_reader *r, const void *buf, size_t n);
+/* End of stream: whatever is left is garbage. */
+void kab_reader_finish(struct kab_reader *r);
+const struct kab_reader_stats *kab_reader_stats(const struct kab_reader *r);
+void kab_reader_free(struct kab_reader *r);
+
+/* ------------------------------------------------------------------ */
+/* The agent: runs on the machine under test                            */
+
+struct kab_agent_opts {
+	const struct kab_job *job;
+	int iterations;
+	int out_fd;		/* where records go */
+	const char *tmpdir;
+};
+
+/* Returns 0 when every iteration succeeded, 1 when the job failed. */
+int kab_agent_run(const struct kab_agent_opts *opts);
+
+/* ------------------------------------------------------------------ */
+/* Collecting: records into typed events, validated                    */
+
+struct kab_run_start {
+	json_t *host;		/* host facts, owned by the collector */
+	json_t *resolved;	/* parameters resolved on the target */
+	const char *release;
+	const char *cmdline;
+	int iterations;
+	double expected_seconds;
+};
+
+struct kab_collect_ops {
+	int (*start)(void *ctx, const struct kab_run_start *st);
+	void (*iter_start)(void *ctx, int iteration);
+	/* All metrics of one iteration, workload and monitors together. */
+	int (*iteration)(void *ctx, int iteration,
+			 const struct kab_metrics *m);
+	void (*error)(void *ctx, const char *message);
+	void (*log)(void *ctx, const char *message);
+};
+
+enum kab_run_status {
+	KAB_RUN_RUNNING,
+	KAB_RUN_OK,
+	KAB_RUN_FAILED,
+	KAB_RUN_INTERRUPTED,
+};
+
+const char *kab_run_status_name(enum kab_run_status st);
+
+struct kab_collector;
+struct kab_collector *kab_collector_new(const struct kab_collect_ops *ops,
+					void *ctx);
+int kab_collector_feed(struct kab_collector *c, const void *buf, size_t n);
+/*
+ * End of stream.  The status is what the agent said in its end record;
+ * a stream that stopped without one was interrupted.
+ */
+enum kab_run_status kab_collector_finish(struct kab_collector *c,
+					 const char **message);
+/* Reader statistics, with records the collector refused as bad. */
+void kab_collector_stats(const struct kab_collector *c,
+			 struct kab_reader_stats *out);
+int kab_collector_iterations(const struct kab_collector *c);
+void kab_collector_free(struct kab_collector *c);
+
+/* ------------------------------------------------------------------ */
+/* Targets                                                              */
+
+struct kab_target_opts {
+	const struct kab_job *job;
+	int iterations;
+	const char *agent_path;		/* kab-agent binary */
+	const volatile int *stop;	/* set by a signal handler */
+	void (*tick)(void *ctx);	/* called a few times a second */
+	void *tick_ctx;
+};
+
+/*
+ * Run the agent on the local machine and feed its stream to the
+ * collector.  Returns 0 when the stream was read to its end (whatever
+ * the run's status), -1 with err set when the agent could not run.
+ */
+int kab_target_local(const struct kab_target_opts *opts,
+		     struct kab_collector *c, struct kab_err *err);
+
+#endif /* KAB_RUNNER_H */

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stressng-radixsort.c - stress-ng's radixsort stressor, run the way lkp
+ * runs it: the real stress-ng binary with --timeout, --times, --verify,
+ * --metrics, --no-rand-seed and --radixsort N, its --yaml report read
+ * with libyaml.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* $KAB_STRESS_NG, else stress-ng from $PATH. */
+static char *find_stressng(void)
+{
+	const char *env = getenv("KAB_STRESS_NG"), *path = getenv("PATH");
+	char *copy, *dir, *save, *found = NULL;
+
+	if (env && *env)
+		return access(env, X_OK) ? NULL : xstrdup(env);
+	copy = xstrdup(path ? path : "/usr/bin:/bin");
+	for (dir = strtok_r(copy, ":", &save); dir;
+	     dir = strtok_r(NULL, ":", &save)) {
+		char *cand = xasprintf("%s/stress-ng", dir);
+
+		if (!access(cand, X_OK)) {
+			found = cand;
+			break;
+		}
+		free(cand);
+	}
+	free(copy);
+	return found;
+}
+
+/* The last non-empty line of the log, to say why stress-ng failed. */
+static void last_line(const char *log, char *buf, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *end, *start;
+
+	buf[0] = '\0';
+	if (read_file(log, &sb, NULL) || !sb.len)
+		goto out;
+	end = sb.buf + sb.len;
+	while (end > sb.buf && (end[-1] == '\n' || end[-1] == ' '))
+		*--end = '\0';
+	start = strrchr(sb.buf, '\n');
+	start = start ? start + 1 : sb.buf;
+	snprintf(buf, n, "%s", start);
+out:
+	strbuf_release(&sb);
+}
+
+static int radixsort_run(const struct kab_runctx *ctx, struct kab_metrics *out,
+			 struct kab_err *err)
+{
+	const struct kab_job *job = ctx->job;
+	char *bin, *yaml, *log, nthreads[16], timeout[32], why[256];
+	struct kab_stressng_result res;
+	struct strbuf sb = STRBUF_INIT;
+	int n, status, ret = -1;
+	double secs;
+	pid_t pid;
+
+	if (kab_parse_tasks(kab_job_get(job, "nr_threads"), ctx->nr_cpus, &n,
+			    err))
+		return kab_err_prefix(err, "nr_threads");
+	if (kab_parse_seconds(kab_job_get(job, "testtime"), &secs, err))
+		return kab_err_prefix(err, "testtime");
+	bin = find_stressng();
+	if (!bin)
+		return kab_err_set(err, "stress-ng is not installed (not found "
+				   "in PATH): install it with 'apt-get install "
+				   "stress-ng' or 'make deps', or point "
+				   "KAB_STRESS_NG at it");
+	snprintf(nthreads, sizeof(nthreads), "%d", n);
+	snprintf(timeout, sizeof(timeout), "%ds", secs < 1 ? 1 : (int)secs);
+	yaml = xasprintf("%s/stress-ng.yaml", ctx->tmpdir);
+	log = xasprintf("%s/stress-ng.log", ctx->tmpdir);
+	unlink(yaml);
+
+	pid = fork();
+	if (pid < 0) {
+		kab_err_set(err, "cannot fork stress-ng: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			      0644);
+
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execl(bin, "stress-ng", "--timeout", timeout, "--times",
+		      "--verify", "--metrics", "--no-rand-seed",
+		      "--radixsort", nthreads, "--yaml", yaml, (char *)NULL);
+		dprintf(2, "cannot run %s: %s\n", bin, strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			kab_err_set(err, "waitpid: %s", strerror(errno));
+			goto out;
+		}
+	last_line(log, why, sizeof(why));
+	if (WIFSIGNALED(status)) {
+		kab_err_set(err, "stress-ng was killed by signal %d (%s)",
+			    WTERMSIG(status), strsignal(WTERMSIG(status)));
+		goto out;
+	}
+	if (WEXITSTATUS(status) == 127) {
+		kab_err_set(err, "%s", why[0] ? why : "cannot run stress-ng");
+		goto out;
+	}
+	if (WEXITSTATUS(status)) {
+		kab_err_set(err, "%s%s%s", kab_stressng_exit_reason(
+				    WEXITSTATUS(status)),
+			    why[0] ? "; it said: " : "", why);
+		goto out;
+	}
+	if (read_file(yaml, &sb, err)) {
+		kab_err_prefix(err, "stress-ng wrote no report");
+		goto out;
+	}
+	if (kab_stressng_parse_yaml(sb.buf, sb.len, "radixsort", &res, err))
+		goto out;
+	kab_metrics_add(out, "stress-ng.radixsort.ops", res.bogo_ops);
+	kab_metrics_add(out, "stress-ng.radixsort.ops_per_sec",
+			res.ops_per_sec_real);
+	ret = 0;
+out:
+	strbuf_release(&sb);
+	free(bin);
+	free(yaml);
+	free(log);
+	return ret;
+}
+
+static double radixsort_expected(const struct kab_job *job, int nr_cpus)
+{
+	double secs;
+
+	(void)nr_cpus;
+	if (kab_parse_seconds(kab_job_get(job, "testtime"), &secs, NULL))
+		return 0;
+	return secs + 0.3;
+}
+
+static const struct kab_pdesc radixsort_params[] = {
+	{ "nr_threads", KAB_P_TASKS, "100%", NULL,
+	  "stress-ng workers, or a percentage of the CPUs" },
+	{ "testtime", KAB_P_SECONDS, "60s", NULL,
+	  "stress-ng --timeout" },
+	{ NULL, 0, NULL, NULL, NULL },
+};
+
+const struct kab_workload kab_workload_radixsort = {
+	.suite = "stress-ng",
+	.test = "radixsort",
+	.help = "stress-ng radixsort: bogo ops of the real stress-ng binary",
+	.params = radixsort_params,
+	.run = radixsort_run,
+	.expected_seconds = radixsort_expected,
+};

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * target-local.c - run the agent on this machine, read its stream from
+ * a pipe.
+ *
+ * The agent gets the job as JSON on stdin and writes records on stdout.
+ * When the user interrupts, the agent is asked to stop (SIGTERM: it
+ * drops the iteration in flight and says "interrupted"), and killed if
+ * it does not end within a few seconds.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "runner.h"
+
+static pid_t spawn_agent(const struct kab_target_opts *o, int *in_fd,
+			 int *out_fd, struct kab_err *err)
+{
+	int in[2], out[2];
+	char iters[16];
+	pid_t pid;
+
+	if (access(o->agent_path, X_OK))
+		return kab_err_set(err, "cannot run the agent %s: %s: build "
+				   "kab with 'make' or set KAB_AGENT",
+				   o->agent_path, strerror(errno));
+	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC))
+		return kab_err_set(err, "pipe: %s", strerror(errno));
+	snprintf(iters, sizeof(iters), "%d", o->iterations);
+	pid = fork();
+	if (pid < 0)
+		return kab_err_set(err, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		/* Our terminal's ^C is ours to handle, not the agent's. */
+		setpgid(0, 0);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		execl(o->agent_path, "kab-agent", "--job", "-",
+		      "--iterations", iters, (char *)NULL);
+		dprintf(2, "kab: cannot run %s: %s\n", o->agent_path,
+			strerror(errno));
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	*in_fd = in[1];
+	*out_fd = out[0];
+	return pid;
+}
+
+int kab_target_local(const struct kab_target_opts *o, struct kab_collector *c,
+		     struct kab_err *err)
+{
+	double kill_at = 0;
+	bool asked = false;
+	int in_fd = -1, out_fd = -1, status, ret = 0;
+	json_t *jj;
+	char *job;
+	pid_t pid;
+
+	pid = spawn_agent(o, &in_fd, &out_fd, err);
+	if (pid < 0)
+		return -1;
+	jj = kab_job_to_json(o->job);
+	job = json_dumps(jj, JSON_COMPACT);
+	json_decref(jj);
+	signal(SIGPIPE, SIG_IGN);
+	write_all(in_fd, job, strlen(job));
+	free(job);
+	close(in_fd);
+
+	for (;;) {
+		struct pollfd pfd = { .fd = out_fd, .events = POLLIN };
+		char buf[65536];
+		ssize_t n;
+
+		if (o->stop && *o->stop && !asked) {
+			kill(pid, SIGTERM);
+			asked = true;
+			kill_at = now_mono() + 10;
+		}
+		if (asked && now_mono() > kill_at)
+			kill(-pid, SIGKILL), kill(pid, SIGKILL);
+		n = poll(&pfd, 1, 200);
+		if (o->tick)
+			o->tick(o->tick_ctx);
+		if (n <= 0)
+			continue;
+		n = read(out_fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (kab_collector_feed(c, buf, n)) {
+			/* The caller cannot store: stop the agent. */
+			kill(pid, SIGTERM);
+			asked = true;
+			kill_at = now_mono() + 10;
+			ret = -1;
+			kab_err_set(err, "storing the results failed");
+		}
+	}
+	close(out_fd);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return ret;
+}

@@ -1,0 +1,30 @@
+#!/bin/sh
+# Install the Debian packages kab builds with, runs with and tests with.
+# Idempotent and quiet when everything is already there.
+set -e
+
+pkgs="build-essential pkg-config
+libsqlite3-dev libgsl-dev libyaml-dev libjansson-dev libhwloc-dev zlib1g-dev
+stress-ng
+libcmocka-dev sqlite3 python3 python3-yaml"
+
+missing=""
+for p in $pkgs; do
+	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	case "$st" in
+	*"install ok installed"*) ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+[ -z "$missing" ] && exit 0
+
+echo "kab: installing:$missing"
+if [ "$(id -u)" -ne 0 ]; then
+	SUDO=sudo
+else
+	SUDO=
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
