@@ -211,7 +211,8 @@ static int run_one(struct run_ctx *c, const char *agent, bool *fatal)
 	}
 	if (c->run_id > 0 &&
 	    kab_db_run_finish(c->db, c->run_id, kab_run_status_name(status),
-			      status == KAB_RUN_OK ? NULL : msg,
+			      status == KAB_RUN_OK &&
+			      !kab_collector_lost(col) ? NULL : msg,
 			      stats.garbage_bytes, stats.bad_records, &err)) {
 		cli_error(EXIT_RUN, "%s", err.msg);
 		*fatal = true;
@@ -236,6 +237,9 @@ static int run_one(struct run_ctx *c, const char *agent, bool *fatal)
 			  kab_collector_iterations(col), c->iterations,
 			  kab_db_path(c->db));
 	}
+	if (status == KAB_RUN_OK && kab_collector_lost(col))
+		fprintf(stderr, "kab: note: run %lld: %s\n",
+			(long long)c->run_id, msg);
 	if (stats.garbage_bytes || stats.bad_records)
 		fprintf(stderr, "kab: note: run %lld: skipped %llu bytes of "
 			"noise and %llu bad records in the stream\n",

@@ -75,6 +75,7 @@ char *kab_db_default_path(void)
 static int make_parent(const char *path, struct kab_err *err)
 {
 	char *dir = xstrdup(path), *p;
+	struct stat st;
 
 	p = strrchr(dir, '/');
 	if (!p || p == dir) {
@@ -92,6 +93,13 @@ static int make_parent(const char *path, struct kab_err *err)
 	if (mkdir(dir, 0755) && errno != EEXIST) {
 		kab_err_set(err, "cannot create %s: %s: pass --db PATH to put "
 			    "the database elsewhere", dir, strerror(errno));
+		free(dir);
+		return -1;
+	}
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		kab_err_set(err, "cannot create %s: %s is not a directory: "
+			    "pass --db PATH to put the database elsewhere",
+			    path, dir);
 		free(dir);
 		return -1;
 	}

@@ -152,8 +152,12 @@ struct running {
 	struct kab_monitor_state *st;
 };
 
-/* One iteration; 0 ok, -1 failed (err set), 1 interrupted. */
-static int iteration(struct agent *a, int it, struct kab_err *err)
+/*
+ * One iteration; 0 ok, -1 failed (err set), 1 interrupted.  *records
+ * counts the metric records sent, for the iter_end record.
+ */
+static int iteration(struct agent *a, int it, int *records,
+		     struct kab_err *err)
 {
 	struct running mons[8];
 	struct kab_metrics m = { 0 };
@@ -243,13 +247,16 @@ static int iteration(struct agent *a, int it, struct kab_err *err)
 	if (!ret) {
 		time_metrics(a->o->job->suite, &ru, elapsed, &m);
 		emit_metrics(a, "sample", it, a->o->job->test, &m);
+		(*records)++;
 	}
 	for (i = 0; i < nr_mons; i++) {
 		struct kab_metrics mm = { 0 };
 
 		mons[i].mon->stop(mons[i].st, elapsed, &mm);
-		if (!ret)
+		if (!ret && mm.nr) {
 			emit_metrics(a, "monitor", it, mons[i].mon->name, &mm);
+			(*records)++;
+		}
 		kab_metrics_free(&mm);
 	}
 	kab_metrics_free(&m);
@@ -306,8 +313,10 @@ int kab_agent_run(const struct kab_agent_opts *opts)
 				    a.w->expected_seconds(opts->job,
 							  a.nr_cpus)));
 	for (it = 1; it <= opts->iterations; it++) {
+		int records = 0;
+
 		emit(&a, "iter", json_pack("{s:i}", "iteration", it));
-		rc = iteration(&a, it, &err);
+		rc = iteration(&a, it, &records, &err);
 		if (rc == 1 || a.dead_host) {
 			status = "interrupted";
 			emit_msg(&a, "error", "interrupted by a signal: the "
@@ -319,7 +328,8 @@ int kab_agent_run(const struct kab_agent_opts *opts)
 			emit_msg(&a, "error", err.msg);
 			break;
 		}
-		emit(&a, "iter_end", json_pack("{s:i}", "iteration", it));
+		emit(&a, "iter_end", json_pack("{s:i, s:i}", "iteration", it,
+					       "records", records));
 	}
 	emit(&a, "end", json_pack("{s:s, s:i}", "status", status,
 				  "iterations", it - 1));

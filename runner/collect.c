@@ -23,7 +23,10 @@ struct kab_collector {
 	bool started, ended;
 	int expected;		/* iterations announced */
 	int current;		/* iteration in flight, 0 if none */
+	int last;		/* last iteration started */
 	int done;		/* iterations delivered */
+	int lost;		/* iterations that arrived incomplete */
+	int records;		/* metric records of the iteration in flight */
 	struct kab_metrics m;
 	enum kab_run_status status;
 	char *message;
@@ -135,25 +138,42 @@ static int on_record(void *ctx, const char *type, json_t *body)
 		rc = -1;
 	} else if (!strcmp(type, "iter")) {
 		if (json_unpack(body, "{s:i}", "iteration", &it) ||
-		    it != c->done + 1 || it > c->expected)
+		    it <= c->last || it > c->expected)
 			rc = -1;
 		else {
+			if (c->current)
+				c->lost++;	/* its iter_end never came */
 			c->current = it;
+			c->last = it;
+			c->records = 0;
 			kab_metrics_free(&c->m);
 			if (c->ops->iter_start)
 				c->ops->iter_start(c->ctx, it);
 		}
 	} else if (!strcmp(type, "sample") || !strcmp(type, "monitor")) {
 		rc = on_metrics(c, body);
+		if (!rc)
+			c->records++;
 	} else if (!strcmp(type, "iter_end")) {
-		if (json_unpack(body, "{s:i}", "iteration", &it) ||
+		int records = -1;
+
+		if (json_unpack(body, "{s:i, s?i}", "iteration", &it,
+				"records", &records) ||
 		    it != c->current || !c->m.nr) {
 			rc = -1;
+		} else if (records >= 0 && records != c->records) {
+			/*
+			 * A record of this iteration was lost on the way:
+			 * store the iteration whole or not at all.
+			 */
+			c->lost++;
+			c->current = 0;
+			kab_metrics_free(&c->m);
 		} else {
 			if (c->ops->iteration &&
 			    c->ops->iteration(c->ctx, it, &c->m))
 				rc = 1;
-			c->done = it;
+			c->done++;
 			c->current = 0;
 			kab_metrics_free(&c->m);
 		}
@@ -174,7 +194,7 @@ static int on_record(void *ctx, const char *type, json_t *body)
 		if (json_unpack(body, "{s:s}", "status", &msg))
 			return -1;
 		c->ended = true;
-		if (!strcmp(msg, "ok") && c->done == c->expected)
+		if (!strcmp(msg, "ok") && c->done + c->lost == c->expected)
 			c->status = KAB_RUN_OK;
 		else if (!strcmp(msg, "interrupted"))
 			c->status = KAB_RUN_INTERRUPTED;
@@ -219,6 +239,13 @@ enum kab_run_status kab_collector_finish(struct kab_collector *c,
 	}
 	if (c->status == KAB_RUN_FAILED && !c->message)
 		set_message(c, "the agent reported failure");
+	if (c->lost && !c->message) {
+		char msg[128];
+
+		snprintf(msg, sizeof(msg), "%d iteration%s lost in transport "
+			 "(damaged records)", c->lost, c->lost == 1 ? "" : "s");
+		set_message(c, msg);
+	}
 	if (message)
 		*message = c->message;
 	return c->status;
@@ -234,6 +261,11 @@ void kab_collector_stats(const struct kab_collector *c,
 int kab_collector_iterations(const struct kab_collector *c)
 {
 	return c->done;
+}
+
+int kab_collector_lost(const struct kab_collector *c)
+{
+	return c->lost;
 }
 
 void kab_collector_free(struct kab_collector *c)

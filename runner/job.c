@@ -101,7 +101,7 @@ static int valid_value(const char *v)
 }
 
 static int load_mapping(yaml_document_t *doc, yaml_node_t *map,
-			struct raw_job *rj, const char *name, int depth,
+			struct raw_job *rj, const char *where, int depth,
 			struct kab_err *err)
 {
 	yaml_node_pair_t *pair;
@@ -117,25 +117,25 @@ static int load_mapping(yaml_document_t *doc, yaml_node_t *map,
 
 		if (k->type != YAML_SCALAR_NODE)
 			return kab_err_set(err, "%s:%d: a key must be a plain "
-					   "name", name, line);
+					   "name", where, line);
 		key = (const char *)k->data.scalar.value;
 		if (!valid_key(key))
 			return kab_err_set(err, "%s:%d: '%s' is not a valid "
 					   "parameter name: use letters, digits, "
-					   "'_', '-' and '.'", name, line, key);
+					   "'_', '-' and '.'", where, line, key);
 		if (v->type == YAML_MAPPING_NODE) {
 			if (depth > 0)
 				return kab_err_set(err, "%s:%d: '%s' nests "
 						   "too deep: one level of "
-						   "sections is allowed", name,
+						   "sections is allowed", where,
 						   line, key);
-			if (load_mapping(doc, v, rj, name, depth + 1, err))
+			if (load_mapping(doc, v, rj, where, depth + 1, err))
 				return -1;
 			continue;
 		}
 		if (raw_find(rj, key))
 			return kab_err_set(err, "%s:%d: '%s' is given twice: "
-					   "keep one", name, line, key);
+					   "keep one", where, line, key);
 		if (v->type == YAML_SCALAR_NODE) {
 			vals = xmalloc(sizeof(*vals));
 			vals[nr++] = xstrdup((const char *)v->data.scalar.value);
@@ -147,7 +147,7 @@ static int load_mapping(yaml_document_t *doc, yaml_node_t *map,
 			if (!n)
 				return kab_err_set(err, "%s:%d: '%s' is an empty "
 						   "list: give at least one "
-						   "value", name, line, key);
+						   "value", where, line, key);
 			vals = xcalloc(n, sizeof(*vals));
 			for (it = v->data.sequence.items.start;
 			     it < v->data.sequence.items.top; it++) {
@@ -160,7 +160,7 @@ static int load_mapping(yaml_document_t *doc, yaml_node_t *map,
 					return kab_err_set(err, "%s:%d: '%s' "
 							   "lists something "
 							   "that is not a plain "
-							   "value", name, line,
+							   "value", where, line,
 							   key);
 				}
 				vals[nr++] = xstrdup(
@@ -172,7 +172,7 @@ static int load_mapping(yaml_document_t *doc, yaml_node_t *map,
 	return 0;
 }
 
-static int load_yaml(const char *text, size_t len, const char *name,
+static int load_yaml(const char *text, size_t len, const char *where,
 		     struct raw_job *rj, struct kab_err *err)
 {
 	yaml_parser_t parser;
@@ -181,11 +181,11 @@ static int load_yaml(const char *text, size_t len, const char *name,
 	int ret = -1;
 
 	if (!yaml_parser_initialize(&parser))
-		return kab_err_set(err, "%s: cannot start the YAML parser", name);
+		return kab_err_set(err, "%s: cannot start the YAML parser", where);
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	if (!yaml_parser_load(&parser, &doc)) {
 		kab_err_set(err, "%s:%zu: malformed YAML (%s): fix the job file",
-			    name, parser.problem_mark.line + 1,
+			    where, parser.problem_mark.line + 1,
 			    parser.problem ? parser.problem : "parse error");
 		yaml_parser_delete(&parser);
 		return -1;
@@ -193,9 +193,9 @@ static int load_yaml(const char *text, size_t len, const char *name,
 	root = yaml_document_get_root_node(&doc);
 	if (!root || root->type != YAML_MAPPING_NODE)
 		kab_err_set(err, "%s: a job file is a YAML mapping of "
-			    "parameters, like 'suite: will-it-scale'", name);
+			    "parameters, like 'suite: will-it-scale'", where);
 	else
-		ret = load_mapping(&doc, root, rj, name, 0, err);
+		ret = load_mapping(&doc, root, rj, where, 0, err);
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
 	return ret;
@@ -339,7 +339,8 @@ static int is_meta(const char *key)
 
 /* Turn one combination of values into a validated, complete job. */
 static int make_job(const struct raw_job *rj, const int *pick,
-		    const char *name, struct kab_job *job, struct kab_err *err)
+		    const char *name, const char *where, struct kab_job *job,
+		    struct kab_err *err)
 {
 	const struct kab_workload *w;
 	const struct kab_pdesc *d;
@@ -354,7 +355,7 @@ static int make_job(const struct raw_job *rj, const int *pick,
 			return kab_err_set(err, "%s: %s: '%s' is not a plain "
 					   "value (no '/', no control "
 					   "characters, at most 256 bytes)",
-					   name, rj->p[i].key, v);
+					   where, rj->p[i].key, v);
 		if (!strcmp(rj->p[i].key, "suite"))
 			suite = v;
 		else if (!strcmp(rj->p[i].key, "testcase") && !suite)
@@ -369,19 +370,19 @@ static int make_job(const struct raw_job *rj, const int *pick,
 		kab_job_free(job);
 		return kab_err_set(err, "%s: no 'suite:' key: name the "
 				   "benchmark suite, e.g. 'suite: "
-				   "will-it-scale'", name);
+				   "will-it-scale'", where);
 	}
 	if (!kab_job_get(job, "test")) {
 		kab_job_free(job);
 		return kab_err_set(err, "%s: no 'test:' key: name the test, "
-				   "e.g. 'test: malloc1'", name);
+				   "e.g. 'test: malloc1'", where);
 	}
 	job->name = xstrdup(name);
 	job->suite = xstrdup(suite);
 	job->test = xstrdup(kab_job_get(job, "test"));
 	job_set(job, "testcase", suite);
 	if (kab_workload_validate(job, err)) {
-		kab_err_prefix(err, "%s", name);
+		kab_err_prefix(err, "%s", where);
 		kab_job_free(job);
 		return -1;
 	}
@@ -394,7 +395,8 @@ static int make_job(const struct raw_job *rj, const int *pick,
 }
 
 static int expand(const struct raw_job *rj, const char *name,
-		  struct kab_joblist *out, struct kab_err *err)
+		  const char *where, struct kab_joblist *out,
+		  struct kab_err *err)
 {
 	int *pick = xcalloc(rj->nr ? rj->nr : 1, sizeof(*pick));
 	long total = 1;
@@ -406,13 +408,13 @@ static int expand(const struct raw_job *rj, const char *name,
 			free(pick);
 			return kab_err_set(err, "%s: the lists expand to more "
 					   "than 4096 jobs: split the job file",
-					   name);
+					   where);
 		}
 	}
 	out->jobs = xcalloc(total, sizeof(*out->jobs));
 	out->nr = 0;
 	for (;;) {
-		if (make_job(rj, pick, name, &out->jobs[out->nr], err)) {
+		if (make_job(rj, pick, name, where, &out->jobs[out->nr], err)) {
 			ret = -1;
 			break;
 		}
@@ -438,24 +440,31 @@ static int cmp_raw(const void *a, const void *b)
 		      ((const struct raw_param *)b)->key);
 }
 
-int kab_job_parse(const char *text, size_t len, const char *name,
-		  char *const *sets, int nr_sets, struct kab_joblist *out,
-		  struct kab_err *err)
+static int parse(const char *text, size_t len, const char *name,
+		 const char *where, char *const *sets, int nr_sets,
+		 struct kab_joblist *out, struct kab_err *err)
 {
 	struct raw_job rj = { 0 };
 	int i, ret = -1;
 
 	memset(out, 0, sizeof(*out));
-	if (load_yaml(text, len, name, &rj, err))
+	if (load_yaml(text, len, where, &rj, err))
 		goto out;
 	for (i = 0; i < nr_sets; i++)
 		if (apply_set(&rj, sets[i], err))
 			goto out;
 	qsort(rj.p, rj.nr, sizeof(*rj.p), cmp_raw);
-	ret = expand(&rj, name, out, err);
+	ret = expand(&rj, name, where, out, err);
 out:
 	raw_free(&rj);
 	return ret;
+}
+
+int kab_job_parse(const char *text, size_t len, const char *name,
+		  char *const *sets, int nr_sets, struct kab_joblist *out,
+		  struct kab_err *err)
+{
+	return parse(text, len, name, name, sets, nr_sets, out, err);
 }
 
 int kab_job_load(const char *path, char *const *sets, int nr_sets,
@@ -466,19 +475,14 @@ int kab_job_load(const char *path, char *const *sets, int nr_sets,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (read_file(path, &sb, err)) {
-		kab_err_prefix(err, "job file");
-		return -1;
-	}
+	if (read_file(path, &sb, err))
+		return kab_err_prefix(err, "job file");
 	copy = xstrdup(path);
 	base = basename(copy);
 	dot = strrchr(base, '.');
 	if (dot && (!strcmp(dot, ".yaml") || !strcmp(dot, ".yml")))
 		*dot = '\0';
-	ret = kab_job_parse(sb.buf, sb.len, base, sets, nr_sets, out, err);
-	if (ret)
-		/* Say which file: the parse used the bare name. */
-		kab_err_prefix(err, "%s", path);
+	ret = parse(sb.buf, sb.len, base, path, sets, nr_sets, out, err);
 	free(copy);
 	strbuf_release(&sb);
 	return ret;

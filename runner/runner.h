@@ -281,6 +281,8 @@ enum kab_run_status kab_collector_finish(struct kab_collector *c,
 void kab_collector_stats(const struct kab_collector *c,
 			 struct kab_reader_stats *out);
 int kab_collector_iterations(const struct kab_collector *c);
+/* Iterations dropped because a record of theirs arrived damaged. */
+int kab_collector_lost(const struct kab_collector *c);
 void kab_collector_free(struct kab_collector *c);
 
 /* ------------------------------------------------------------------ */

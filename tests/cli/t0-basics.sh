@@ -1,0 +1,54 @@
+#!/bin/bash
+# kab's front door: help, version, usage errors and their exit codes.
+. "$(dirname "$0")/lib.sh"
+
+test_expect "kab --help lists the commands and the exit codes" '
+	kab --help >$TMP/h
+	for c in run ls show export import; do grep -q "^  $c " $TMP/h; done
+	grep -q "2  usage error" $TMP/h
+	grep -q "1  a run failed" $TMP/h
+'
+
+test_expect "kab --version prints the version" '
+	kab --version | grep -Eq "^kab [0-9]+\.[0-9]+\.[0-9]+$"
+'
+
+test_expect "every command has --help" '
+	for c in run ls show export import; do
+		kab $c --help | grep -q "usage: kab $c"
+	done
+'
+
+test_expect "an unknown command is a usage error" '
+	expect_error 2 "not a kab command" -- "$KAB" frobnicate
+'
+
+test_expect "an unknown option is a usage error" '
+	expect_error 2 "unknown option" -- "$KAB" --frob
+'
+
+test_expect "kab run without a job file is a usage error naming the fix" '
+	expect_error 2 "no job file" -- "$KAB" run
+'
+
+test_expect "kab show of a run that does not exist says so" '
+	kab run --runs 1 --set testtime=1s --set warmup=0 --set nr_task=1 \
+		$TOP/jobs/will-it-scale-malloc1.yaml >/dev/null
+	expect_error 1 "no run 42" -- "$KAB" show 42
+	expect_error 2 "not a run id" -- "$KAB" show abc
+'
+
+test_expect "the database defaults to KAB_DB, then XDG_DATA_HOME, then HOME" '
+	unset KAB_DB
+	XDG_DATA_HOME=$TMP/xdg kab run --runs 1 --set testtime=1s \
+		--set warmup=0 --set nr_task=1 \
+		$TOP/jobs/will-it-scale-malloc1.yaml >$TMP/o
+	grep -q "stored in $TMP/xdg/kab/kab.db" $TMP/o
+	unset XDG_DATA_HOME
+	kab run --runs 1 --set testtime=1s --set warmup=0 --set nr_task=1 \
+		$TOP/jobs/will-it-scale-malloc1.yaml >$TMP/o
+	grep -q "stored in $HOME/.local/share/kab/kab.db" $TMP/o
+	test -f $TMP/xdg/kab/kab.db
+'
+
+test_done

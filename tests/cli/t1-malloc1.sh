@@ -1,0 +1,76 @@
+#!/bin/bash
+# malloc1 measured for real on the running kernel: sane numbers, and the
+# one fact the seed's story hangs on -- exactly one page fault per
+# malloc()/free() pair.
+. "$(dirname "$0")/lib.sh"
+
+JOB=$TOP/jobs/will-it-scale-malloc1.yaml
+
+test_expect "malloc1 in process mode gives lkp's metrics with sane values" '
+	kab run --runs 2 --set nr_task=1 --set warmup=1 --set testtime=3s \
+		$JOB >$TMP/o
+	ops=$(mean_of 1 will-it-scale.per_process_ops)
+	wl=$(mean_of 1 will-it-scale.workload)
+	one=$(mean_of 1 will-it-scale.1.processes)
+	echo "per_process_ops=$ops workload=$wl"
+	check "$ops > 500 && $ops < 50000000"
+	check "$wl == $ops"
+	check "$one == $wl"
+	test "$(sql "SELECT count(DISTINCT iteration) FROM samples WHERE run_id = 1")" = 2
+	test "$(sql "SELECT status FROM runs WHERE id = 1")" = ok
+'
+
+test_expect "each malloc/free pair takes exactly one minor page fault" '
+	faults=$(mean_of 1 will-it-scale.time.minor_page_faults)
+	iters=$(mean_of 1 will-it-scale.total_iterations)
+	echo "faults=$faults iterations=$iters"
+	check "$iters > 1000"
+	# Process start-up adds a few hundred faults to ~10^4..10^6.
+	check "$faults / $iters > 0.99 && $faults / $iters < 1.05"
+'
+
+test_expect "thread mode reports per_thread_ops and N.threads" '
+	kab run --runs 1 --set mode=thread --set nr_task=2 --set warmup=1 \
+		--set testtime=2s $JOB >$TMP/o
+	id=$(sql "SELECT max(id) FROM runs")
+	ops=$(mean_of $id will-it-scale.per_thread_ops)
+	two=$(mean_of $id will-it-scale.2.threads)
+	check "$ops > 500"
+	check "$two >= 2 * $ops - 2 && $two <= 2 * $ops + 2"
+'
+
+test_expect "nr_task 100% means one task per CPU (lkp rounding)" '
+	kab run --runs 1 --set warmup=0 --set testtime=1s $JOB >$TMP/o
+	id=$(sql "SELECT max(id) FROM runs")
+	n=$(nproc)
+	sql "SELECT resolved FROM runs WHERE id = $id" | grep -q "\"nr_task\":$n"
+	test -n "$(mean_of $id will-it-scale.$n.processes)"
+'
+
+test_expect "binding to SMT threads and no binding both run" '
+	kab run --runs 1 --set "bind=[smt, none]" --set nr_task=1 \
+		--set warmup=0 --set testtime=1s $JOB >$TMP/o
+	test "$(grep -c "^run [0-9]*: will-it-scale malloc1" $TMP/o)" = 2
+'
+
+test_expect "monitors are stored with every iteration" '
+	for m in proc-vmstat.pgfault meminfo.AnonHugePages \
+		 perf-stat.total.page-faults perf-stat.ps.task-clock \
+		 proc-vmstat.nr_anon_transparent_hugepages; do
+		test "$(sql "SELECT count(*) FROM samples WHERE run_id = 1 AND metric = '"'"'$m'"'"'")" = 2 ||
+			fail "$m missing"
+	done
+	# pgfault counts the whole machine: at least the workload'"'"'s faults.
+	pg=$(mean_of 1 proc-vmstat.pgfault)
+	faults=$(mean_of 1 will-it-scale.time.minor_page_faults)
+	check "$pg >= $faults"
+'
+
+test_expect "the compiled loop still calls malloc and free" '
+	objdump -d --no-show-raw-insn $KAB_AGENT |
+		awk "/<malloc1_testcase>:/,/^$/" >$TMP/dis
+	grep -q "call.*<malloc@plt>" $TMP/dis
+	grep -q "call.*<free@plt>" $TMP/dis
+'
+
+test_done

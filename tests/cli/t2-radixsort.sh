@@ -1,0 +1,80 @@
+#!/bin/bash
+# stress-ng radixsort through the real binary, and what happens when
+# stress-ng fails, is missing or writes a damaged report.
+. "$(dirname "$0")/lib.sh"
+
+JOB=$TOP/jobs/stress-ng-radixsort.yaml
+
+test_expect "radixsort runs the real stress-ng and stores lkp's metrics" '
+	kab run --runs 2 --set testtime=2s $JOB >$TMP/o
+	ops=$(mean_of 1 stress-ng.radixsort.ops)
+	rate=$(mean_of 1 stress-ng.radixsort.ops_per_sec)
+	el=$(mean_of 1 stress-ng.time.elapsed_time)
+	echo "ops=$ops ops_per_sec=$rate elapsed=$el"
+	check "$ops > 0 && $rate > 0"
+	# bogo ops/s (real time) is the count over ~2 s of wall time.
+	check "$rate > $ops / 2.5 && $rate < $ops / 1.5"
+	check "$el >= 2 && $el < 10"
+	n=$(nproc)
+	# One worker per CPU: nearly all of every CPU is used.
+	cpu=$(mean_of 1 stress-ng.time.percent_of_cpu_this_job_got)
+	check "$cpu > 50 * $n"
+'
+
+# A stand-in for stress-ng: the real one cannot be made to fail on cue.
+fake_stressng() {
+	cat >$TMP/fake-stress-ng <<-EOS
+	#!/bin/bash
+	$1
+	EOS
+	chmod +x $TMP/fake-stress-ng
+	export KAB_STRESS_NG=$TMP/fake-stress-ng
+}
+
+test_expect "fake-stress-ng: each exit status gets its own message" '
+	for code in 1 2 3 4 5 6 7; do
+		fake_stressng "echo \"stress-ng: error: [1] no memory\" >&2; exit $code"
+		expect_error 1 "exit $code" -- "$KAB" run --runs 1 \
+			--set testtime=1s $JOB
+	done
+	fake_stressng "exit 3"
+	expect_error 1 "ran out of a resource" -- "$KAB" run --runs 1 \
+		--set testtime=1s $JOB
+	id=$(sql "SELECT max(id) FROM runs")
+	test "$(sql "SELECT status FROM runs WHERE id = $id")" = failed
+	test "$(sql "SELECT count(*) FROM samples WHERE run_id = $id")" = 0
+'
+
+test_expect "fake-stress-ng: a truncated or non-YAML report stores nothing" '
+	y=$FIXTURES/stress-ng-truncated-radixsort.yaml
+	fake_stressng "for a; do [ \"\$prev\" = --yaml ] && cp $y \"\$a\"; prev=\$a; done; exit 0"
+	expect_error 1 "cut short" -- "$KAB" run --runs 1 --set testtime=1s $JOB
+	t=$FIXTURES/stress-ng-0.15.06-radixsort.txt
+	fake_stressng "for a; do [ \"\$prev\" = --yaml ] && cp $t \"\$a\"; prev=\$a; done; exit 0"
+	expect_error 1 "stress-ng" -- "$KAB" run --runs 1 --set testtime=1s $JOB
+	fake_stressng "exit 0"
+	expect_error 1 "wrote no report" -- "$KAB" run --runs 1 \
+		--set testtime=1s $JOB
+	test "$(sql "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.status != '"'"'ok'"'"'")" = 0
+'
+
+test_expect "fake-stress-ng: a stress-ng killed by a signal is reported" '
+	fake_stressng "kill -SEGV \$\$"
+	expect_error 1 "killed by signal" -- "$KAB" run --runs 1 \
+		--set testtime=1s $JOB
+'
+
+test_expect "a missing stress-ng says how to install it" '
+	unset KAB_STRESS_NG
+	expect_error 1 "apt-get install stress-ng" -- env PATH=/nonexistent \
+		"$KAB" run --runs 1 --set testtime=1s $JOB
+'
+
+test_expect "stress-ng runs with the options lkp uses" '
+	fake_stressng "echo \"\$@\" >$TMP/args; exit 2"
+	"$KAB" run --runs 1 --set testtime=7s --set nr_threads=3 $JOB || true
+	cat $TMP/args
+	grep -q -- "--timeout 7s --times --verify --metrics --no-rand-seed --radixsort 3 --yaml" $TMP/args
+'
+
+test_done

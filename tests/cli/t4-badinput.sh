@@ -1,0 +1,74 @@
+#!/bin/bash
+# Bad input gets one line naming the problem and the fix, a non-zero
+# exit, and nothing already stored is lost.
+. "$(dirname "$0")/lib.sh"
+
+JOB=$TOP/jobs/will-it-scale-malloc1.yaml
+QUICK="--runs 1 --set nr_task=1 --set warmup=0 --set testtime=1s"
+
+job() {
+	printf "%s\n" "$@" >$TMP/job.yaml
+}
+
+test_expect "a first run to have something to lose" '
+	kab run $QUICK $JOB >/dev/null
+	sql "SELECT count(*) FROM samples" >$TMP/before
+	test "$(cat $TMP/before)" -gt 10
+'
+
+test_expect "an unknown workload names the known ones" '
+	job "suite: will-it-scale" "test: malloc9"
+	expect_error 2 "unknown workload .*kab knows will-it-scale malloc1, stress-ng radixsort" -- "$KAB" run $TMP/job.yaml
+'
+
+test_expect "an unknown parameter names the known ones" '
+	job "suite: will-it-scale" "test: malloc1" "nr_tsak: 2"
+	expect_error 2 "unknown parameter .nr_tsak. .*it takes mode, nr_task" -- "$KAB" run $TMP/job.yaml
+	expect_error 2 "unknown parameter .frob." -- "$KAB" run --set frob=1 $JOB
+'
+
+test_expect "nr_task 0 and abc% are refused with the accepted forms" '
+	expect_error 2 "nr_task: .0. is not a task count: use a number" -- "$KAB" run --set nr_task=0 $JOB
+	expect_error 2 "nr_task: .abc%. is not a task count" -- "$KAB" run --set nr_task=abc% $JOB
+'
+
+test_expect "a malformed job file gives its line" '
+	job "suite: will-it-scale" "test: [malloc1" "mode: process"
+	expect_error 2 "job.yaml:3: malformed YAML" -- "$KAB" run $TMP/job.yaml
+	expect_error 2 "cannot open .*nonexistent.yaml" -- "$KAB" run $TMP/nonexistent.yaml
+	job "just a string"
+	expect_error 2 "a YAML mapping" -- "$KAB" run $TMP/job.yaml
+'
+
+test_expect "bad --runs is a usage error" '
+	expect_error 2 "--runs .0." -- "$KAB" run --runs 0 $JOB
+	expect_error 2 "--runs .x." -- "$KAB" run --runs x $JOB
+'
+
+test_expect "a corrupt database is refused and left as it was" '
+	head -c 8192 /dev/urandom >$TMP/corrupt.db
+	sum=$(md5sum <$TMP/corrupt.db)
+	expect_error 1 "not a usable database .*move it away, or pass --db" -- "$KAB" run --db $TMP/corrupt.db $QUICK $JOB
+	expect_error 1 "not a usable database" -- "$KAB" ls --db $TMP/corrupt.db
+	test "$(md5sum <$TMP/corrupt.db)" = "$sum"
+'
+
+test_expect "a database kab cannot create or write is refused" '
+	expect_error 1 "cannot create .*pass --db" -- "$KAB" run --db /proc/version/kab.db $QUICK $JOB
+	mkdir $TMP/dir.db
+	expect_error 1 "cannot open the database" -- "$KAB" run --db $TMP/dir.db $QUICK $JOB
+'
+
+test_expect "a database from a newer kab is refused, not rewritten" '
+	cp $KAB_DB $TMP/newer.db
+	sqlite3 $TMP/newer.db "PRAGMA user_version = 99"
+	expect_error 1 "newer than this kab.*upgrade kab" -- "$KAB" run --db $TMP/newer.db $QUICK $JOB
+	test "$(sqlite3 $TMP/newer.db "PRAGMA user_version")" = 99
+'
+
+test_expect "nothing stored before was lost" '
+	test "$(sql "SELECT count(*) FROM samples")" = "$(cat $TMP/before)"
+	test "$(sql "SELECT count(*) FROM runs")" = 1
+'
+
+test_done

@@ -1,0 +1,92 @@
+#!/bin/bash
+# kill -9 and ^C in the middle of a run: the iterations already stored
+# stay, whole; the one in flight is dropped; the run says interrupted.
+. "$(dirname "$0")/lib.sh"
+
+JOB=$TOP/jobs/will-it-scale-malloc1.yaml
+LONG="--runs 50 --set nr_task=1 --set warmup=0 --set testtime=1s"
+
+# Start a long run in the background; wait until N iterations are stored.
+start_long_run() {
+	local prev
+	prev=$(sql "SELECT coalesce(max(id), 0) FROM runs" 2>/dev/null || echo 0)
+	"$KAB" run $LONG $JOB >$TMP/run.out 2>$TMP/run.err &
+	KABPID=$!
+	wait_iterations "$1" "${prev:-0}"
+}
+
+wait_iterations() {
+	local i
+	for i in $(seq 1 300); do
+		n=$(sql "SELECT count(DISTINCT iteration) FROM samples WHERE run_id = (SELECT max(id) FROM runs) AND run_id > $2" 2>/dev/null || echo 0)
+		[ "${n:-0}" -ge "$1" ] && return 0
+		sleep 0.1
+	done
+	fail "never got $1 iterations"
+}
+
+# Every stored iteration is whole: as many metrics as the first one.
+iterations_whole() {
+	sql "SELECT count(DISTINCT n) FROM (SELECT iteration, count(*) AS n FROM samples WHERE run_id = $1 GROUP BY iteration)" | grep -qx 1
+}
+
+test_expect "kill -9 of kab keeps the stored iterations and marks the run interrupted" '
+	start_long_run 2
+	kill -9 $KABPID
+	wait $KABPID || true
+	id=$(sql "SELECT max(id) FROM runs")
+	stored=$(sql "SELECT count(DISTINCT iteration) FROM samples WHERE run_id = $id")
+	check "$stored >= 2 && $stored < 50"
+	iterations_whole $id
+	# The next kab to open the database sees that its owner died.
+	kab ls >$TMP/ls
+	cat $TMP/ls
+	grep -Eq "^ +$id .* interrupted +$stored/50 " $TMP/ls
+	kab show $id | grep -q "message: *kab stopped while the run was going"
+	# The agent noticed its reader was gone and stopped too.
+	sleep 2
+	! pgrep -f "kab-agent --job" >/dev/null
+'
+
+test_expect "kill -9 of the agent: kab stores the run as interrupted" '
+	start_long_run 2
+	agent=$(pgrep -P $KABPID -f kab-agent)
+	kill -9 $agent
+	rc=0
+	wait $KABPID || rc=$?
+	cat $TMP/run.err
+	test $rc = 1
+	grep -q "interrupted.*without an end record" $TMP/run.err
+	id=$(sql "SELECT max(id) FROM runs")
+	test "$(sql "SELECT status FROM runs WHERE id = $id")" = interrupted
+	iterations_whole $id
+'
+
+test_expect "SIGINT stops the run cleanly: exit 1, one message, samples kept" '
+	start_long_run 3
+	kill -INT $KABPID
+	rc=0
+	wait $KABPID || rc=$?
+	cat $TMP/run.err
+	test $rc = 1
+	grep -q "^kab: interrupted: .*kept in $KAB_DB" $TMP/run.err
+	id=$(sql "SELECT max(id) FROM runs")
+	test "$(sql "SELECT status FROM runs WHERE id = $id")" = interrupted
+	check "$(sql "SELECT count(DISTINCT iteration) FROM samples WHERE run_id = $id") >= 3"
+	iterations_whole $id
+	! pgrep -f "kab-agent --job" >/dev/null
+'
+
+test_expect "two kab processes write one database at the same time" '
+	"$KAB" run --runs 3 --set nr_task=1 --set warmup=0 --set testtime=1s \
+		--kernel-label one $JOB >$TMP/one.out 2>&1 &
+	p1=$!
+	"$KAB" run --runs 3 --set nr_task=1 --set warmup=0 --set testtime=1s \
+		--kernel-label two $JOB >$TMP/two.out 2>&1 &
+	p2=$!
+	wait $p1
+	wait $p2
+	test "$(sql "SELECT count(*) FROM runs r JOIN kernels k ON k.id = r.kernel_id WHERE k.label IN ('"'"'one'"'"', '"'"'two'"'"') AND r.status = '"'"'ok'"'"'")" = 2
+'
+
+test_done

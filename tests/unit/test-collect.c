@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-collect.c - the host side refuses what a hostile or broken agent
+ * could send, and hands over only whole iterations.
+ */
+#include <math.h>
+
+#include "test.h"
+#include "../../runner/runner.h"
+
+struct got {
+	int started;
+	int iterations[16];
+	int nr_iter;
+	int nr_metrics[16];
+	double first_value[16];
+	char error[256];
+};
+
+static int g_start(void *ctx, const struct kab_run_start *st)
+{
+	struct got *g = ctx;
+
+	g->started++;
+	assert_string_equal(st->release, "6.1.0-test");
+	assert_int_equal(st->iterations, 2);
+	return 0;
+}
+
+static int g_iteration(void *ctx, int it, const struct kab_metrics *m)
+{
+	struct got *g = ctx;
+
+	g->iterations[g->nr_iter] = it;
+	g->nr_metrics[g->nr_iter] = m->nr;
+	g->first_value[g->nr_iter] = m->nr ? m->v[0].value : NAN;
+	g->nr_iter++;
+	return 0;
+}
+
+static void g_error(void *ctx, const char *msg)
+{
+	struct got *g = ctx;
+
+	snprintf(g->error, sizeof(g->error), "%s", msg);
+}
+
+static const struct kab_collect_ops ops = {
+	.start = g_start,
+	.iteration = g_iteration,
+	.error = g_error,
+};
+
+static void put(struct strbuf *sb, const char *type, const char *json)
+{
+	json_t *b = json_loads(json, 0, NULL);
+	size_t len;
+	char *r;
+
+	assert_non_null(b);
+	r = kab_record_encode(type, b, &len);
+	strbuf_add(sb, r, len);
+	free(r);
+	json_decref(b);
+}
+
+/* A raw record whose JSON the encoder would never write. */
+static void put_raw(struct strbuf *sb, const char *payload)
+{
+	strbuf_addf(sb, "@KAB1 %zu %08x %s\n", strlen(payload),
+		    kab_crc32(payload, strlen(payload)), payload);
+}
+
+static const char *start =
+	"{\"job\":{}, \"host\":{\"release\":\"6.1.0-test\"},"
+	" \"resolved\":{}, \"iterations\":2, \"expected_seconds\":3.5}";
+
+static enum kab_run_status run(struct strbuf *sb, struct got *g,
+			       struct kab_reader_stats *stats,
+			       const char **msg)
+{
+	struct kab_collector *c = kab_collector_new(&ops, g);
+	enum kab_run_status st;
+
+	kab_collector_feed(c, sb->buf, sb->len);
+	st = kab_collector_finish(c, msg);
+	kab_collector_stats(c, stats);
+	if (msg && *msg) {
+		static char keep[256];
+
+		snprintf(keep, sizeof(keep), "%s", *msg);
+		*msg = keep;
+	}
+	kab_collector_free(c);
+	return st;
+}
+
+static void test_good_run(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct kab_reader_stats stats;
+	struct got g = { 0 };
+
+	put(&sb, "start", start);
+	put(&sb, "iter", "{\"iteration\":1}");
+	put(&sb, "sample", "{\"iteration\":1, \"metrics\":{\"a.ops\":10.5}}");
+	put(&sb, "monitor", "{\"iteration\":1, \"metrics\":{\"meminfo.X\":3}}");
+	put(&sb, "iter_end", "{\"iteration\":1}");
+	strbuf_addstr(&sb, "[  1.0] kernel noise\n");
+	put(&sb, "iter", "{\"iteration\":2}");
+	put(&sb, "sample", "{\"iteration\":2, \"metrics\":{\"a.ops\":11}}");
+	put(&sb, "iter_end", "{\"iteration\":2}");
+	put(&sb, "end", "{\"status\":\"ok\"}");
+	assert_int_equal(run(&sb, &g, &stats, NULL), KAB_RUN_OK);
+	assert_int_equal(g.started, 1);
+	assert_int_equal(g.nr_iter, 2);
+	assert_int_equal(g.nr_metrics[0], 2);
+	assert_true(g.first_value[0] == 10.5);
+	assert_int_equal(stats.garbage_bytes, strlen("[  1.0] kernel noise\n"));
+	assert_int_equal(stats.bad_records, 0);
+	strbuf_release(&sb);
+}
+
+static void test_hostile_values(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct kab_reader_stats stats;
+	struct got g = { 0 };
+
+	put(&sb, "sample", "{\"iteration\":1, \"metrics\":{\"early\":1}}");
+	put(&sb, "start", start);
+	put(&sb, "start", start);			/* twice */
+	put(&sb, "iter", "{\"iteration\":1}");
+	put(&sb, "iter", "{\"iteration\":1}");		/* again */
+	put(&sb, "sample", "{\"iteration\":1, \"metrics\":{"
+	    "\"ok.metric\":1, \"bad name\":2, \"bad,comma\":3,"
+	    "\"str\":\"x\"}}");
+	/* A record with a duplicate key is refused whole. */
+	put_raw(&sb, "{\"t\":\"sample\",\"iteration\":1,"
+		"\"metrics\":{\"dup\":1,\"dup\":2}}");
+	put(&sb, "sample", "{\"iteration\":1, \"metrics\":{"
+	    "\"good\":1, \"evil\\u0007\":2, \"huge\":1e308}}");
+	put_raw(&sb, "{\"t\":\"sample\",\"iteration\":1,"
+		"\"metrics\":{\"inf\":1e999}}");
+	put(&sb, "sample", "{\"iteration\":7, \"metrics\":{\"late\":1}}");
+	put(&sb, "iter_end", "{\"iteration\":1}");
+	put(&sb, "error", "{\"message\":\"bad\\u001b[31m thing\"}");
+	put(&sb, "end", "{\"status\":\"failed\"}");
+	put(&sb, "iter", "{\"iteration\":2}");		/* after end */
+	assert_int_equal(run(&sb, &g, &stats, NULL), KAB_RUN_FAILED);
+	assert_int_equal(g.started, 1);
+	assert_int_equal(g.nr_iter, 1);
+	/* ok.metric, good and huge survive; nothing else does. */
+	assert_int_equal(g.nr_metrics[0], 3);
+	assert_null(strchr(g.error, 0x1b));
+	assert_true(stats.bad_records >= 6);
+	strbuf_release(&sb);
+}
+
+/* A stream that stops mid-iteration: that iteration is never handed over. */
+static void test_cut_stream(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct kab_reader_stats stats;
+	struct got g = { 0 };
+	const char *msg;
+
+	put(&sb, "start", start);
+	put(&sb, "iter", "{\"iteration\":1}");
+	put(&sb, "sample", "{\"iteration\":1, \"metrics\":{\"a\":1}}");
+	put(&sb, "iter_end", "{\"iteration\":1}");
+	put(&sb, "iter", "{\"iteration\":2}");
+	put(&sb, "sample", "{\"iteration\":2, \"metrics\":{\"a\":2}}");
+	assert_int_equal(run(&sb, &g, &stats, &msg), KAB_RUN_INTERRUPTED);
+	assert_int_equal(g.nr_iter, 1);
+	assert_non_null(strstr(msg, "without an end record"));
+	strbuf_release(&sb);
+}
+
+/* "ok" with fewer iterations than announced is not ok. */
+static void test_short_ok_is_failure(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct kab_reader_stats stats;
+	struct got g = { 0 };
+
+	put(&sb, "start", start);
+	put(&sb, "iter", "{\"iteration\":1}");
+	put(&sb, "sample", "{\"iteration\":1, \"metrics\":{\"a\":1}}");
+	put(&sb, "iter_end", "{\"iteration\":1}");
+	put(&sb, "end", "{\"status\":\"ok\"}");
+	assert_int_equal(run(&sb, &g, &stats, NULL), KAB_RUN_FAILED);
+	strbuf_release(&sb);
+}
+
+/* An iteration missing a record is dropped whole; the next one counts. */
+static void test_lost_record_drops_iteration(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct kab_reader_stats stats;
+	struct got g = { 0 };
+	const char *msg;
+
+	put(&sb, "start", start);
+	put(&sb, "iter", "{\"iteration\":1}");
+	put(&sb, "sample", "{\"iteration\":1, \"metrics\":{\"a\":1}}");
+	/* the monitor record of iteration 1 was destroyed on the way */
+	put(&sb, "iter_end", "{\"iteration\":1, \"records\":2}");
+	put(&sb, "iter", "{\"iteration\":2}");
+	put(&sb, "sample", "{\"iteration\":2, \"metrics\":{\"a\":2}}");
+	put(&sb, "monitor", "{\"iteration\":2, \"metrics\":{\"m\":2}}");
+	put(&sb, "iter_end", "{\"iteration\":2, \"records\":2}");
+	put(&sb, "end", "{\"status\":\"ok\"}");
+	assert_int_equal(run(&sb, &g, &stats, &msg), KAB_RUN_OK);
+	assert_int_equal(g.nr_iter, 1);
+	assert_int_equal(g.iterations[0], 2);
+	assert_int_equal(g.nr_metrics[0], 2);
+	assert_non_null(strstr(msg, "1 iteration lost"));
+	strbuf_release(&sb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good_run),
+		cmocka_unit_test(test_hostile_values),
+		cmocka_unit_test(test_cut_stream),
+		cmocka_unit_test(test_short_ok_is_failure),
+		cmocka_unit_test(test_lost_record_drops_iteration),
+	};
+
+	return cmocka_run_group_tests_name("collect", tests, NULL, NULL);
+}

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-db.c - the SQLite store: round trip, refusal of what is not a
+ * kab database of this version, and runs whose kab died.
+ */
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include "test.h"
+#include "../../db/db.h"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+	snprintf(dir, sizeof(dir), "/tmp/kab-dbtest.XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char *cmd = xasprintf("rm -rf %s", dir);
+	int rc = system(cmd);
+
+	free(cmd);
+	return rc;
+}
+
+static char *path(const char *name)
+{
+	return xasprintf("%s/%s", dir, name);
+}
+
+static void fill_run(struct kab_run *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->kernel.label = "base";
+	r->kernel.release = "6.1.0";
+	r->kernel.cmdline = "console=ttyS0";
+	r->job = "will-it-scale-malloc1";
+	r->suite = "will-it-scale";
+	r->test = "malloc1";
+	r->params = json_pack("{s:s, s:s}", "mode", "process",
+			      "nr_task", "100%");
+	r->resolved = json_pack("{s:i}", "nr_task", 2);
+	r->target = "local";
+	r->host = json_pack("{s:s, s:i, s:i}", "cpu_model", "Test CPU",
+			    "nr_cpus", 2, "mem_total_kb", 1024);
+	r->iterations_planned = 2;
+}
+
+static void drop_run(struct kab_run *r)
+{
+	json_decref(r->params);
+	json_decref(r->resolved);
+	json_decref(r->host);
+	free(r->started_at);
+	free(r->status);
+}
+
+struct acc {
+	int n;
+	double sum;
+};
+
+static int acc_sample(void *ctx, int it, const char *m, double v)
+{
+	struct acc *a = ctx;
+
+	a->n++;
+	a->sum += v * it;
+	return 0;
+}
+
+static void test_roundtrip(void **state)
+{
+	const char *names[] = { "a.ops", "b.faults" };
+	double vals[] = { 0.1, 12345678901.5 };
+	char *p = path("rt.db");
+	struct kab_run r, back;
+	struct kab_db *db;
+	struct kab_err err;
+	struct acc a = { 0 };
+
+	if (kab_db_open(p, KAB_DB_WRITE, &db, &err))
+		fail_msg("%s", err.msg);
+	fill_run(&r);
+	assert_int_equal(kab_db_run_insert(db, &r, &err), 0);
+	assert_true(r.id > 0);
+	assert_int_equal(strlen(r.uuid), 36);
+	assert_int_equal(kab_db_iteration_store(db, r.id, 1, names, vals, 2,
+						&err), 0);
+	assert_int_equal(kab_db_iteration_store(db, r.id, 2, names, vals, 2,
+						&err), 0);
+	/* The same sample twice is refused, the iteration rolled back. */
+	assert_int_equal(kab_db_iteration_store(db, r.id, 2, names, vals, 2,
+						&err), -1);
+	assert_int_equal(kab_db_run_finish(db, r.id, "ok", NULL, 3, 1, &err), 0);
+	kab_db_close(db);
+
+	assert_int_equal(kab_db_open(p, KAB_DB_READ, &db, &err), 0);
+	assert_int_equal(kab_db_run_get(db, r.id, &back, &err), 0);
+	assert_string_equal(back.uuid, r.uuid);
+	assert_string_equal(back.kernel.label, "base");
+	assert_string_equal(back.kernel.cmdline, "console=ttyS0");
+	assert_string_equal(back.status, "ok");
+	assert_int_equal(back.nr_iterations, 2);
+	assert_int_equal(back.garbage_bytes, 3);
+	assert_string_equal(json_string_value(json_object_get(back.params,
+							      "nr_task")),
+			    "100%");
+	assert_int_equal(json_integer_value(json_object_get(back.host,
+							    "nr_cpus")), 2);
+	assert_non_null(back.ended_at);
+	assert_int_equal(kab_db_samples_foreach(db, r.id, acc_sample, &a,
+						&err), 0);
+	assert_int_equal(a.n, 4);
+	/* Doubles come back bit for bit. */
+	assert_true(a.sum == 3 * (0.1 + 12345678901.5));
+	assert_true(kab_db_run_exists(db, r.uuid));
+	assert_int_equal(kab_db_run_get(db, 99, &back, &err), -1);
+	assert_non_null(strstr(err.msg, "no run 99"));
+	kab_db_close(db);
+	drop_run(&r);
+	free(p);
+}
+
+static void test_kernel_rows_shared(void **state)
+{
+	char *p = path("k.db");
+	struct kab_run r1, r2;
+	struct kab_db *db;
+	struct kab_err err;
+	sqlite3 *h;
+	sqlite3_stmt *st;
+
+	assert_int_equal(kab_db_open(p, KAB_DB_WRITE, &db, &err), 0);
+	fill_run(&r1);
+	fill_run(&r2);
+	assert_int_equal(kab_db_run_insert(db, &r1, &err), 0);
+	assert_int_equal(kab_db_run_insert(db, &r2, &err), 0);
+	assert_string_not_equal(r1.uuid, r2.uuid);
+	kab_db_close(db);
+	assert_int_equal(sqlite3_open(p, &h), SQLITE_OK);
+	sqlite3_prepare_v2(h, "SELECT count(*) FROM kernels", -1, &st, NULL);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), 1);
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	drop_run(&r1);
+	drop_run(&r2);
+	free(p);
+}
+
+static void exec_sql(const char *p, const char *sql)
+{
+	sqlite3 *h;
+
+	assert_int_equal(sqlite3_open(p, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+}
+
+static void test_refusals(void **state)
+{
+	char *notdb = path("garbage.db"), *other = path("other.db");
+	char *newer = path("newer.db"), *missing = path("missing.db");
+	struct kab_db *db;
+	struct kab_err err;
+	FILE *f;
+
+	f = fopen(notdb, "w");
+	fputs("this is not an SQLite database, not even close\n", f);
+	fclose(f);
+	assert_int_equal(kab_db_open(notdb, KAB_DB_WRITE, &db, &err), -1);
+	assert_non_null(strstr(err.msg, "not a usable database"));
+	assert_non_null(strstr(err.msg, "--db"));
+
+	exec_sql(other, "CREATE TABLE t (x)");
+	assert_int_equal(kab_db_open(other, KAB_DB_WRITE, &db, &err), -1);
+	assert_non_null(strstr(err.msg, "not kab's"));
+
+	assert_int_equal(kab_db_open(newer, KAB_DB_WRITE, &db, &err), 0);
+	kab_db_close(db);
+	exec_sql(newer, "PRAGMA user_version = 99");
+	assert_int_equal(kab_db_open(newer, KAB_DB_WRITE, &db, &err), -1);
+	assert_non_null(strstr(err.msg, "newer than this kab"));
+
+	assert_int_equal(kab_db_open(missing, KAB_DB_READ, &db, &err), -1);
+	assert_non_null(strstr(err.msg, "no database"));
+	assert_int_equal(access(missing, F_OK), -1);	/* not created */
+
+	assert_int_equal(kab_db_open("/proc/version/kab.db", KAB_DB_WRITE, &db,
+				     &err), -1);
+	free(notdb);
+	free(other);
+	free(newer);
+	free(missing);
+}
+
+/* A run whose kab process is gone is interrupted, its samples kept. */
+static void test_stale_run(void **state)
+{
+	const char *names[] = { "a.ops" };
+	double vals[] = { 5 };
+	char *p = path("stale.db"), *sql;
+	struct kab_run r, back;
+	struct kab_db *db;
+	struct kab_err err;
+
+	assert_int_equal(kab_db_open(p, KAB_DB_WRITE, &db, &err), 0);
+	fill_run(&r);
+	assert_int_equal(kab_db_run_insert(db, &r, &err), 0);
+	assert_int_equal(kab_db_iteration_store(db, r.id, 1, names, vals, 1,
+						&err), 0);
+	kab_db_close(db);
+
+	/* Still ours: reopening leaves it running. */
+	assert_int_equal(kab_db_open(p, KAB_DB_WRITE, &db, &err), 0);
+	assert_int_equal(kab_db_run_get(db, r.id, &back, &err), 0);
+	assert_string_equal(back.status, "running");
+	kab_run_free(&back);
+	kab_db_close(db);
+
+	/* Pretend its owner was another, dead process. */
+	sql = xasprintf("UPDATE runs SET owner_start = owner_start + 1");
+	exec_sql(p, sql);
+	free(sql);
+	assert_int_equal(kab_db_open(p, KAB_DB_READ, &db, &err), 0);
+	assert_int_equal(kab_db_run_get(db, r.id, &back, &err), 0);
+	assert_string_equal(back.status, "interrupted");
+	assert_int_equal(back.nr_iterations, 1);
+	kab_run_free(&back);
+	kab_db_close(db);
+	drop_run(&r);
+	free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_kernel_rows_shared),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_stale_run),
+	};
+
+	return cmocka_run_group_tests_name("db", tests, setup, teardown);
+}
