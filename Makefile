@@ -84,8 +84,12 @@ test: deps
 	@$(MAKE) --no-print-directory all $(TEST_BINS)
 	@BUILD=$(BUILD) tests/run
 
+$(BUILD)/tests/bench-%: tests/bench/bench-%.c $(LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS)
+
 bench: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all $(BUILD)/tests/bench-stream
 	@BUILD=$(BUILD) tests/bench.sh
 
 clean:

@@ -31,6 +31,12 @@ test_expect() {
 	fi
 }
 
+# test_skip NAME REASON
+test_skip() {
+	test_count=$((test_count + 1))
+	echo "ok $test_count - $1 # SKIP $2"
+}
+
 test_done() {
 	echo "1..$test_count"
 	[ "$test_failed" -eq 0 ]

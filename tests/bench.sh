@@ -1,0 +1,24 @@
+#!/bin/bash
+# make bench: figures, not pass/fail.  Speed and memory claims in the
+# README come from here.
+set -eu
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+KAB=$BUILD/kab
+TMP=$(mktemp -d /tmp/kab-bench.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+echo "== host side: stream parsing and storage"
+$BUILD/tests/bench-stream
+
+echo
+echo "== kab run overhead: a 1 s malloc1 iteration, wall time per iteration"
+start=$(date +%s.%N)
+$KAB --db "$TMP/b.db" run --runs 5 --set nr_task=1 --set warmup=0 \
+	--set testtime=1s jobs/will-it-scale-malloc1.yaml >/dev/null 2>&1
+end=$(date +%s.%N)
+awk -v s="$start" -v e="$end" 'BEGIN {
+	printf "  %.3f s per 1.000 s iteration (%.0f ms of kab around it)\n",
+		(e - s) / 5, ((e - s) / 5 - 1) * 1000 }'
+printf "  database: %s KiB for 5 iterations\n" \
+	"$(du -k "$TMP/b.db" | cut -f1)"
