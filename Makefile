@@ -45,11 +45,15 @@ KAB_AGENT := $(BUILD)/kab-agent
 TEST_SRC  := $(wildcard tests/unit/test-*.c)
 TEST_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
+ifeq ($(SAN),1)
+all: $(KAB) $(KAB_AGENT)
+else
 all: $(KAB) $(KAB_AGENT) kab kab-agent
 
-# Convenience links at the top of the tree.
+# Convenience links at the top of the tree, to the plain build only.
 kab kab-agent: %: $(BUILD)/%
 	ln -sf $< $@
+endif
 
 $(BUILD)/%.o: %.c $(wildcard */*.h)
 	@mkdir -p $(dir $@)
@@ -95,5 +99,5 @@ bench: deps
 clean:
 	rm -rf build build-san kab kab-agent
 
-.PHONY: all deps demo test bench clean
+.PHONY: all deps demo test bench clean kab kab-agent
 .DELETE_ON_ERROR:

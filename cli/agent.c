@@ -21,7 +21,8 @@
 static int usage(int code)
 {
 	fprintf(code ? stderr : stdout,
-		"usage: kab-agent --job FILE|- [--iterations N] [--out PATH]\n");
+		"usage: kab-agent --job FILE|- [--iterations N] [--out PATH]\n"
+		"                 [--monitors all|none|NAME,...]\n");
 	return code;
 }
 
@@ -45,6 +46,7 @@ int main(int argc, char **argv)
 		{ "job", required_argument, NULL, 'j' },
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "out", required_argument, NULL, 'o' },
+		{ "monitors", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -67,6 +69,9 @@ int main(int argc, char **argv)
 			break;
 		case 'o':
 			out_path = optarg;
+			break;
+		case 'm':
+			o.monitors = optarg;
 			break;
 		case 'h':
 			return usage(0);

@@ -29,6 +29,7 @@ struct run_ctx {
 	struct kab_db *db;
 	const struct kab_job *job;
 	const char *label;
+	const char *monitors;
 	int64_t run_id;
 	struct kab_err err;
 	bool failed_store;
@@ -182,6 +183,7 @@ static int run_one(struct run_ctx *c, const char *agent, bool *fatal)
 		.job = c->job,
 		.iterations = c->iterations,
 		.agent_path = agent,
+		.monitors = c->monitors,
 		.stop = &stop_requested,
 		.tick = progress,
 		.tick_ctx = c,
@@ -265,6 +267,8 @@ static void run_usage(FILE *f)
 		"  --runs N          iterations of each job (default 3)\n"
 		"  --set KEY=VALUE   override a job parameter; a list is "
 		"[a, b]\n"
+		"  --monitors LIST   all (default), none, or some of "
+		"proc-vmstat,meminfo,perf-stat\n"
 		"  --db PATH         database (default $KAB_DB, else "
 		"~/.local/share/kab/kab.db)\n"
 		"\n"
@@ -279,6 +283,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		{ "kernel-label", required_argument, NULL, 'l' },
 		{ "runs", required_argument, NULL, 'n' },
 		{ "set", required_argument, NULL, 's' },
+		{ "monitors", required_argument, NULL, 'm' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -287,7 +292,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 	struct kab_joblist *lists;
 	struct sigaction sa = { .sa_handler = on_sigint };
 	const char *db_opt = NULL;
-	char **sets = NULL, *agent, *end;
+	char **sets = NULL, *agent, *end, *bad;
 	int nr_sets = 0, opt, i, j, nr_files, rc = EXIT_OK;
 	bool fatal = false;
 	struct kab_err err;
@@ -313,6 +318,18 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 			break;
 		case 'd':
 			db_opt = optarg;
+			break;
+		case 'm':
+			c.monitors = optarg;
+			bad = kab_monitor_check(optarg);
+			if (bad) {
+				cli_error(EXIT_USAGE, "--monitors: no monitor "
+					  "'%s': use all, none, or some of "
+					  "proc-vmstat,meminfo,perf-stat", bad);
+				free(bad);
+				free(sets);
+				return EXIT_USAGE;
+			}
 			break;
 		case 'h':
 			run_usage(stdout);

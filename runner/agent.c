@@ -184,6 +184,8 @@ static int iteration(struct agent *a, int it, int *records,
 		struct kab_err note = { { 0 } };
 		struct kab_monitor_state *st;
 
+		if (!kab_monitor_selected(a->o->monitors, kab_monitors[i]->name))
+			continue;
 		st = kab_monitors[i]->start(pid, &note);
 		if (note.msg[0] && it == 1)
 			emit_msg(a, "log", note.msg);

@@ -231,7 +231,13 @@ struct kab_agent_opts {
 	int iterations;
 	int out_fd;		/* where records go */
 	const char *tmpdir;
+	const char *monitors;	/* "a,b", "none"; NULL: all */
 };
+
+/* Is monitor name selected by a "a,b" / "all" / "none" list? */
+bool kab_monitor_selected(const char *list, const char *name);
+/* NULL when list names only known monitors, else the first unknown. */
+char *kab_monitor_check(const char *list);
 
 /* Returns 0 when every iteration succeeded, 1 when the job failed. */
 int kab_agent_run(const struct kab_agent_opts *opts);
@@ -292,6 +298,7 @@ struct kab_target_opts {
 	const struct kab_job *job;
 	int iterations;
 	const char *agent_path;		/* kab-agent binary */
+	const char *monitors;		/* NULL: all */
 	const volatile int *stop;	/* set by a signal handler */
 	void (*tick)(void *ctx);	/* called a few times a second */
 	void *tick_ctx;

@@ -45,7 +45,8 @@ static pid_t spawn_agent(const struct kab_target_opts *o, int *in_fd,
 		signal(SIGINT, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
 		execl(o->agent_path, "kab-agent", "--job", "-",
-		      "--iterations", iters, (char *)NULL);
+		      "--iterations", iters, "--monitors",
+		      o->monitors ? o->monitors : "all", (char *)NULL);
 		dprintf(2, "kab: cannot run %s: %s\n", o->agent_path,
 			strerror(errno));
 		_exit(127);

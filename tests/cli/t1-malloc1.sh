@@ -71,6 +71,19 @@ test_expect "monitors are stored with every iteration" '
 	check "$pg >= $faults"
 '
 
+test_expect "--monitors picks the monitors; none stores only the workload" '
+	kab run --monitors none --runs 1 --set nr_task=1 --set warmup=0 \
+		--set testtime=1s $JOB >$TMP/o
+	id=$(sql "SELECT max(id) FROM runs")
+	test "$(sql "SELECT count(*) FROM samples WHERE run_id = $id AND metric NOT LIKE '"'"'will-it-scale.%'"'"'")" = 0
+	kab run --monitors meminfo --runs 1 --set nr_task=1 --set warmup=0 \
+		--set testtime=1s $JOB >$TMP/o
+	id=$(sql "SELECT max(id) FROM runs")
+	test "$(sql "SELECT count(*) FROM samples WHERE run_id = $id AND metric LIKE '"'"'meminfo.%'"'"'")" -gt 10
+	test "$(sql "SELECT count(*) FROM samples WHERE run_id = $id AND metric LIKE '"'"'proc-vmstat.%'"'"'")" = 0
+	expect_error 2 "no monitor .sar." -- "$KAB" run --monitors sar $JOB
+'
+
 test_expect "the compiled loop still calls malloc and free" '
 	objdump -d --no-show-raw-insn $KAB_AGENT |
 		awk "/<malloc1_testcase>:/,/^$/" >$TMP/dis
