@@ -51,4 +51,12 @@ test_expect "the database defaults to KAB_DB, then XDG_DATA_HOME, then HOME" '
 	test -f $TMP/xdg/kab/kab.db
 '
 
+test_expect "a progress line goes to a terminal, nothing to a pipe" '
+	script -qec "$KAB run --runs 2 --set nr_task=1 --set warmup=0 --set testtime=1s $TOP/jobs/will-it-scale-malloc1.yaml" /dev/null >$TMP/tty
+	grep -aq "\[1/1\] will-it-scale malloc1: iteration 2 of 2, elapsed 0:0[0-9], ETA 0:0" $TMP/tty
+	kab run --runs 2 --set nr_task=1 --set warmup=0 --set testtime=1s \
+		$TOP/jobs/will-it-scale-malloc1.yaml >$TMP/o 2>$TMP/e
+	! grep -q "iteration 1 of" $TMP/e
+'
+
 test_done
