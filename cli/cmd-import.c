@@ -12,22 +12,11 @@
 #include <string.h>
 
 #include "cli.h"
+#include "../runner/runner.h"
 
 static const char *opt_str(json_t *o, const char *key)
 {
 	return json_string_value(json_object_get(o, key));
-}
-
-static bool good_metric(const char *s)
-{
-	size_t n = strlen(s);
-
-	if (!n || n > 200)
-		return false;
-	for (; *s; s++)
-		if (*s <= ' ' || *s > '~' || *s == ',' || *s == '"')
-			return false;
-	return true;
 }
 
 static int import_run(struct kab_db *db, json_t *j, int idx, bool *skipped,
@@ -98,7 +87,7 @@ static int import_run(struct kab_db *db, json_t *j, int idx, bool *skipped,
 		json_object_foreach(metrics, name, v) {
 			if (!json_is_number(v) ||
 			    !isfinite(json_number_value(v)) ||
-			    !good_metric(name)) {
+			    !kab_metric_name_valid(name)) {
 				kab_err_set(err, "run #%d: iteration %d: bad "
 					    "sample '%.60s'", idx + 1,
 					    iteration, name);

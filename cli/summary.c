@@ -5,6 +5,7 @@
  */
 #include <fnmatch.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,20 +67,20 @@ static int add_sample(void *arg, int it, const char *metric, double value)
 	return 0;
 }
 
+static bool is_monitor(const char *m)
+{
+	return !strncmp(m, "proc-vmstat.", 12) || !strncmp(m, "meminfo.", 8) ||
+	       !strncmp(m, "perf-stat.", 10);
+}
+
 /* The benchmark's own metrics first, then monitors, each by name. */
 static int cmp_series(const void *a, const void *b)
 {
 	const char *x = ((const struct series *)a)->metric;
 	const char *y = ((const struct series *)b)->metric;
-	int mx = !!strchr("pm", x[0]) && (strncmp(x, "proc-vmstat.", 12) == 0 ||
-					  strncmp(x, "meminfo.", 8) == 0 ||
-					  strncmp(x, "perf-stat.", 10) == 0);
-	int my = !!strchr("pm", y[0]) && (strncmp(y, "proc-vmstat.", 12) == 0 ||
-					  strncmp(y, "meminfo.", 8) == 0 ||
-					  strncmp(y, "perf-stat.", 10) == 0);
 
-	if (mx != my)
-		return mx - my;
+	if (is_monitor(x) != is_monitor(y))
+		return is_monitor(x) - is_monitor(y);
 	return strcmp(x, y);
 }
 

@@ -48,18 +48,6 @@ const char *kab_run_status_name(enum kab_run_status st)
 	return "unknown";
 }
 
-static bool valid_metric_name(const char *s)
-{
-	size_t n = strlen(s);
-
-	if (!n || n > 200)
-		return false;
-	for (; *s; s++)
-		if (*s <= ' ' || *s > '~' || *s == ',' || *s == '"')
-			return false;
-	return true;
-}
-
 static void set_message(struct kab_collector *c, const char *msg)
 {
 	free(c->message);
@@ -115,7 +103,7 @@ static int on_metrics(struct kab_collector *c, json_t *body)
 		return -1;
 	json_object_foreach(metrics, name, v) {
 		if (!json_is_number(v) || !isfinite(json_number_value(v)) ||
-		    !valid_metric_name(name) || kab_metrics_find(&c->m, name)) {
+		    !kab_metric_name_valid(name) || kab_metrics_find(&c->m, name)) {
 			c->rejected++;
 			continue;
 		}

@@ -82,6 +82,8 @@ struct kab_metrics {
 void kab_metrics_add(struct kab_metrics *m, const char *name, double value);
 void kab_metrics_addf(struct kab_metrics *m, double value, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* A metric name kab accepts: printable, no spaces, commas or quotes. */
+bool kab_metric_name_valid(const char *s);
 const struct kab_metric *kab_metrics_find(const struct kab_metrics *m,
 					  const char *name);
 void kab_metrics_free(struct kab_metrics *m);
