@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * analysis.h - statistics over stored samples, built on GSL.  Knows
- * nothing of how samples were measured or stored.
+ * analysis.h - statistics over stored samples, built on GSL, and lkp's
+ * comparison table.  Knows nothing of how samples were measured or
+ * stored: it is handed series of numbers with metric names.
  */
 #ifndef KAB_ANALYSIS_H
 #define KAB_ANALYSIS_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct kab_summary {
 	size_t n;
@@ -19,5 +22,134 @@ struct kab_summary {
 void kab_summarize(double *v, size_t n, struct kab_summary *out);
 /* 100 * stddev / mean, 0 when the mean is 0. */
 double kab_summary_pct(const struct kab_summary *s);
+
+/* ---- tests of two samples; p-values two-sided, NAN when undefined ---- */
+
+struct kab_welch {
+	double t, df, p;
+};
+void kab_welch(const double *x, size_t nx, const double *y, size_t ny,
+	       struct kab_welch *out);
+
+struct kab_mwu {
+	double u;		/* U of x */
+	double p;
+	bool exact;		/* exact null distribution, else normal */
+};
+void kab_mwu(const double *x, size_t nx, const double *y, size_t ny,
+	     struct kab_mwu *out);
+/* The smallest two-sided p an exact test of n against n can reach. */
+double kab_mwu_min_p(size_t n1, size_t n2);
+
+/*
+ * Bootstrap 95% interval of the change of y against x: relative (%) or
+ * absolute; each side resampled independently, seeded.
+ */
+void kab_bootstrap_ci(const double *x, size_t nx, const double *y, size_t ny,
+		      bool absolute, int resamples, unsigned long seed,
+		      double *lo, double *hi);
+
+/* Benjamini-Hochberg adjusted p-values; NAN entries are left out. */
+void kab_bh_adjust(const double *p, size_t m, double *adj);
+
+/* ---- lkp's conventions ---- */
+
+/* perf-profile* and *% metrics change absolutely, the rest in %. */
+bool kab_metric_absolute(const char *metric);
+/* +1 higher is better, -1 lower is better, 0 unknown. */
+int kab_metric_direction(const char *metric);
+/* lkp's floor for tiny counters: false when a row is too small to show. */
+bool kab_metric_big_enough(const char *metric, double max_abs_mean);
+/* lkp's own "changed" heuristic (range and median rules). */
+bool kab_lkp_changed(const char *metric, const double *x, size_t nx,
+		     const double *y, size_t ny);
+
+/* ---- comparing sides ---- */
+
+struct kab_series {
+	const char *metric;
+	size_t n;
+	double *v;
+};
+
+struct kab_side {
+	const char *id;		/* column head: commit or label */
+	const char *desc;	/* the commit: line */
+	size_t nr;
+	struct kab_series *series;	/* sorted by metric */
+};
+
+enum kab_test {
+	KAB_TEST_MWU,
+	KAB_TEST_WELCH,
+	KAB_TEST_LKP,
+};
+
+struct kab_compare_opts {
+	enum kab_test test;
+	double fdr;		/* Benjamini-Hochberg q */
+	double noise;		/* |%change| floor */
+	bool all;		/* show every row */
+	bool want_ci;		/* bootstrap intervals (costly) */
+	int resamples;
+	unsigned long seed;
+};
+
+struct kab_cell {
+	struct kab_summary s;
+	double change;		/* % or absolute, see .absolute */
+	bool absolute;
+	bool zero_base;		/* base mean 0: change given absolutely */
+	double p_welch, p_mwu, p_adj;
+	double ci_lo, ci_hi;	/* NAN when not computed */
+	bool few;		/* fewer than 3 samples on a side */
+	bool significant;
+	int verdict;		/* +1 improvement, -1 regression, 0 */
+};
+
+struct kab_row {
+	const char *metric;
+	struct kab_summary base;
+	struct kab_cell *cells;	/* one per head */
+	bool shown;
+};
+
+struct kab_comparison {
+	size_t nr_rows;
+	struct kab_row *rows;	/* in lkp's order */
+	size_t nr_heads;
+	size_t few_rows;	/* rows with fewer than 3 samples on a side */
+	size_t weak_rows;	/* rows whose test cannot reach alpha at all */
+	size_t need_n;		/* samples per side a test would need */
+	size_t zero_rows;	/* rows whose base mean is 0 */
+	const struct kab_compare_opts *opts;
+};
+
+/* Rows for every metric the base and at least one head share. */
+int kab_compare(const struct kab_side *base, const struct kab_side *heads,
+		size_t nr_heads, const struct kab_compare_opts *opts,
+		struct kab_comparison *out);
+void kab_comparison_free(struct kab_comparison *c);
+
+struct kab_table_head {
+	const char *axis_keys;		/* "mode/nr_task/test" */
+	const char *axis_values;	/* "process/100%/malloc1" */
+	const struct kab_side *base;
+	const struct kab_side *heads;
+	size_t nr_heads;
+};
+
+/* lkp's text, byte for byte; stats appends p and CI columns. */
+void kab_lkp_header(FILE *out, const struct kab_table_head *h);
+void kab_lkp_row(FILE *out, const struct kab_row *r, size_t nr_heads,
+		 bool stats);
+/* The robot's first sentence, one line per significant KPI change. */
+void kab_kpi_summary(FILE *out, const struct kab_comparison *c,
+		     const struct kab_side *base,
+		     const struct kab_side *heads);
+/* ministat-like plot of two samples. */
+void kab_plot(FILE *out, const char *metric, const double *x, size_t nx,
+	      const char *xname, const double *y, size_t ny,
+	      const char *yname);
 
 #endif /* KAB_ANALYSIS_H */

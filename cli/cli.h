@@ -26,6 +26,7 @@ struct cmd {
 };
 
 int cmd_run(struct cli *cli, int argc, char **argv);
+int cmd_compare(struct cli *cli, int argc, char **argv);
 int cmd_ls(struct cli *cli, int argc, char **argv);
 int cmd_show(struct cli *cli, int argc, char **argv);
 int cmd_export(struct cli *cli, int argc, char **argv);

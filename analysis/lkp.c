@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lkp.c - lkp's conventions: which metrics change absolutely, which way
+ * is better, which rows are too small to matter, lkp's own "changed"
+ * heuristic, and its table, byte for byte (lib/compare.rb's widths:
+ * ABS_WIDTH 10, REL_WIDTH 10, ERR_WIDTH 6).
+ */
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+
+static bool starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+static bool ends(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+bool kab_metric_absolute(const char *metric)
+{
+	return starts(metric, "perf-profile") || ends(metric, "%");
+}
+
+int kab_metric_direction(const char *metric)
+{
+	if (ends(metric, "_ops") || ends(metric, ".ops_per_sec") ||
+	    ends(metric, ".workload") || ends(metric, ".ops") ||
+	    ends(metric, ".processes") || ends(metric, ".threads") ||
+	    ends(metric, "ops_per_sec") || ends(metric, ".throughput"))
+		return 1;
+	if (strstr(metric, "latency") || ends(metric, ".elapsed_time") ||
+	    ends(metric, "_time_ms") || ends(metric, ".time"))
+		return -1;
+	return 0;
+}
+
+bool kab_metric_big_enough(const char *metric, double max_abs_mean)
+{
+	if (ends(metric, ".time.minor_page_faults"))
+		return max_abs_mean >= 1000;
+	if (starts(metric, "proc-vmstat.") && !starts(metric, "proc-vmstat.nr_"))
+		return max_abs_mean > 1000;
+	if (starts(metric, "meminfo."))
+		return max_abs_mean > 1000;
+	if (starts(metric, "perf-profile."))
+		return max_abs_mean >= 1;
+	return true;
+}
+
+static double median_of(const double *v, size_t n)
+{
+	double *c = malloc(n * sizeof(*c)), m;
+
+	if (!c)
+		return NAN;
+	memcpy(c, v, n * sizeof(*c));
+	gsl_sort(c, 1, n);
+	m = gsl_stats_median_from_sorted_data(c, 1, n);
+	free(c);
+	return m;
+}
+
+bool kab_lkp_changed(const char *metric, const double *x, size_t nx,
+		     const double *y, size_t ny)
+{
+	double mx, my, lo, hi, xmin, xmax, ymin, ymax;
+
+	if ((nx < 3 && ny < 3) || !nx || !ny)
+		return false;
+	mx = fabs(median_of(x, nx));
+	my = fabs(median_of(y, ny));
+	lo = mx < my ? mx : my;
+	hi = mx < my ? my : mx;
+	if (lo == 0 ? hi == 0 :
+	    hi / lo <= (starts(metric, "perf-") ? 1.01 : 1.05))
+		return false;
+	gsl_stats_minmax(&xmin, &xmax, x, 1, nx);
+	gsl_stats_minmax(&ymin, &ymax, y, 1, ny);
+	return xmax < ymin || ymax < xmin;
+}
+
+/* ---- the table ---- */
+
+static void avg_cell(FILE *out, double avg)
+{
+	if (fabs(avg) < 1000)
+		fprintf(out, "%10.2f", avg);
+	else if (fabs(avg) > 100000000)
+		fprintf(out, "%10.4g", avg);
+	else
+		fprintf(out, "%10lld", (long long)avg);
+}
+
+static void err_cell(FILE *out, const struct kab_summary *s)
+{
+	double pct;
+
+	if (s->n > 1 && s->mean != 0) {
+		pct = 100 * s->stddev / s->mean;
+		if (pct > 2) {
+			fprintf(out, " \u00b1%3d%%", (int)pct);
+			return;
+		}
+	}
+	fputs("      ", out);
+}
+
+static void change_cell(FILE *out, const struct kab_cell *c)
+{
+	const char *fmt = fabs(c->change) >= 100000 ? "%+10.2g" : "%+10.1f";
+
+	fprintf(out, fmt, c->change);
+	fputs(c->absolute || c->zero_base ? "  " : "% ", out);
+}
+
+static void stats_cells(FILE *out, const struct kab_cell *c)
+{
+	if (isnan(c->p_adj))
+		fprintf(out, "  %9s", "n<3");
+	else
+		fprintf(out, "  p=%-7.2g", c->p_adj);
+	if (!isnan(c->ci_lo))
+		fprintf(out, " [%+.1f, %+.1f]%s", c->ci_lo, c->ci_hi,
+			c->absolute || c->zero_base ? "" : "%");
+}
+
+void kab_lkp_row(FILE *out, const struct kab_row *r, size_t nr_heads,
+		 bool stats)
+{
+	size_t i;
+
+	avg_cell(out, r->base.mean);
+	err_cell(out, &r->base);
+	for (i = 0; i < nr_heads; i++) {
+		const struct kab_cell *c = &r->cells[i];
+
+		if (!c->s.n) {
+			/* the metric is missing in this head */
+			fprintf(out, "%12s%10s      ", "", "");
+			continue;
+		}
+		change_cell(out, c);
+		avg_cell(out, c->s.mean);
+		err_cell(out, &c->s);
+	}
+	fprintf(out, "  %s", r->metric);
+	if (stats)
+		for (i = 0; i < nr_heads; i++)
+			if (r->cells[i].s.n)
+				stats_cells(out, &r->cells[i]);
+	for (i = 0; i < nr_heads; i++) {
+		if (r->cells[i].few) {
+			fputs("  (n<3)", out);
+			break;
+		}
+		if (r->cells[i].zero_base) {
+			fputs("  (base 0: absolute change)", out);
+			break;
+		}
+	}
+	fputc('\n', out);
+}
+
+static void trunc_id(FILE *out, const char *id, int width)
+{
+	fprintf(out, "%*.*s ", width, width, id);
+}
+
+void kab_lkp_header(FILE *out, const struct kab_table_head *h)
+{
+	size_t i;
+
+	fputs("========================================================="
+	      "================================\n", out);
+	fprintf(out, "%s:\n  %s\n\n", h->axis_keys, h->axis_values);
+	fputs("commit: \n", out);
+	fprintf(out, "  %s\n", h->base->desc);
+	for (i = 0; i < h->nr_heads; i++)
+		fprintf(out, "  %s\n", h->heads[i].desc);
+	fputc('\n', out);
+	trunc_id(out, h->base->id, 16);
+	for (i = 0; i < h->nr_heads; i++)
+		trunc_id(out, h->heads[i].id, 27);
+	fputc('\n', out);
+	fputs("---------------- ", out);
+	for (i = 0; i < h->nr_heads; i++)
+		fputs("--------------------------- ", out);
+	fputc('\n', out);
+	fputs("         %stddev", out);
+	for (i = 0; i < h->nr_heads; i++)
+		fputs("     %change         %stddev", out);
+	fputc('\n', out);
+	fputs("             \\", out);
+	for (i = 0; i < h->nr_heads; i++)
+		fputs("          |                \\", out);
+	fputs("  \n", out);
+}
+
+void kab_kpi_summary(FILE *out, const struct kab_comparison *c,
+		     const struct kab_side *base,
+		     const struct kab_side *heads)
+{
+	size_t r, i;
+
+	for (r = 0; r < c->nr_rows; r++) {
+		const struct kab_row *row = &c->rows[r];
+
+		for (i = 0; i < c->nr_heads; i++) {
+			const struct kab_cell *cell = &row->cells[i];
+
+			if (!cell->significant || !cell->verdict ||
+			    strstr(row->metric, ".time."))
+				continue;
+			fprintf(out, "kab noticed a %.1f%s %s of %s: %s -> %s\n",
+				fabs(cell->change),
+				cell->absolute || cell->zero_base ? "" : "%",
+				cell->verdict > 0 ? "improvement" :
+						    "regression",
+				row->metric, base->id, heads[i].id);
+		}
+	}
+}

@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-compare.c - kab compare BASE HEAD [HEAD...]: lkp's table, with the
+ * rows chosen by statistics.  One table per job parameter set that
+ * every side ran.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sides.h"
+
+struct cmp_opts {
+	struct kab_compare_opts c;
+	const char *format;
+	bool stats, plot;
+};
+
+static void compare_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: kab compare [options] BASE HEAD [HEAD...]\n"
+		"\n"
+		"Each side is a run id, a list of run ids (3,4,5) or a kernel "
+		"label (all its ok\nruns, pooled).  Prints lkp's %%stddev "
+		"%%change %%stddev table per job parameter\nset, showing the rows "
+		"that changed significantly.\n"
+		"\n"
+		"  --test mwu|welch|lkp  Mann-Whitney U (default), Welch's t, or "
+		"lkp's own\n"
+		"                        range heuristics\n"
+		"  --fdr Q               Benjamini-Hochberg false discovery rate "
+		"(0.05)\n"
+		"  --noise PCT           smallest |%%change| worth a row (1)\n"
+		"  --all                 every row, significant or not\n"
+		"  --stats               append adjusted p and the bootstrap 95%% "
+		"CI of the change\n"
+		"  --resamples N         bootstrap resamples (10000)\n"
+		"  --format F            text (lkp's layout), json, csv, "
+		"markdown\n"
+		"  --plot                a ministat-style plot per KPI\n"
+		"  --db PATH             database\n");
+}
+
+static double parse_num(const char *opt, const char *s, double lo, double hi,
+			bool *bad)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || !(v >= lo && v <= hi)) {
+		cli_error(EXIT_USAGE, "%s '%s': give a number from %g to %g",
+			  opt, s, lo, hi);
+		*bad = true;
+	}
+	return v;
+}
+
+/* ---- output ---- */
+
+static json_t *summary_json(const struct kab_summary *s)
+{
+	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f}", "n",
+			 (json_int_t)s->n, "mean", s->mean, "stddev",
+			 s->stddev, "median", s->median, "min", s->min, "max",
+			 s->max);
+}
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *cell_json(const struct kab_cell *c, const char *metric)
+{
+	json_t *j = summary_json(&c->s);
+	int dir = kab_metric_direction(metric);
+
+	json_object_set_new(j, "change", num(c->change));
+	json_object_set_new(j, "change_kind", json_string(
+		c->absolute || c->zero_base ? "absolute" : "percent"));
+	json_object_set_new(j, "ci_low", num(c->ci_lo));
+	json_object_set_new(j, "ci_high", num(c->ci_hi));
+	json_object_set_new(j, "p_welch", num(c->p_welch));
+	json_object_set_new(j, "p_mwu", num(c->p_mwu));
+	json_object_set_new(j, "p_adjusted", num(c->p_adj));
+	json_object_set_new(j, "few_samples", json_boolean(c->few));
+	json_object_set_new(j, "significant", json_boolean(c->significant));
+	json_object_set_new(j, "direction", json_string(
+		dir > 0 ? "higher-is-better" : dir < 0 ? "lower-is-better" :
+			  "unknown"));
+	json_object_set_new(j, "verdict", json_string(
+		c->verdict > 0 ? "improvement" : c->verdict < 0 ?
+		"regression" : c->significant ? "change" : "none"));
+	return j;
+}
+
+static json_t *table_json(const struct kab_table_head *h,
+			  const struct kab_comparison *c, json_t *params)
+{
+	json_t *rows = json_array(), *heads = json_array();
+	size_t r, i;
+
+	for (i = 0; i < h->nr_heads; i++)
+		json_array_append_new(heads, json_string(h->heads[i].id));
+	for (r = 0; r < c->nr_rows; r++) {
+		const struct kab_row *row = &c->rows[r];
+		json_t *cells = json_array();
+
+		for (i = 0; i < c->nr_heads; i++)
+			json_array_append_new(cells, row->cells[i].s.n ?
+					      cell_json(&row->cells[i],
+							row->metric) :
+					      json_null());
+		json_array_append_new(rows, json_pack(
+			"{s:s, s:b, s:o, s:o}", "metric", row->metric,
+			"shown", row->shown, "base", summary_json(&row->base),
+			"heads", cells));
+	}
+	return json_pack("{s:O, s:s, s:o, s:o}", "params", params, "base",
+			 h->base->id, "heads", heads, "rows", rows);
+}
+
+static void csv_rows(FILE *out, const struct kab_table_head *h,
+		     const struct kab_comparison *c)
+{
+	size_t r, i;
+
+	for (r = 0; r < c->nr_rows; r++) {
+		const struct kab_row *row = &c->rows[r];
+
+		for (i = 0; i < c->nr_heads; i++) {
+			const struct kab_cell *x = &row->cells[i];
+			int dir = kab_metric_direction(row->metric);
+
+			if (!x->s.n)
+				continue;
+			fprintf(out, "%s,%s,%s,%s,%zu,%.17g,%.17g,%zu,%.17g,"
+				"%.17g,%.17g,%s,%.17g,%.17g,%.17g,%.17g,%.17g,"
+				"%s,%s,%s\n", h->axis_values, row->metric,
+				h->base->id, h->heads[i].id, row->base.n,
+				row->base.mean, row->base.stddev, x->s.n,
+				x->s.mean, x->s.stddev, x->change,
+				x->absolute || x->zero_base ? "absolute" :
+							      "percent",
+				x->ci_lo, x->ci_hi, x->p_welch, x->p_mwu,
+				x->p_adj, x->significant ? "yes" : "no",
+				dir > 0 ? "higher-is-better" : dir < 0 ?
+				"lower-is-better" : "unknown",
+				x->verdict > 0 ? "improvement" :
+				x->verdict < 0 ? "regression" : "none");
+		}
+	}
+}
+
+static void markdown_table(FILE *out, const struct kab_table_head *h,
+			   const struct kab_comparison *c)
+{
+	size_t r, i;
+
+	fprintf(out, "**%s**: %s\n\n| %s | ±%% |", h->axis_keys,
+		h->axis_values, h->base->id);
+	for (i = 0; i < h->nr_heads; i++)
+		fprintf(out, " change | %s | ±%% |", h->heads[i].id);
+	fputs(" metric |\n|---:|---:|", out);
+	for (i = 0; i < h->nr_heads; i++)
+		fputs("---:|---:|---:|", out);
+	fputs("---|\n", out);
+	for (r = 0; r < c->nr_rows; r++) {
+		const struct kab_row *row = &c->rows[r];
+
+		if (!row->shown)
+			continue;
+		fprintf(out, "| %.6g | %.0f%% |", row->base.mean,
+			kab_summary_pct(&row->base));
+		for (i = 0; i < c->nr_heads; i++) {
+			const struct kab_cell *x = &row->cells[i];
+
+			fprintf(out, " %s%+.1f%s | %.6g | %.0f%% |",
+				x->significant ? "**" : "", x->change,
+				x->absolute || x->zero_base ? "" : "%",
+				x->s.mean, kab_summary_pct(&x->s));
+			if (x->significant)
+				fseek(out, 0, SEEK_CUR);
+		}
+		fprintf(out, " `%s` |\n", row->metric);
+	}
+	fputc('\n', out);
+}
+
+static void text_table(FILE *out, const struct kab_table_head *h,
+		       const struct kab_comparison *c, const struct cmp_opts *o)
+{
+	size_t r, shown = 0;
+
+	kab_kpi_summary(out, c, h->base, h->heads);
+	kab_lkp_header(out, h);
+	for (r = 0; r < c->nr_rows; r++) {
+		if (!c->rows[r].shown)
+			continue;
+		kab_lkp_row(out, &c->rows[r], c->nr_heads, o->stats);
+		shown++;
+	}
+	if (!shown)
+		fprintf(out, "\n(no significant change in %zu metrics; --all "
+			"shows them)\n", c->nr_rows);
+	if (c->few_rows)
+		fprintf(out, "\nnote: %zu metrics have fewer than 3 samples on "
+			"a side and are never called significant: need >= "
+			"%zu samples to detect a difference at alpha level "
+			"%g\n", c->few_rows, c->need_n, c->opts->fdr);
+	if (c->weak_rows)
+		fprintf(out, "\nnote: with these sample counts no metric can "
+			"reach significance under the U test: need >= %zu "
+			"samples to detect a difference at alpha level %g "
+			"(%zu metrics)\n", c->need_n, c->opts->fdr,
+			c->weak_rows);
+	if (c->zero_rows)
+		fprintf(out, "note: %zu shown metrics have a base mean of 0: "
+			"their change is absolute, not %%\n", c->zero_rows);
+}
+
+static void plots(FILE *out, const struct kab_table_head *h,
+		  const struct kab_comparison *c)
+{
+	size_t r, i;
+
+	for (r = 0; r < c->nr_rows; r++) {
+		const struct kab_row *row = &c->rows[r];
+		const struct kab_series *b = NULL;
+		size_t k;
+
+		if (!kab_metric_direction(row->metric) ||
+		    strstr(row->metric, ".time."))
+			continue;
+		for (k = 0; k < h->base->nr; k++)
+			if (!strcmp(h->base->series[k].metric, row->metric))
+				b = &h->base->series[k];
+		for (i = 0; i < h->nr_heads && b; i++)
+			for (k = 0; k < h->heads[i].nr; k++)
+				if (!strcmp(h->heads[i].series[k].metric,
+					    row->metric))
+					kab_plot(out, row->metric, b->v, b->n,
+						 h->base->id,
+						 h->heads[i].series[k].v,
+						 h->heads[i].series[k].n,
+						 h->heads[i].id);
+	}
+}
+
+/* ---- grouping runs by parameter set ---- */
+
+static const struct run_info **with_params(const struct side_runs *s,
+					   const char *params, size_t *n)
+{
+	const struct run_info **v = NULL;
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < s->nr; i++)
+		if (!strcmp(s->v[i]->params, params)) {
+			v = xrealloc(v, (*n + 1) * sizeof(*v));
+			v[(*n)++] = s->v[i];
+		}
+	return v;
+}
+
+static void axis(json_t *params, char **keys, char **values)
+{
+	struct strbuf k = STRBUF_INIT, v = STRBUF_INIT;
+	const char **names;
+	size_t n = json_object_size(params), i = 0, j;
+	const char *key;
+	json_t *val;
+
+	names = xcalloc(n ? n : 1, sizeof(*names));
+	json_object_foreach(params, key, val)
+		names[i++] = key;
+	/* sorted, as lkp sorts its axes */
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+			const char *t = names[j];
+
+			names[j] = names[j - 1];
+			names[j - 1] = t;
+		}
+	for (i = 0; i < n; i++) {
+		strbuf_addf(&k, "%s%s", i ? "/" : "", names[i]);
+		strbuf_addf(&v, "%s%s", i ? "/" : "",
+			    json_string_value(json_object_get(params,
+							      names[i])));
+	}
+	free(names);
+	*keys = strbuf_detach(&k);
+	*values = strbuf_detach(&v);
+}
+
+static int one_table(struct kab_db *db, const struct side_runs *sides,
+		     size_t nr_sides, const char *params, json_t *params_obj,
+		     const struct cmp_opts *o, json_t *jtables, bool *first)
+{
+	struct kab_side *side = xcalloc(nr_sides, sizeof(*side));
+	struct kab_comparison c;
+	struct kab_table_head h;
+	struct kab_err err;
+	size_t i, bad = 0;
+	int rc = EXIT_OK;
+
+	for (i = 0; i < nr_sides; i++) {
+		size_t n;
+		const struct run_info **runs = with_params(&sides[i], params,
+							   &n);
+
+		side_name(runs, n, sides[i].spec, &side[i]);
+		if (side_pool(db, runs, n, &side[i], &bad, &err))
+			rc = cli_error(EXIT_RUN, "%s", err.msg);
+		free(runs);
+	}
+	if (rc)
+		goto out;
+	if (bad)
+		fprintf(stderr, "kab: note: %zu stored values are not finite "
+			"numbers (a damaged database?) and were left out\n",
+			bad);
+	if (kab_compare(&side[0], &side[1], nr_sides - 1, &o->c, &c)) {
+		rc = cli_error(EXIT_RUN, "out of memory comparing");
+		goto out;
+	}
+	if (!c.nr_rows) {
+		rc = cli_error(EXIT_USAGE, "%s and %s have no metric in common",
+			       sides[0].spec, sides[1].spec);
+		kab_comparison_free(&c);
+		goto out;
+	}
+	h.base = &side[0];
+	h.heads = &side[1];
+	h.nr_heads = nr_sides - 1;
+	axis(params_obj, (char **)&h.axis_keys, (char **)&h.axis_values);
+	if (!strcmp(o->format, "json")) {
+		json_array_append_new(jtables, table_json(&h, &c, params_obj));
+	} else if (!strcmp(o->format, "csv")) {
+		if (*first)
+			printf("params,metric,base,head,base_n,base_mean,"
+			       "base_stddev,head_n,head_mean,head_stddev,"
+			       "change,change_kind,ci_low,ci_high,p_welch,"
+			       "p_mwu,p_adjusted,significant,direction,"
+			       "verdict\n");
+		csv_rows(stdout, &h, &c);
+	} else if (!strcmp(o->format, "markdown")) {
+		markdown_table(stdout, &h, &c);
+	} else {
+		if (!*first)
+			printf("\n");
+		text_table(stdout, &h, &c, o);
+		if (o->plot) {
+			printf("\n");
+			plots(stdout, &h, &c);
+		}
+	}
+	*first = false;
+	free((char *)h.axis_keys);
+	free((char *)h.axis_values);
+	kab_comparison_free(&c);
+out:
+	for (i = 0; i < nr_sides; i++)
+		side_free(&side[i]);
+	free(side);
+	return rc;
+}
+
+static int compare(struct kab_db *db, char **specs, size_t nr,
+		   const struct cmp_opts *o)
+{
+	struct side_runs *sides = xcalloc(nr, sizeof(*sides));
+	json_t *jtables = json_array();
+	struct run_list all;
+	struct kab_err err;
+	bool first = true;
+	size_t i, j, tables = 0;
+	int rc = EXIT_OK;
+
+	if (runs_load(db, &all, &err)) {
+		rc = cli_error(EXIT_RUN, "%s", err.msg);
+		goto out;
+	}
+	for (i = 0; i < nr; i++)
+		if (side_resolve(&all, specs[i], &sides[i], &err)) {
+			rc = cli_error(EXIT_USAGE, "%s", err.msg);
+			goto out;
+		}
+	/* One table per parameter set of the base that every head ran. */
+	for (i = 0; i < sides[0].nr && !rc; i++) {
+		const struct run_info *r = sides[0].v[i];
+		bool everywhere = true;
+		size_t n, k;
+
+		for (k = 0; k < i; k++)
+			if (!strcmp(sides[0].v[k]->params, r->params))
+				break;
+		if (k < i)
+			continue;	/* this set is done */
+		for (j = 1; j < nr; j++) {
+			free(with_params(&sides[j], r->params, &n));
+			everywhere &= n > 0;
+		}
+		if (!everywhere) {
+			fprintf(stderr, "kab: note: %s: no run of its "
+				"parameters on every side, skipped\n",
+				r->params);
+			continue;
+		}
+		rc = one_table(db, sides, nr, r->params, r->params_obj, o,
+			       jtables, &first);
+		tables++;
+	}
+	if (!rc && !tables)
+		rc = cli_error(EXIT_USAGE, "%s and the other sides share no "
+			       "job parameters: compare runs of the same job",
+			       specs[0]);
+	if (!rc && !strcmp(o->format, "json")) {
+		json_t *doc = json_pack("{s:s, s:f, s:f, s:O}", "test",
+					o->c.test == KAB_TEST_MWU ? "mwu" :
+					o->c.test == KAB_TEST_WELCH ? "welch" :
+					"lkp", "fdr", o->c.fdr, "noise",
+					o->c.noise, "tables", jtables);
+
+		json_dumpf(doc, stdout, JSON_INDENT(1) |
+			   JSON_REAL_PRECISION(17));
+		printf("\n");
+		json_decref(doc);
+	}
+out:
+	json_decref(jtables);
+	for (i = 0; i < nr; i++)
+		free(sides[i].v);
+	free(sides);
+	runs_free(&all);
+	return rc;
+}
+
+int cmd_compare(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "test", required_argument, NULL, 't' },
+		{ "fdr", required_argument, NULL, 'q' },
+		{ "noise", required_argument, NULL, 'n' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "stats", no_argument, NULL, 's' },
+		{ "resamples", required_argument, NULL, 'r' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "plot", no_argument, NULL, 'p' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cmp_opts o = {
+		.c = { .test = KAB_TEST_MWU, .fdr = 0.05, .noise = 1,
+		       .resamples = 10000, .seed = 20241107 },
+		.format = "text",
+	};
+	const char *db_opt = NULL;
+	struct kab_db *db;
+	bool bad = false;
+	int opt, rc;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 't':
+			if (!strcmp(optarg, "mwu"))
+				o.c.test = KAB_TEST_MWU;
+			else if (!strcmp(optarg, "welch"))
+				o.c.test = KAB_TEST_WELCH;
+			else if (!strcmp(optarg, "lkp"))
+				o.c.test = KAB_TEST_LKP;
+			else
+				return cli_error(EXIT_USAGE, "--test '%s': use "
+						 "mwu, welch or lkp", optarg);
+			break;
+		case 'q':
+			o.c.fdr = parse_num("--fdr", optarg, 1e-9, 1, &bad);
+			break;
+		case 'n':
+			o.c.noise = parse_num("--noise", optarg, 0, 1e9, &bad);
+			break;
+		case 'a':
+			o.c.all = true;
+			break;
+		case 's':
+			o.stats = true;
+			break;
+		case 'r':
+			o.c.resamples = (int)parse_num("--resamples", optarg,
+						       100, 1e7, &bad);
+			break;
+		case 'f':
+			o.format = optarg;
+			if (strcmp(optarg, "text") && strcmp(optarg, "json") &&
+			    strcmp(optarg, "csv") && strcmp(optarg, "markdown"))
+				return cli_error(EXIT_USAGE, "--format '%s': use "
+						 "text, json, csv or markdown",
+						 optarg);
+			break;
+		case 'p':
+			o.plot = true;
+			break;
+		case 'd':
+			db_opt = optarg;
+			break;
+		case 'h':
+			compare_usage(stdout);
+			return EXIT_OK;
+		default:
+			compare_usage(stderr);
+			return EXIT_USAGE;
+		}
+		if (bad)
+			return EXIT_USAGE;
+	}
+	if (argc - optind < 2)
+		return cli_error(EXIT_USAGE, "compare needs a base and at least "
+				 "one head: 'kab compare BASE HEAD'");
+	o.c.want_ci = o.stats || strcmp(o.format, "text");
+	if (cli_open_db(cli, db_opt, KAB_DB_READ, &db))
+		return EXIT_RUN;
+	rc = compare(db, argv + optind, argc - optind, &o);
+	kab_db_close(db);
+	return rc;
+}

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sides.c - what a side of a comparison names (a run id, a list of run
+ * ids, or a kernel label) turned into runs, grouped by job parameters,
+ * and the samples of a group of runs pooled per metric.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sides.h"
+
+static int keep_run(void *arg, const struct kab_run *r)
+{
+	struct run_list *l = arg;
+	struct run_info *ri;
+
+	l->v = xrealloc(l->v, (l->nr + 1) * sizeof(*l->v));
+	ri = &l->v[l->nr++];
+	memset(ri, 0, sizeof(*ri));
+	ri->id = r->id;
+	ri->label = xstrdup(r->kernel.label);
+	ri->commit = r->kernel.commit ? xstrdup(r->kernel.commit) : NULL;
+	ri->status = xstrdup(r->status);
+	ri->params = json_dumps(r->params, JSON_COMPACT | JSON_SORT_KEYS);
+	ri->params_obj = json_incref(r->params);
+	return 0;
+}
+
+int runs_load(struct kab_db *db, struct run_list *all, struct kab_err *err)
+{
+	memset(all, 0, sizeof(*all));
+	return kab_db_runs_foreach(db, keep_run, all, err);
+}
+
+void runs_free(struct run_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++) {
+		free(l->v[i].label);
+		free(l->v[i].commit);
+		free(l->v[i].status);
+		free(l->v[i].params);
+		json_decref(l->v[i].params_obj);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+static const struct run_info *by_id(const struct run_list *all, long long id)
+{
+	size_t i;
+
+	for (i = 0; i < all->nr; i++)
+		if (all->v[i].id == id)
+			return &all->v[i];
+	return NULL;
+}
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s) && *s != ',')
+			return false;
+	return true;
+}
+
+/* The runs a side names: ids ("3" or "3,4,5") or a kernel label. */
+int side_resolve(const struct run_list *all, const char *spec,
+		 struct side_runs *out, struct kab_err *err)
+{
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	out->spec = spec;
+	if (all_digits(spec)) {
+		char *copy = xstrdup(spec), *tok, *save;
+
+		for (tok = strtok_r(copy, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save)) {
+			const struct run_info *r = by_id(all, atoll(tok));
+
+			if (!r) {
+				kab_err_set(err, "no run %s: 'kab ls' lists the "
+					    "runs", tok);
+				free(copy);
+				free(out->v);
+				return -1;
+			}
+			out->v = xrealloc(out->v, (out->nr + 1) *
+					  sizeof(*out->v));
+			out->v[out->nr++] = r;
+		}
+		free(copy);
+		return 0;
+	}
+	for (i = 0; i < all->nr; i++) {
+		if (strcmp(all->v[i].label, spec) ||
+		    strcmp(all->v[i].status, "ok"))
+			continue;
+		out->v = xrealloc(out->v, (out->nr + 1) * sizeof(*out->v));
+		out->v[out->nr++] = &all->v[i];
+	}
+	if (!out->nr)
+		return kab_err_set(err, "'%s' is neither a run id nor the label "
+				   "of a kernel with ok runs: 'kab ls' lists "
+				   "them", spec);
+	return 0;
+}
+
+/* ---- pooling samples per metric ---- */
+
+struct pool {
+	size_t cap, nr;
+	struct kab_series *slot;	/* open addressing by metric */
+	size_t bad;
+};
+
+static size_t hash(const char *s)
+{
+	size_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static void pool_grow(struct pool *p);
+
+static struct kab_series *pool_get(struct pool *p, const char *metric)
+{
+	size_t i;
+
+	if ((p->nr + 1) * 2 > p->cap)
+		pool_grow(p);
+	for (i = hash(metric) & (p->cap - 1);; i = (i + 1) & (p->cap - 1)) {
+		struct kab_series *s = &p->slot[i];
+
+		if (!s->metric) {
+			s->metric = xstrdup(metric);
+			p->nr++;
+			return s;
+		}
+		if (!strcmp(s->metric, metric))
+			return s;
+	}
+}
+
+static void pool_grow(struct pool *p)
+{
+	struct kab_series *old = p->slot;
+	size_t oldcap = p->cap, i;
+
+	p->cap = p->cap ? p->cap * 2 : 1024;
+	p->slot = xcalloc(p->cap, sizeof(*p->slot));
+	p->nr = 0;
+	for (i = 0; i < oldcap; i++) {
+		struct kab_series *s;
+
+		if (!old[i].metric)
+			continue;
+		s = pool_get(p, old[i].metric);
+		free((char *)old[i].metric);
+		s->n = old[i].n;
+		s->v = old[i].v;
+	}
+	free(old);
+}
+
+static int pool_add(void *arg, int it, const char *metric, double value)
+{
+	struct pool *p = arg;
+	struct kab_series *s;
+
+	(void)it;
+	if (!isfinite(value)) {
+		p->bad++;
+		return 0;
+	}
+	s = pool_get(p, metric);
+	/* Grow in powers of two: n is the count, capacity is implied. */
+	if (!(s->n & (s->n - 1)) || !s->n)
+		s->v = xrealloc(s->v, (s->n ? 2 * s->n : 1) * sizeof(*s->v));
+	s->v[s->n++] = value;
+	return 0;
+}
+
+static int cmp_series(const void *a, const void *b)
+{
+	return strcmp(((const struct kab_series *)a)->metric,
+		      ((const struct kab_series *)b)->metric);
+}
+
+int side_pool(struct kab_db *db, const struct run_info *const *runs,
+	      size_t nr, struct kab_side *out, size_t *bad,
+	      struct kab_err *err)
+{
+	struct pool p = { 0 };
+	size_t i, n = 0;
+
+	for (i = 0; i < nr; i++)
+		if (kab_db_samples_foreach(db, runs[i]->id, pool_add, &p, err))
+			return -1;
+	out->series = xcalloc(p.nr ? p.nr : 1, sizeof(*out->series));
+	for (i = 0; i < p.cap; i++)
+		if (p.slot[i].metric)
+			out->series[n++] = p.slot[i];
+	out->nr = n;
+	qsort(out->series, n, sizeof(*out->series), cmp_series);
+	free(p.slot);
+	*bad += p.bad;
+	return 0;
+}
+
+void side_free(struct kab_side *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++) {
+		free((char *)s->series[i].metric);
+		free(s->series[i].v);
+	}
+	free(s->series);
+	free((char *)s->id);
+	free((char *)s->desc);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Column head and commit: line of a side. */
+void side_name(const struct run_info *const *runs, size_t nr,
+	       const char *spec, struct kab_side *out)
+{
+	const char *label = runs[0]->label, *commit = runs[0]->commit;
+	size_t i;
+
+	for (i = 1; i < nr; i++) {
+		if (strcmp(runs[i]->label, label))
+			label = NULL;
+		if (commit && (!runs[i]->commit ||
+			       strcmp(runs[i]->commit, commit)))
+			commit = NULL;
+		if (!label)
+			break;
+	}
+	if (commit) {
+		out->id = xstrdup(commit);
+		out->desc = xasprintf("%.10s (\"%s\")", commit,
+				      label ? label : spec);
+	} else {
+		out->id = xstrdup(label ? label : spec);
+		out->desc = xstrdup(label ? label : spec);
+	}
+}

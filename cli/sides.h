@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sides.h - the sides of a comparison, for cmd-compare.c.
+ */
+#ifndef KAB_CLI_SIDES_H
+#define KAB_CLI_SIDES_H
+
+#include "cli.h"
+#include "../analysis/analysis.h"
+
+struct run_info {
+	long long id;
+	char *label;
+	char *commit;
+	char *status;
+	char *params;		/* canonical JSON: the job's identity */
+	json_t *params_obj;
+};
+
+struct run_list {
+	size_t nr;
+	struct run_info *v;
+};
+
+struct side_runs {
+	const char *spec;
+	size_t nr;
+	const struct run_info **v;
+};
+
+int runs_load(struct kab_db *db, struct run_list *all, struct kab_err *err);
+void runs_free(struct run_list *l);
+int side_resolve(const struct run_list *all, const char *spec,
+		 struct side_runs *out, struct kab_err *err);
+int side_pool(struct kab_db *db, const struct run_info *const *runs,
+	      size_t nr, struct kab_side *out, size_t *bad,
+	      struct kab_err *err);
+void side_name(const struct run_info *const *runs, size_t nr,
+	       const char *spec, struct kab_side *out);
+void side_free(struct kab_side *s);
+
+#endif /* KAB_CLI_SIDES_H */
