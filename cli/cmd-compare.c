@@ -218,7 +218,7 @@ static void text_table(FILE *out, const struct kab_table_head *h,
 			"(%zu metrics)\n", c->need_n, c->opts->fdr,
 			c->weak_rows);
 	if (c->zero_rows)
-		fprintf(out, "note: %zu shown metrics have a base mean of 0: "
+		fprintf(out, "\nnote: %zu shown metrics have a base mean of 0: "
 			"their change is absolute, not %%\n", c->zero_rows);
 }
 

@@ -1,0 +1,150 @@
+#!/bin/bash
+# kab compare on stored runs: lkp's table (golden files for two and
+# three columns), the other formats, and bad input.
+. "$(dirname "$0")/lib.sh"
+
+PY=/usr/bin/python3
+
+test_expect "a seed-like database imports" '
+	$PY $FIXTURES/make-seedlike-export.py >$TMP/seed.json
+	kab import $TMP/seed.json | grep -q "imported 9 runs"
+'
+
+test_expect "two columns: the lkp table matches its golden file" '
+	kab compare base align >$TMP/two.txt
+	diff -u $FIXTURES/compare-2col.txt $TMP/two.txt
+'
+
+test_expect "three columns: each head against the base, golden file" '
+	kab compare base align fix >$TMP/three.txt
+	diff -u $FIXTURES/compare-3col.txt $TMP/three.txt
+'
+
+test_expect "only significant rows by default; --all shows every metric" '
+	kab compare base align >$TMP/d.txt
+	! grep -q "meminfo.MemFree" $TMP/d.txt
+	! grep -q "perf-stat.ps.context-switches" $TMP/d.txt
+	! grep -q "elapsed_time" $TMP/d.txt
+	kab compare --all base align >$TMP/a.txt
+	grep -q "meminfo.MemFree" $TMP/a.txt
+	grep -q "perf-stat.ps.context-switches" $TMP/a.txt
+'
+
+test_expect "the first sentence names the KPI change and its direction" '
+	head -2 $TMP/d.txt | grep -q "^kab noticed a 81.6% regression of will-it-scale.per_process_ops: base -> align$"
+	kab compare align base | grep -q "improvement of will-it-scale.per_process_ops: align -> base"
+'
+
+test_expect "welch and lkp tests choose rows too" '
+	kab compare --test welch base align | grep -q "will-it-scale.per_process_ops"
+	kab compare --test lkp base align | grep -q "will-it-scale.per_process_ops"
+	kab compare --test lkp --all base align | grep -q "meminfo.MemFree"
+'
+
+test_expect "--stats appends adjusted p and the bootstrap interval" '
+	kab compare --stats --resamples 2000 base align >$TMP/s.txt
+	grep "^ .*  will-it-scale.per_process_ops" $TMP/s.txt | grep -Eq "p=[0-9.e-]+ +\[-8[0-9]\.[0-9], -8[0-9]\.[0-9]\]%"
+	# the lkp columns themselves are unchanged
+	grep "^ .*  will-it-scale.per_process_ops" $TMP/s.txt | sed "s/  p=.*//" >$TMP/s1
+	grep "^ .*  will-it-scale.per_process_ops" $TMP/d.txt >$TMP/d1
+	cmp $TMP/s1 $TMP/d1
+'
+
+test_expect "JSON carries every number of every row" '
+	kab compare --format json --resamples 1000 base align fix >$TMP/c.json
+	$PY - $TMP/c.json <<-PY
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	t = d["tables"][0]
+	assert d["test"] == "mwu" and t["heads"] == ["align", "fix"]
+	rows = {r["metric"]: r for r in t["rows"]}
+	assert len(rows) == 8
+	c = rows["will-it-scale.per_process_ops"]["heads"][0]
+	for k in ("n", "mean", "stddev", "change", "ci_low", "ci_high",
+	          "p_welch", "p_mwu", "p_adjusted", "significant", "direction",
+	          "verdict"):
+	    assert k in c, k
+	assert c["n"] == 15 and c["significant"] and c["verdict"] == "regression"
+	assert c["p_mwu"] < 1e-5 and c["ci_low"] < c["change"] < c["ci_high"]
+	assert not rows["meminfo.MemFree"]["heads"][0]["significant"]
+	assert rows["meminfo.MemFree"]["shown"] is False
+	PY
+'
+
+test_expect "CSV has one line per row and head with every number" '
+	kab compare --format csv --resamples 1000 base align >$TMP/c.csv
+	head -1 $TMP/c.csv | grep -q "^params,metric,base,head,base_n,base_mean,base_stddev,head_n,head_mean,head_stddev,change,change_kind,ci_low,ci_high,p_welch,p_mwu,p_adjusted,significant,direction,verdict$"
+	test "$(($(wc -l <$TMP/c.csv) - 1))" = 8
+	grep -q ",will-it-scale.per_process_ops,base,align,15,.*,yes,higher-is-better,regression$" $TMP/c.csv
+'
+
+test_expect "markdown gives a table for a merge request comment" '
+	kab compare --format markdown base align >$TMP/c.md
+	grep -q "^| base | ±% | change | align | ±% | metric |$" $TMP/c.md
+	grep -q "| \*\*-81.6%" $TMP/c.md
+'
+
+test_expect "--plot draws both sides of each KPI" '
+	kab compare --plot base align >$TMP/p.txt
+	grep -A20 "^will-it-scale.per_process_ops$" $TMP/p.txt >$TMP/p1
+	grep -q "x" $TMP/p1
+	grep -q "+" $TMP/p1
+	grep -q "A" $TMP/p1
+	grep -q "x base (n=15)   + align (n=15)" $TMP/p1
+'
+
+test_expect "run ids and lists of ids work as sides" '
+	# runs of one kernel are named by its label, however they are given
+	kab compare 1,2,3 4,5,6 >$TMP/ids.txt
+	diff $TMP/two.txt $TMP/ids.txt
+	kab compare 1 4 >$TMP/one.txt
+	grep -q "^ *base *align $" $TMP/one.txt
+'
+
+test_expect "fewer than 3 samples: never significant, and the need is said" '
+	cp $KAB_DB $TMP/few.db
+	sqlite3 $TMP/few.db "DELETE FROM samples WHERE run_id IN (1, 4) AND iteration > 2"
+	"$KAB" --db $TMP/few.db compare --all 1 4 >$TMP/few.txt
+	cat $TMP/few.txt
+	grep -q "note: 8 metrics have fewer than 3 samples on a side and are never called significant: need >= 4 samples to detect a difference at alpha level 0.05" $TMP/few.txt
+	grep "will-it-scale.per_process_ops" $TMP/few.txt | grep -q "(n<3)$"
+	! grep -q "^kab noticed" $TMP/few.txt
+	sqlite3 $TMP/few.db "DELETE FROM samples WHERE run_id IN (2, 5) AND iteration > 3"
+	"$KAB" --db $TMP/few.db compare 2 5 >$TMP/three.txt
+	grep -q "no metric can reach significance under the U test: need >= 4 samples" $TMP/three.txt
+	"$KAB" --db $TMP/few.db compare --test welch 2 5 | grep -q "will-it-scale.per_process_ops"
+'
+
+test_expect "bad sides are refused with the fix" '
+	expect_error 2 "no run 99" -- "$KAB" compare 99 1
+	expect_error 2 "neither a run id nor the label" -- "$KAB" compare nosuch base
+	expect_error 2 "needs a base and at least one head" -- "$KAB" compare base
+	expect_error 2 "--test .t." -- "$KAB" compare --test t base align
+	expect_error 2 "--fdr .2." -- "$KAB" compare --fdr 2 base align
+	expect_error 2 "--format .xml." -- "$KAB" compare --format xml base align
+'
+
+test_expect "runs of different jobs are not compared" '
+	$PY - $TMP/seed.json $TMP/other.json <<-PY
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	r = d["runs"][0]
+	r["uuid"] = "00000000-0000-4000-8000-999999999999"
+	r["kernel"]["label"] = "other"
+	r["params"]["nr_task"] = "1"
+	d["runs"] = [r]
+	json.dump(d, open(sys.argv[2], "w"))
+	PY
+	kab import $TMP/other.json >/dev/null
+	expect_error 2 "share no job parameters" -- "$KAB" compare base other
+'
+
+test_expect "non-finite values in a damaged database are left out, said once" '
+	cp $KAB_DB $TMP/damaged.db
+	sqlite3 $TMP/damaged.db "UPDATE samples SET value = 9e999 WHERE run_id = 1 AND iteration = 1 AND metric = '"'"'meminfo.MemFree'"'"'"
+	"$KAB" --db $TMP/damaged.db compare base align >$TMP/o 2>$TMP/e
+	grep -q "1 stored values are not finite" $TMP/e
+	grep -q "will-it-scale.per_process_ops" $TMP/o
+'
+
+test_done
