@@ -43,7 +43,9 @@ KAB       := $(BUILD)/kab
 KAB_AGENT := $(BUILD)/kab-agent
 
 TEST_SRC  := $(wildcard tests/unit/test-*.c)
-TEST_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
+TEST_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC)) \
+	     $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,\
+			$(wildcard tests/helpers/*.c))
 
 ifeq ($(SAN),1)
 all: $(KAB) $(KAB_AGENT)
@@ -87,6 +89,10 @@ demo: deps
 test: deps
 	@$(MAKE) --no-print-directory all $(TEST_BINS)
 	@BUILD=$(BUILD) tests/run
+
+$(BUILD)/tests/stats-oracle: tests/helpers/stats-oracle.c $(LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS)
 
 $(BUILD)/tests/bench-%: tests/bench/bench-%.c $(LIBS)
 	@mkdir -p $(dir $@)

@@ -6,7 +6,7 @@ set -e
 pkgs="build-essential pkg-config
 libsqlite3-dev libgsl-dev libyaml-dev libjansson-dev libhwloc-dev zlib1g-dev
 stress-ng
-libcmocka-dev sqlite3 python3 python3-yaml"
+libcmocka-dev sqlite3 python3 python3-yaml python3-scipy binutils bsdutils procps"
 
 missing=""
 for p in $pkgs; do
