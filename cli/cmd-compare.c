@@ -206,6 +206,15 @@ static void text_table(FILE *out, const struct kab_table_head *h,
 	if (!shown)
 		fprintf(out, "\n(no significant change in %zu metrics; --all "
 			"shows them)\n", c->nr_rows);
+	if (!shown && c->opts->test == KAB_TEST_MWU && c->nr_rows &&
+	    c->rows[0].cells[0].s.n)
+		fprintf(out, "note: with %zu against %zu samples the U test's "
+			"smallest p is %.2g, before the correction for %zu "
+			"metrics: more samples per side resolve smaller "
+			"changes\n", c->rows[0].base.n,
+			c->rows[0].cells[0].s.n,
+			kab_mwu_min_p(c->rows[0].base.n,
+				      c->rows[0].cells[0].s.n), c->nr_rows);
 	if (c->few_rows)
 		fprintf(out, "\nnote: %zu metrics have fewer than 3 samples on "
 			"a side and are never called significant: need >= "

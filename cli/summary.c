@@ -104,17 +104,22 @@ int cli_print_summary(FILE *out, struct kab_db *db, long long run_id,
 		return -1;
 	qsort(c.s, c.nr, sizeof(*c.s), cmp_series);
 	if (c.nr)
-		fprintf(out, "%6s %14s %14s %8s  %s\n", "n", "mean", "stddev",
-			"%stddev", "metric");
+		fprintf(out, "%6s %14s %14s %8s %14s %14s %14s  %s\n", "n",
+			"mean", "stddev", "%stddev", "median", "min", "max",
+			"metric");
 	for (i = 0; i < c.nr; i++) {
 		struct kab_summary s;
-		char mean[32], sd[32];
+		char mean[32], sd[32], med[32], lo[32], hi[32];
 
 		kab_summarize(c.s[i].v, c.s[i].n, &s);
 		fmt_value(s.mean, mean, sizeof(mean));
 		fmt_value(s.stddev, sd, sizeof(sd));
-		fprintf(out, "%6zu %14s %14s %7.1f%%  %s\n", s.n, mean, sd,
-			kab_summary_pct(&s), c.s[i].metric);
+		fmt_value(s.median, med, sizeof(med));
+		fmt_value(s.min, lo, sizeof(lo));
+		fmt_value(s.max, hi, sizeof(hi));
+		fprintf(out, "%6zu %14s %14s %7.1f%% %14s %14s %14s  %s\n",
+			s.n, mean, sd, kab_summary_pct(&s), med, lo, hi,
+			c.s[i].metric);
 		free(c.s[i].metric);
 		free(c.s[i].v);
 	}

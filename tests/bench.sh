@@ -22,3 +22,23 @@ awk -v s="$start" -v e="$end" 'BEGIN {
 		(e - s) / 5, ((e - s) / 5 - 1) * 1000 }'
 printf "  database: %s KiB for 5 iterations\n" \
 	"$(du -k "$TMP/b.db" | cut -f1)"
+
+echo
+echo "== kab compare: 2 sides x 10,000 metrics x 30 samples"
+/usr/bin/python3 tests/bench/make-wide-export.py 10000 >"$TMP/wide.json"
+$KAB --db "$TMP/wide.db" import "$TMP/wide.json" >/dev/null
+for run in 1 2 3; do
+	start=$(date +%s.%N)
+	$KAB --db "$TMP/wide.db" compare A B >"$TMP/wide.txt"
+	end=$(date +%s.%N)
+	awk -v s="$start" -v e="$end" -v r="$run" 'BEGIN {
+		printf "  run %d: %.3f s\n", r, e - s }'
+done
+printf "  rows shown: %d of 10000 (100 shifted by 5%%)\n" \
+	"$(grep -c "bench.metric_" "$TMP/wide.txt")"
+start=$(date +%s.%N)
+$KAB --db "$TMP/wide.db" compare --format json --resamples 1000 A B >/dev/null
+end=$(date +%s.%N)
+awk -v s="$start" -v e="$end" 'BEGIN {
+	printf "  --format json with 1,000 bootstrap resamples per row: %.3f s\n",
+		e - s }'

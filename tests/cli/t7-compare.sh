@@ -139,6 +139,22 @@ test_expect "runs of different jobs are not compared" '
 	expect_error 2 "share no job parameters" -- "$KAB" compare base other
 '
 
+test_expect "two sides without a metric in common are refused" '
+	$PY - $TMP/seed.json $TMP/disjoint.json <<-PY
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	r = d["runs"][0]
+	r["uuid"] = "00000000-0000-4000-8000-888888888888"
+	r["kernel"]["label"] = "renamed"
+	for it in r["iterations"]:
+	    it["metrics"] = {"x." + k: v for k, v in it["metrics"].items()}
+	d["runs"] = [r]
+	json.dump(d, open(sys.argv[2], "w"))
+	PY
+	kab import $TMP/disjoint.json >/dev/null
+	expect_error 2 "no metric in common" -- "$KAB" compare base renamed
+'
+
 test_expect "non-finite values in a damaged database are left out, said once" '
 	cp $KAB_DB $TMP/damaged.db
 	sqlite3 $TMP/damaged.db "UPDATE samples SET value = 9e999 WHERE run_id = 1 AND iteration = 1 AND metric = '"'"'meminfo.MemFree'"'"'"
