@@ -178,12 +178,11 @@ static void markdown_table(FILE *out, const struct kab_table_head *h,
 		for (i = 0; i < c->nr_heads; i++) {
 			const struct kab_cell *x = &row->cells[i];
 
-			fprintf(out, " %s%+.1f%s | %.6g | %.0f%% |",
+			fprintf(out, " %s%+.1f%s%s | %.6g | %.0f%% |",
 				x->significant ? "**" : "", x->change,
 				x->absolute || x->zero_base ? "" : "%",
-				x->s.mean, kab_summary_pct(&x->s));
-			if (x->significant)
-				fseek(out, 0, SEEK_CUR);
+				x->significant ? "**" : "", x->s.mean,
+				kab_summary_pct(&x->s));
 		}
 		fprintf(out, " `%s` |\n", row->metric);
 	}
