@@ -10,7 +10,7 @@
 #   make test SAN=1   the same under ASan and UBSan
 
 CC       ?= cc
-PKGS     := sqlite3 gsl yaml-0.1 jansson hwloc zlib
+PKGS     := sqlite3 gsl yaml-0.1 jansson hwloc zlib libarchive nettle
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
 	    -D_GNU_SOURCE $(shell pkg-config --cflags $(PKGS) 2>/dev/null)

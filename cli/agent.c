@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "../runner/runner.h"
@@ -51,6 +52,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *job_path = NULL, *out_path = NULL, *tmp;
+	bool guest = false;
 	struct kab_agent_opts o = { .iterations = 1 };
 	struct kab_job job;
 	struct kab_err err;
@@ -59,6 +61,17 @@ int main(int argc, char **argv)
 	json_t *j;
 	int opt, ret;
 
+	/*
+	 * As a guest's /init the kernel gives us what follows "--" on its
+	 * command line; the stream goes to ttyS1, the console is ttyS0.
+	 */
+	if (getpid() == 1) {
+		guest = true;
+		if (kab_guest_setup(&err))
+			fprintf(stderr, "kab-agent: %s\n", err.msg);
+		job_path = "/job.json";
+		out_path = "/dev/ttyS1";
+	}
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
@@ -79,8 +92,11 @@ int main(int argc, char **argv)
 			return usage(2);
 		}
 	}
-	if (!job_path || o.iterations < 1)
+	if (!job_path || o.iterations < 1) {
+		if (guest)
+			kab_guest_poweroff();
 		return usage(2);
+	}
 	j = strcmp(job_path, "-") ? json_load_file(job_path, 0, &jerr) :
 				    json_loadf(stdin, 0, &jerr);
 	if (!j) {
@@ -106,6 +122,15 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	dup2(2, 1);
+	if (isatty(o.out_fd)) {
+		/* A serial port: bytes as they are, no \n -> \r\n. */
+		struct termios t;
+
+		if (!tcgetattr(o.out_fd, &t)) {
+			cfmakeraw(&t);
+			tcsetattr(o.out_fd, TCSANOW, &t);
+		}
+	}
 
 	tmp = getenv("TMPDIR");
 	snprintf(tmpl, sizeof(tmpl), "%s/kab-agent.XXXXXX",
@@ -122,5 +147,7 @@ int main(int argc, char **argv)
 	remove_tree(tmpl);
 	kab_job_free(&job);
 	close(o.out_fd);
+	if (guest)
+		kab_guest_poweroff();
 	return ret;
 }

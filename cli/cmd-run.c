@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -30,6 +31,7 @@ struct run_ctx {
 	const struct kab_job *job;
 	const char *label;
 	const char *monitors;
+	const struct kab_qemu_opts *qemu;	/* NULL: the local target */
 	int64_t run_id;
 	struct kab_err err;
 	bool failed_store;
@@ -93,7 +95,9 @@ static int on_start(void *arg, const struct kab_run_start *st)
 	r.test = c->job->test;
 	r.params = json_object_get(jj, "params");
 	r.resolved = st->resolved;
-	r.target = "local";
+	r.target = c->qemu ? "qemu" : "local";
+	if (c->qemu)
+		r.kernel.image_path = (char *)c->qemu->kernel;
 	r.host = st->host;
 	r.iterations_planned = st->iterations;
 	ret = kab_db_run_insert(c->db, &r, &c->err);
@@ -193,14 +197,38 @@ static int run_one(struct run_ctx *c, const char *agent, bool *fatal)
 	enum kab_run_status status;
 	const char *msg = NULL;
 	struct kab_err err;
-	char *desc, *glob;
+	struct kab_boot boot = { 0 };
+	enum kab_boot_outcome outcome = KAB_BOOT_OK;
+	char *desc, *glob, bootmsg[512];
 	int ret;
 
 	c->run_id = -1;
 	c->cur = 0;
 	c->t0 = now_mono();
-	ret = kab_target_local(&o, col, &err);
-	status = kab_collector_finish(col, &msg);
+	if (c->qemu) {
+		ret = kab_target_qemu(&o, c->qemu, col, &boot, &err);
+		status = kab_collector_finish(col, &msg);
+		if (!ret)
+			outcome = kab_boot_classify(&boot,
+						    kab_collector_started(col),
+						    status, stop_requested);
+		if (!ret && outcome != KAB_BOOT_OK) {
+			/* Say what the boot did, not what the stream did. */
+			snprintf(bootmsg, sizeof(bootmsg), "boot %s%s%s (%.0f s "
+				 "under %s)", kab_boot_outcome_name(outcome),
+				 boot.problem ? ": " : "",
+				 boot.problem ? boot.problem : "",
+				 boot.seconds, boot.accel);
+			msg = bootmsg;
+			if (outcome != KAB_BOOT_INTERRUPTED)
+				status = KAB_RUN_FAILED;
+			else
+				status = KAB_RUN_INTERRUPTED;
+		}
+	} else {
+		ret = kab_target_local(&o, col, &err);
+		status = kab_collector_finish(col, &msg);
+	}
 	kab_collector_stats(col, &stats);
 	progress_clear(c);
 	if (c->failed_store) {
@@ -248,6 +276,18 @@ static int run_one(struct run_ctx *c, const char *agent, bool *fatal)
 			(long long)c->run_id,
 			(unsigned long long)stats.garbage_bytes,
 			(unsigned long long)stats.bad_records);
+	if (c->qemu && !ret && outcome != KAB_BOOT_OK && boot.console_len) {
+		/* The end of the console says why; all of it is kept. */
+		const char *p = boot.console + boot.console_len;
+		int lines = 0;
+
+		while (p > boot.console && lines < 6)
+			if (*--p == '\n')
+				lines++;
+		fprintf(stderr, "kab: the console's last lines:\n%s\n",
+			p + (*p == '\n'));
+	}
+	kab_boot_free(&boot);
 	free(desc);
 	kab_collector_free(col);
 	return status == KAB_RUN_OK ? 0 : -1;
@@ -269,6 +309,12 @@ static void run_usage(FILE *f)
 		"[a, b]\n"
 		"  --monitors LIST   all (default), none, or some of "
 		"proc-vmstat,meminfo,perf-stat\n"
+		"  --target T        local (default: this machine) or qemu\n"
+		"  --kernel PATH     qemu: the bzImage to boot (default: the "
+		"newest /boot/vmlinuz-*)\n"
+		"  --cmdline S       qemu: added to the kernel command line\n"
+		"  --smp N, --mem M  qemu: CPUs (2) and memory (2G) of the "
+		"guest\n"
 		"  --db PATH         database (default $KAB_DB, else "
 		"~/.local/share/kab/kab.db)\n"
 		"\n"
@@ -284,11 +330,19 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		{ "runs", required_argument, NULL, 'n' },
 		{ "set", required_argument, NULL, 's' },
 		{ "monitors", required_argument, NULL, 'm' },
+		{ "target", required_argument, NULL, 't' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "cmdline", required_argument, NULL, 'c' },
+		{ "smp", required_argument, NULL, 'S' },
+		{ "mem", required_argument, NULL, 'M' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run_ctx c = { .iterations = 3 };
+	struct kab_qemu_opts q = { .smp = 2, .mem = "2G", .boot_timeout = 120 };
+	const char *target = "local";
+	char *default_kernel = NULL, *cache = NULL;
 	struct kab_joblist *lists;
 	struct sigaction sa = { .sa_handler = on_sigint };
 	const char *db_opt = NULL;
@@ -331,6 +385,31 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case 't':
+			if (strcmp(optarg, "local") && strcmp(optarg, "qemu")) {
+				free(sets);
+				return cli_error(EXIT_USAGE, "--target '%s': use "
+						 "local or qemu", optarg);
+			}
+			target = optarg;
+			break;
+		case 'k':
+			q.kernel = optarg;
+			break;
+		case 'c':
+			q.cmdline = optarg;
+			break;
+		case 'S':
+			q.smp = strtol(optarg, &end, 10);
+			if (*end || q.smp < 1 || q.smp > 256) {
+				free(sets);
+				return cli_error(EXIT_USAGE, "--smp '%s': give "
+						 "1 to 256 CPUs", optarg);
+			}
+			break;
+		case 'M':
+			q.mem = optarg;
+			break;
 		case 'h':
 			run_usage(stdout);
 			free(sets);
@@ -355,6 +434,37 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 			goto out;
 		}
 		c.nr_jobs += lists[i].nr;
+	}
+	if (!strcmp(target, "qemu")) {
+		const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+		if (!q.kernel) {
+			default_kernel = kab_default_kernel();
+			if (!default_kernel) {
+				rc = cli_error(EXIT_USAGE, "no kernel in /boot: "
+					       "give --kernel PATH, or install "
+					       "linux-image-amd64 (make deps)");
+				goto out;
+			}
+			q.kernel = default_kernel;
+		}
+		cache = xdg && *xdg ? xasprintf("%s/kab", xdg) :
+			xasprintf("%s/.cache/kab", home ? home : "/tmp");
+		if (mkdir_p(cache, 0755)) {
+			rc = cli_error(EXIT_RUN, "cannot create the cache %s: "
+				       "%m: set XDG_CACHE_HOME", cache);
+			goto out;
+		}
+		q.cache_dir = cache;
+		c.qemu = &q;
+		if (kab_kernel_check(q.kernel, &err)) {
+			rc = cli_error(EXIT_USAGE, "%s", err.msg);
+			goto out;
+		}
+	} else if (q.kernel || q.cmdline) {
+		rc = cli_error(EXIT_USAGE, "--kernel and --cmdline need "
+			       "--target qemu");
+		goto out;
 	}
 	if (cli_open_db(cli, db_opt, KAB_DB_WRITE, &c.db)) {
 		rc = EXIT_RUN;
@@ -383,5 +493,7 @@ out:
 		kab_joblist_free(&lists[i]);
 	free(lists);
 	free(sets);
+	free(default_kernel);
+	free(cache);
 	return rc;
 }

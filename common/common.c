@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -246,4 +247,25 @@ uint32_t kab_crc32(const void *buf, size_t n)
 		n -= chunk;
 	}
 	return (uint32_t)crc;
+}
+
+int mkdir_p(const char *dir, mode_t mode)
+{
+	char *copy = xstrdup(dir), *p;
+	int ret = 0;
+
+	for (p = copy + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(copy, mode) && errno != EEXIST)
+			ret = -1;
+		*p = '/';
+	}
+	if (mkdir(copy, mode) && errno != EEXIST)
+		ret = -1;
+	else
+		ret = 0;
+	free(copy);
+	return ret;
 }

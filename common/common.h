@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define KAB_VERSION "0.1.0"
 
@@ -55,6 +56,9 @@ char *strbuf_detach(struct strbuf *sb);
 /* Whole-file helpers; return 0 or -1 with err set. */
 int read_file(const char *path, struct strbuf *out, struct kab_err *err);
 int write_all(int fd, const void *buf, size_t n);
+
+/* mkdir -p; 0 or -1 with errno. */
+int mkdir_p(const char *dir, mode_t mode);
 
 /* Seconds since the epoch, with sub-second resolution (CLOCK_REALTIME). */
 double now_wall(void);

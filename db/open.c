@@ -83,14 +83,7 @@ static int make_parent(const char *path, struct kab_err *err)
 		return 0;
 	}
 	*p = '\0';
-	for (p = dir + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		mkdir(dir, 0755);
-		*p = '/';
-	}
-	if (mkdir(dir, 0755) && errno != EEXIST) {
+	if (mkdir_p(dir, 0755)) {
 		kab_err_set(err, "cannot create %s: %s: pass --db PATH to put "
 			    "the database elsewhere", dir, strerror(errno));
 		free(dir);

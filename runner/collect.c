@@ -251,6 +251,11 @@ int kab_collector_iterations(const struct kab_collector *c)
 	return c->done;
 }
 
+bool kab_collector_started(const struct kab_collector *c)
+{
+	return c->started;
+}
+
 int kab_collector_lost(const struct kab_collector *c)
 {
 	return c->lost;

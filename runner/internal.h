@@ -45,6 +45,16 @@ void wis_metrics(const struct wis_opts *o, const struct wis_result *res,
 		 struct kab_metrics *out);
 double wis_expected_seconds(const struct kab_job *job, int nr_cpus);
 
+/* ---- targets ---- */
+
+/*
+ * Feed fd into the collector until EOF; SIGTERM to pid on o->stop, and
+ * SIGKILL at deadline (monotonic seconds, 0 for none).  Reaps pid.
+ */
+int kab_pump(pid_t pid, int fd, struct kab_collector *c,
+	     const struct kab_target_opts *o, double deadline,
+	     bool *timed_out, int *status, struct kab_err *err);
+
 /* ---- agent helpers ---- */
 
 /* Kill and reap descendants left behind (the agent is a subreaper). */

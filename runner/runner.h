@@ -244,6 +244,17 @@ char *kab_monitor_check(const char *list);
 /* Returns 0 when every iteration succeeded, 1 when the job failed. */
 int kab_agent_run(const struct kab_agent_opts *opts);
 
+/*
+ * The guest's initramfs for a job, built once per content: returns its
+ * path (cached tells whether it was there already), NULL with err set.
+ */
+char *kab_initramfs(const char *agent, const char *stressng, const char *job,
+		    const char *cache_dir, bool *cached, struct kab_err *err);
+
+/* As a guest's /init: mount /proc, /sys, /dev, /tmp; power off. */
+int kab_guest_setup(struct kab_err *err);
+void kab_guest_poweroff(void) __attribute__((noreturn));
+
 /* ------------------------------------------------------------------ */
 /* Collecting: records into typed events, validated                    */
 
@@ -313,5 +324,57 @@ struct kab_target_opts {
  */
 int kab_target_local(const struct kab_target_opts *opts,
 		     struct kab_collector *c, struct kab_err *err);
+
+enum kab_boot_outcome {
+	KAB_BOOT_OK,
+	KAB_BOOT_JOB_FAILED,	/* the agent ran and reported failure */
+	KAB_BOOT_FAILED,	/* the agent never said hello */
+	KAB_BOOT_PANIC,		/* panic, oops, BUG on the console */
+	KAB_BOOT_TIMEOUT,	/* killed at the host-side deadline */
+	KAB_BOOT_INTERRUPTED,	/* the user stopped it */
+};
+
+const char *kab_boot_outcome_name(enum kab_boot_outcome o);
+
+struct kab_qemu_opts {
+	const char *kernel;	/* bzImage */
+	const char *cmdline;	/* added to kab's own options */
+	int smp;
+	const char *mem;	/* "2G" */
+	const char *qemu;	/* NULL: qemu-system-x86_64 from PATH */
+	const char *cache_dir;	/* initramfs images */
+	double boot_timeout;	/* seconds allowed to reach the agent */
+};
+
+struct kab_boot {
+	enum kab_boot_outcome outcome;
+	char *console;		/* the whole console log */
+	size_t console_len;
+	char *problem;		/* first alarming console line, or NULL */
+	char accel[8];		/* kvm or tcg */
+	char qemu_version[96];
+	double seconds;		/* QEMU's start to its exit */
+	bool timed_out;
+};
+
+/*
+ * Boot q->kernel with the agent as /init and feed the guest's stream to
+ * the collector; boot tells how it went.  -1 with err when QEMU could
+ * not be started at all.
+ */
+int kab_target_qemu(const struct kab_target_opts *o,
+		    const struct kab_qemu_opts *q, struct kab_collector *c,
+		    struct kab_boot *boot, struct kab_err *err);
+void kab_boot_free(struct kab_boot *b);
+/* Classify a finished boot from what the collector saw. */
+enum kab_boot_outcome kab_boot_classify(const struct kab_boot *b,
+					bool started,
+					enum kab_run_status status,
+					bool interrupted);
+char *kab_console_problem(const char *log, size_t len);
+char *kab_default_kernel(void);
+/* Is path a bzImage? */
+int kab_kernel_check(const char *path, struct kab_err *err);
+bool kab_collector_started(const struct kab_collector *c);
 
 #endif /* KAB_RUNNER_H */

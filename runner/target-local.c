@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runner.h"
+#include "internal.h"
 
 static pid_t spawn_agent(const struct kab_target_opts *o, int *in_fd,
 			 int *out_fd, struct kab_err *err)
@@ -61,9 +60,8 @@ static pid_t spawn_agent(const struct kab_target_opts *o, int *in_fd,
 int kab_target_local(const struct kab_target_opts *o, struct kab_collector *c,
 		     struct kab_err *err)
 {
-	double kill_at = 0;
-	bool asked = false;
-	int in_fd = -1, out_fd = -1, status, ret = 0;
+	int in_fd = -1, out_fd = -1, status;
+	bool timed_out;
 	json_t *jj;
 	char *job;
 	pid_t pid;
@@ -78,40 +76,5 @@ int kab_target_local(const struct kab_target_opts *o, struct kab_collector *c,
 	write_all(in_fd, job, strlen(job));
 	free(job);
 	close(in_fd);
-
-	for (;;) {
-		struct pollfd pfd = { .fd = out_fd, .events = POLLIN };
-		char buf[65536];
-		ssize_t n;
-
-		if (o->stop && *o->stop && !asked) {
-			kill(pid, SIGTERM);
-			asked = true;
-			kill_at = now_mono() + 10;
-		}
-		if (asked && now_mono() > kill_at)
-			kill(-pid, SIGKILL), kill(pid, SIGKILL);
-		n = poll(&pfd, 1, 200);
-		if (o->tick)
-			o->tick(o->tick_ctx);
-		if (n <= 0)
-			continue;
-		n = read(out_fd, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		if (kab_collector_feed(c, buf, n)) {
-			/* The caller cannot store: stop the agent. */
-			kill(pid, SIGTERM);
-			asked = true;
-			kill_at = now_mono() + 10;
-			ret = -1;
-			kab_err_set(err, "storing the results failed");
-		}
-	}
-	close(out_fd);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	return ret;
+	return kab_pump(pid, out_fd, c, o, 0, &timed_out, &status, err);
 }

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pump.c - read a child's record stream into the collector until it
+ * ends, asking the child to stop on the user's interrupt and killing it
+ * at a deadline.  Shared by every target that runs a local process
+ * (the agent itself, QEMU, ssh).
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+int kab_pump(pid_t pid, int fd, struct kab_collector *c,
+	     const struct kab_target_opts *o, double deadline,
+	     bool *timed_out, int *status, struct kab_err *err)
+{
+	double kill_at = 0;
+	bool asked = false;
+	int ret = 0;
+
+	*timed_out = false;
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		char buf[65536];
+		ssize_t n;
+
+		if (o->stop && *o->stop && !asked) {
+			kill(pid, SIGTERM);
+			asked = true;
+			kill_at = now_mono() + 10;
+		}
+		if (deadline && now_mono() > deadline && !*timed_out) {
+			*timed_out = true;
+			kill(pid, SIGKILL);
+		}
+		if (asked && now_mono() > kill_at) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+		}
+		n = poll(&pfd, 1, 200);
+		if (o->tick)
+			o->tick(o->tick_ctx);
+		if (n <= 0)
+			continue;
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (kab_collector_feed(c, buf, n) && !asked) {
+			/* The caller cannot store: stop the child. */
+			kill(pid, SIGTERM);
+			asked = true;
+			kill_at = now_mono() + 10;
+			ret = kab_err_set(err, "storing the results failed");
+		}
+	}
+	close(fd);
+	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+		;
+	return ret;
+}

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * target-qemu.c - boot a kernel under QEMU with kab-agent as /init and
+ * read the record stream from the guest's second serial port.
+ *
+ * ttyS0 (the console) goes to a file; ttyS1 (the stream) to QEMU's
+ * stdout, so kernel messages never interleave with data.  A broken
+ * kernel must end the boot rather than hang it: panic=-1 and oops=panic
+ * on the command line, -no-reboot for QEMU, and a host-side deadline
+ * after which QEMU is killed.  QEMU's exit status proves nothing: only
+ * the agent's end record says the job ran.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+const char *kab_boot_outcome_name(enum kab_boot_outcome o)
+{
+	static const char *const names[] = {
+		[KAB_BOOT_OK] = "ok",
+		[KAB_BOOT_JOB_FAILED] = "job-failure",
+		[KAB_BOOT_FAILED] = "boot-failure",
+		[KAB_BOOT_PANIC] = "panic",
+		[KAB_BOOT_TIMEOUT] = "timeout",
+		[KAB_BOOT_INTERRUPTED] = "interrupted",
+	};
+
+	return o < ARRAY_SIZE(names) ? names[o] : "unknown";
+}
+
+/* The first line of the console that says the kernel is in trouble. */
+char *kab_console_problem(const char *log, size_t len)
+{
+	static const char *const bad[] = {
+		"Kernel panic", "Oops", "BUG:", "WARNING:", "Call Trace:",
+		"soft lockup", "hard LOCKUP", "rcu_sched detected stall",
+		"rcu: INFO:", "self-detected stall",
+	};
+	const char *line = log, *end = log + len;
+	size_t i;
+
+	while (line < end) {
+		const char *nl = memchr(line, '\n', end - line);
+		size_t n = nl ? (size_t)(nl - line) : (size_t)(end - line);
+
+		for (i = 0; i < ARRAY_SIZE(bad); i++)
+			if (memmem(line, n, bad[i], strlen(bad[i]))) {
+				char *out = xmalloc(n + 1), *p;
+
+				memcpy(out, line, n);
+				out[n] = '\0';
+				for (p = out; *p; p++)
+					if (*p < ' ' || *p > '~')
+						*p = ' ';
+				return out;
+			}
+		line = nl ? nl + 1 : end;
+	}
+	return NULL;
+}
+
+/* Debian's linux-image-amd64: the newest /boot/vmlinuz-*. */
+char *kab_default_kernel(void)
+{
+	struct dirent *de;
+	char *best = NULL;
+	DIR *d = opendir("/boot");
+
+	if (!d)
+		return NULL;
+	while ((de = readdir(d)))
+		if (!strncmp(de->d_name, "vmlinuz-", 8) &&
+		    (!best || strverscmp(de->d_name, best) > 0)) {
+			free(best);
+			best = xstrdup(de->d_name);
+		}
+	closedir(d);
+	if (best) {
+		char *path = xasprintf("/boot/%s", best);
+
+		free(best);
+		return path;
+	}
+	return NULL;
+}
+
+/* KVM that failed once in this process is not tried again. */
+static bool kvm_broken;
+
+static bool kvm_usable(void)
+{
+	const char *env = getenv("KAB_ACCEL");
+	int fd;
+
+	if (env && *env)
+		return !strcmp(env, "kvm");
+	if (kvm_broken)
+		return false;
+	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+static void qemu_version(const char *qemu, char *buf, size_t n)
+{
+	char *cmd = xasprintf("'%s' --version 2>/dev/null", qemu);
+	FILE *f = popen(cmd, "r");
+
+	buf[0] = '\0';
+	if (f) {
+		if (fgets(buf, n, f))
+			buf[strcspn(buf, "\n")] = '\0';
+		pclose(f);
+	}
+	free(cmd);
+}
+
+/* A bzImage has "HdrS" at offset 0x202. */
+int kab_kernel_check(const char *path, struct kab_err *err)
+{
+	char magic[4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return kab_err_set(err, "kernel %s: %s: give a bzImage path "
+				   "(e.g. /boot/vmlinuz-*)", path,
+				   strerror(errno));
+	n = pread(fd, magic, sizeof(magic), 0x202);
+	close(fd);
+	if (n != sizeof(magic) || memcmp(magic, "HdrS", 4))
+		return kab_err_set(err, "kernel %s is not a bzImage (no x86 "
+				   "boot header): give arch/x86/boot/bzImage "
+				   "or /boot/vmlinuz-*", path);
+	return 0;
+}
+
+static char *find_in_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	char *copy = xstrdup(path ? path : "/usr/bin:/bin"), *dir, *save;
+	char *found = NULL;
+
+	for (dir = strtok_r(copy, ":", &save); dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		char *c = xasprintf("%s/%s", dir, name);
+
+		if (!access(c, X_OK))
+			found = c;
+		else
+			free(c);
+	}
+	free(copy);
+	return found;
+}
+
+int kab_target_qemu(const struct kab_target_opts *o,
+		    const struct kab_qemu_opts *q, struct kab_collector *c,
+		    struct kab_boot *boot, struct kab_err *err)
+{
+	const struct kab_workload *w = kab_workload_find(o->job->suite,
+							 o->job->test);
+	char *qemu = NULL, *stressng = NULL, *initrd = NULL, *append = NULL;
+	char *serial0 = NULL, *job = NULL, smp[16], log[] =
+		"/tmp/kab-console.XXXXXX";
+	struct strbuf console = STRBUF_INIT;
+	const char *env = getenv("KAB_STRESS_NG");
+	bool cached, timed_out = false, kvm;
+	double t0, deadline;
+	int fds[2], status, logfd, ret = -1;
+	json_t *jj;
+	pid_t pid;
+
+	memset(boot, 0, sizeof(*boot));
+	boot->outcome = KAB_BOOT_FAILED;
+	if (kab_kernel_check(q->kernel, err))
+		return -1;
+	qemu = q->qemu ? xstrdup(q->qemu) : find_in_path("qemu-system-x86_64");
+	if (!qemu || access(qemu, X_OK)) {
+		kab_err_set(err, "QEMU is not installed (no qemu-system-x86_64 "
+			    "in PATH): apt-get install qemu-system-x86, or "
+			    "make deps");
+		goto out;
+	}
+	stressng = env && *env ? xstrdup(env) : find_in_path("stress-ng");
+	jj = kab_job_to_json(o->job);
+	job = json_dumps(jj, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(jj);
+	initrd = kab_initramfs(o->agent_path, stressng, job, q->cache_dir,
+			       &cached, err);
+	if (!initrd)
+		goto out;
+	logfd = mkstemp(log);
+	if (logfd < 0) {
+		kab_err_set(err, "cannot make a console log: %s",
+			    strerror(errno));
+		goto out;
+	}
+	close(logfd);
+retry:
+	kvm = kvm_usable();
+	snprintf(boot->accel, sizeof(boot->accel), "%s", kvm ? "kvm" : "tcg");
+	qemu_version(qemu, boot->qemu_version, sizeof(boot->qemu_version));
+	snprintf(smp, sizeof(smp), "%d", q->smp);
+	append = xasprintf("console=ttyS0 panic=-1 softlockup_panic=1 "
+			   "nmi_watchdog=panic oops=panic rdinit=/init%s%s "
+			   "-- --iterations %d --monitors %s",
+			   q->cmdline && *q->cmdline ? " " : "",
+			   q->cmdline ? q->cmdline : "", o->iterations,
+			   o->monitors ? o->monitors : "all");
+	serial0 = xasprintf("file:%s", log);
+	if (pipe2(fds, O_CLOEXEC)) {
+		kab_err_set(err, "pipe: %s", strerror(errno));
+		goto out_log;
+	}
+	t0 = now_mono();
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(null, 0);
+		dup2(fds[1], 1);
+		setpgid(0, 0);
+		signal(SIGINT, SIG_DFL);
+		execl(qemu, qemu, "-nodefaults", "-display", "none",
+		      "-no-reboot", "-accel", kvm ? "kvm" : "tcg", "-cpu",
+		      kvm ? "host" : "max", "-smp", smp, "-m", q->mem,
+		      "-kernel", q->kernel, "-initrd", initrd, "-append",
+		      append, "-serial", serial0, "-serial", "stdio",
+		      (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	if (pid < 0) {
+		close(fds[0]);
+		kab_err_set(err, "fork: %s", strerror(errno));
+		goto out_log;
+	}
+	deadline = t0 + q->boot_timeout + 30 + o->iterations *
+		   ((w ? w->expected_seconds(o->job, q->smp) : 60) + 10);
+	kab_pump(pid, fds[0], c, o, deadline, &timed_out, &status, err);
+	boot->seconds = now_mono() - t0;
+	/*
+	 * A /dev/kvm that opens but cannot run this CPU model (nested
+	 * virtualisation, say) makes QEMU die at once: use TCG instead.
+	 */
+	if (kvm && !kab_collector_started(c) && boot->seconds < 10 &&
+	    ((WIFEXITED(status) && WEXITSTATUS(status)) ||
+	     WIFSIGNALED(status)) &&
+	    !(getenv("KAB_ACCEL") && *getenv("KAB_ACCEL"))) {
+		kvm_broken = true;
+		fprintf(stderr, "kab: note: QEMU cannot use /dev/kvm here "
+			"(it died at once): using TCG\n");
+		free(append);
+		free(serial0);
+		goto retry;
+	}
+	read_file(log, &console, NULL);
+	boot->console = console.buf ? strbuf_detach(&console) : xstrdup("");
+	boot->console_len = strlen(boot->console);
+	boot->problem = kab_console_problem(boot->console, boot->console_len);
+	ret = 0;
+out_log:
+	unlink(log);
+out:
+	free(qemu);
+	free(stressng);
+	free(initrd);
+	free(append);
+	free(serial0);
+	free(job);
+	if (!ret)
+		boot->timed_out = timed_out;
+	return ret;
+}
+
+void kab_boot_free(struct kab_boot *b)
+{
+	free(b->console);
+	free(b->problem);
+	memset(b, 0, sizeof(*b));
+}
+
+enum kab_boot_outcome kab_boot_classify(const struct kab_boot *b,
+					bool started,
+					enum kab_run_status status,
+					bool interrupted)
+{
+	if (interrupted)
+		return KAB_BOOT_INTERRUPTED;
+	if (status == KAB_RUN_OK)
+		return KAB_BOOT_OK;
+	if (b->problem && (strstr(b->problem, "Kernel panic") ||
+			   strstr(b->problem, "Oops") ||
+			   strstr(b->problem, "BUG:") ||
+			   strstr(b->problem, "lockup") ||
+			   strstr(b->problem, "stall")))
+		return KAB_BOOT_PANIC;
+	if (b->timed_out)
+		return KAB_BOOT_TIMEOUT;
+	if (status == KAB_RUN_FAILED)
+		return KAB_BOOT_JOB_FAILED;
+	return started ? KAB_BOOT_JOB_FAILED : KAB_BOOT_FAILED;
+}

@@ -1,0 +1,58 @@
+#!/bin/bash
+# The qemu target: Debian's kernel booted under QEMU (TCG here) with
+# kab-agent as /init, the stream read from ttyS1.
+. "$(dirname "$0")/lib.sh"
+
+JOB=$TOP/jobs/will-it-scale-malloc1.yaml
+SHORT="--runs 2 --set nr_task=1 --set warmup=1 --set testtime=2s"
+export XDG_CACHE_HOME=$TMP/cache
+
+test_expect "malloc1 runs in a guest booted from /boot and is stored" '
+	kab run --target qemu $SHORT $JOB >$TMP/o 2>$TMP/e
+	cat $TMP/o $TMP/e
+	test "$(sql "SELECT status || '"'"' '"'"' || target FROM runs WHERE id = 1")" = "ok qemu"
+	test "$(sql "SELECT count(DISTINCT iteration) FROM samples WHERE run_id = 1")" = 2
+	ops=$(mean_of 1 will-it-scale.per_process_ops)
+	check "$ops > 100 && $ops < 10000000"
+	# the facts are the guest'"'"'s, not this machine'"'"'s
+	sql "SELECT host FROM runs WHERE id = 1" | grep -q "\"hypervisor\":true"
+	sql "SELECT host FROM runs WHERE id = 1" | grep -q "rdinit=/init"
+	sql "SELECT image_path FROM kernels k JOIN runs r ON r.kernel_id = k.id WHERE r.id = 1" | grep -q "^/boot/vmlinuz-"
+'
+
+test_expect "the initramfs is built once and then reused" '
+	ls $XDG_CACHE_HOME/kab/initramfs-*.cpio >$TMP/before
+	kab run --target qemu --runs 1 --set nr_task=1 --set warmup=0 \
+		--set testtime=1s --set warmup=1 $JOB >/dev/null 2>&1
+	ls $XDG_CACHE_HOME/kab/initramfs-*.cpio >$TMP/after
+	test "$(wc -l <$TMP/before)" = 1
+	cmp $TMP/before $TMP/after
+	cpio -t <$(cat $TMP/before) 2>/dev/null | grep -qx init
+	cpio -t <$(cat $TMP/before) 2>/dev/null | grep -qx job.json
+	cpio -t <$(cat $TMP/before) 2>/dev/null | grep -qx usr/bin/stress-ng
+'
+
+test_expect "a kernel that panics at boot is a panic, with no samples" '
+	before=$(sql "SELECT count(*) FROM samples")
+	expect_error 1 "boot panic: .*Kernel panic" -- "$KAB" run --target qemu \
+		--cmdline "rdinit=/nonexistent" $SHORT $JOB
+	grep -q "the console.s last lines" $TMP/stderr
+	test "$(sql "SELECT count(*) FROM samples")" = "$before"
+'
+
+test_expect "a kernel path that is missing or not a bzImage is refused" '
+	expect_error 2 "kernel /nonexistent: No such file" -- "$KAB" run \
+		--target qemu --kernel /nonexistent $SHORT $JOB
+	expect_error 2 "not a bzImage" -- "$KAB" run --target qemu \
+		--kernel /etc/passwd $SHORT $JOB
+	expect_error 2 "need --target qemu" -- "$KAB" run --kernel /boot/x $JOB
+'
+
+test_expect "a missing QEMU says how to install it" '
+	mkdir -p $TMP/bin
+	ln -sf "$(command -v stress-ng)" $TMP/bin/stress-ng
+	expect_error 1 "QEMU is not installed.*apt-get install qemu-system-x86" -- \
+		env PATH=$TMP/bin "$KAB" run --target qemu $SHORT $JOB
+'
+
+test_done
