@@ -276,6 +276,28 @@ static int run_one(struct run_ctx *c, const char *agent, bool *fatal)
 			(long long)c->run_id,
 			(unsigned long long)stats.garbage_bytes,
 			(unsigned long long)stats.bad_records);
+	if (c->qemu && !ret) {
+		struct kab_boot_row row = {
+			.run_id = c->run_id,
+			.kernel_label = c->label ? c->label : c->qemu->kernel,
+			.kernel_path = c->qemu->kernel,
+			.cmdline = c->qemu->cmdline,
+			.outcome = kab_boot_outcome_name(outcome),
+			.problem = boot.problem,
+			.accel = boot.accel,
+			.qemu_version = boot.qemu_version,
+			.smp = c->qemu->smp,
+			.mem = c->qemu->mem,
+			.seconds = boot.seconds,
+			.console = boot.console,
+			.console_len = boot.console_len,
+		};
+
+		if (kab_db_boot_insert(c->db, &row, NULL, &err)) {
+			cli_error(EXIT_RUN, "%s", err.msg);
+			*fatal = true;
+		}
+	}
 	if (c->qemu && !ret && outcome != KAB_BOOT_OK && boot.console_len) {
 		/* The end of the console says why; all of it is kept. */
 		const char *p = boot.console + boot.console_len;

@@ -16,7 +16,7 @@
 
 #include "../common/common.h"
 
-#define KAB_DB_SCHEMA_VERSION 1
+#define KAB_DB_SCHEMA_VERSION 2
 
 struct kab_db;
 
@@ -97,5 +97,28 @@ typedef int (*kab_sample_fn)(void *ctx, int iteration, const char *metric,
 /* Ordered by iteration, then metric. */
 int kab_db_samples_foreach(struct kab_db *db, int64_t run_id,
 			   kab_sample_fn fn, void *ctx, struct kab_err *err);
+
+/* One boot of the qemu target; console is stored zlib-compressed. */
+struct kab_boot_row {
+	int64_t run_id;		/* <= 0: the agent never started a run */
+	const char *kernel_label;
+	const char *kernel_path;
+	const char *cmdline;
+	const char *outcome;
+	const char *problem;
+	const char *accel;
+	const char *qemu_version;
+	int smp;
+	const char *mem;
+	double seconds;
+	const char *console;
+	size_t console_len;
+};
+
+int kab_db_boot_insert(struct kab_db *db, const struct kab_boot_row *b,
+		       int64_t *id, struct kab_err *err);
+/* The console of a boot, uncompressed (malloc'd), or NULL with err. */
+char *kab_db_boot_console(struct kab_db *db, int64_t boot_id, size_t *len,
+			  struct kab_err *err);
 
 #endif /* KAB_DB_H */

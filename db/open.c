@@ -57,6 +57,26 @@ static const char *const migrations[] = {
 	"  metric TEXT NOT NULL,"
 	"  value REAL NOT NULL,"
 	"  PRIMARY KEY (run_id, iteration, metric)) WITHOUT ROWID;",
+
+	/* 1 -> 2: boots of the qemu target, with their console logs. */
+	"CREATE TABLE boots ("
+	"  id INTEGER PRIMARY KEY,"
+	"  run_id INTEGER REFERENCES runs(id) ON DELETE SET NULL,"
+	"  kernel_label TEXT NOT NULL,"
+	"  kernel_path TEXT,"
+	"  cmdline TEXT,"
+	"  outcome TEXT NOT NULL CHECK (outcome IN ('ok', 'job-failure',"
+	"    'boot-failure', 'panic', 'timeout', 'interrupted')),"
+	"  problem TEXT,"
+	"  accel TEXT,"
+	"  qemu_version TEXT,"
+	"  smp INTEGER,"
+	"  mem TEXT,"
+	"  seconds REAL,"
+	"  console BLOB,"
+	"  console_bytes INTEGER NOT NULL DEFAULT 0,"
+	"  started_at TEXT NOT NULL);"
+	"CREATE INDEX boots_run ON boots (run_id);",
 };
 
 char *kab_db_default_path(void)

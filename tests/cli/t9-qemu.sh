@@ -18,6 +18,10 @@ test_expect "malloc1 runs in a guest booted from /boot and is stored" '
 	sql "SELECT host FROM runs WHERE id = 1" | grep -q "\"hypervisor\":true"
 	sql "SELECT host FROM runs WHERE id = 1" | grep -q "rdinit=/init"
 	sql "SELECT image_path FROM kernels k JOIN runs r ON r.kernel_id = k.id WHERE r.id = 1" | grep -q "^/boot/vmlinuz-"
+	# the boot is stored with its compressed console
+	test "$(sql "SELECT outcome || '"'"' '"'"' || accel FROM boots WHERE run_id = 1")" = "ok tcg"
+	check "$(sql "SELECT console_bytes FROM boots WHERE run_id = 1") > 10000"
+	check "$(sql "SELECT length(console) FROM boots WHERE run_id = 1") < $(sql "SELECT console_bytes FROM boots WHERE run_id = 1") / 2"
 '
 
 test_expect "the initramfs is built once and then reused" '
@@ -38,6 +42,8 @@ test_expect "a kernel that panics at boot is a panic, with no samples" '
 		--cmdline "rdinit=/nonexistent" $SHORT $JOB
 	grep -q "the console.s last lines" $TMP/stderr
 	test "$(sql "SELECT count(*) FROM samples")" = "$before"
+	test "$(sql "SELECT outcome FROM boots ORDER BY id DESC LIMIT 1")" = panic
+	sql "SELECT problem FROM boots ORDER BY id DESC LIMIT 1" | grep -q "Kernel panic"
 '
 
 test_expect "a kernel path that is missing or not a bzImage is refused" '

@@ -239,6 +239,46 @@ static void test_stale_run(void **state)
 	free(p);
 }
 
+/* A version 1 database is migrated forward, its runs kept. */
+static void test_migration_and_boots(void **state)
+{
+	char *p = path("v1.db"), *console;
+	struct kab_db *db;
+	struct kab_err err;
+	struct kab_run r, back;
+	struct kab_boot_row b = { 0 };
+	const char *log = "[    0.000000] Linux version 6.1.0\n"
+			  "[    2.000000] Kernel panic - not syncing: x\n";
+	int64_t id;
+	size_t len;
+
+	assert_int_equal(kab_db_open(p, KAB_DB_WRITE, &db, &err), 0);
+	fill_run(&r);
+	assert_int_equal(kab_db_run_insert(db, &r, &err), 0);
+	kab_db_close(db);
+	exec_sql(p, "DROP TABLE boots; PRAGMA user_version = 1");
+	assert_int_equal(kab_db_open(p, KAB_DB_WRITE, &db, &err), 0);
+	assert_int_equal(kab_db_run_get(db, r.id, &back, &err), 0);
+	kab_run_free(&back);
+	b.run_id = r.id;
+	b.kernel_label = "base";
+	b.outcome = "panic";
+	b.problem = "Kernel panic - not syncing: x";
+	b.console = log;
+	b.console_len = strlen(log);
+	assert_int_equal(kab_db_boot_insert(db, &b, &id, &err), 0);
+	console = kab_db_boot_console(db, id, &len, &err);
+	assert_non_null(console);
+	assert_int_equal(len, strlen(log));
+	assert_string_equal(console, log);
+	free(console);
+	b.outcome = "exploded";	/* not an outcome */
+	assert_int_equal(kab_db_boot_insert(db, &b, &id, &err), -1);
+	kab_db_close(db);
+	drop_run(&r);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -246,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_rows_shared),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_stale_run),
+		cmocka_unit_test(test_migration_and_boots),
 	};
 
 	return cmocka_run_group_tests_name("db", tests, setup, teardown);

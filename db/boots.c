@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * boots.c - boots of the qemu target and their console logs, kept
+ * compressed: a console is the evidence when a kernel fails.
+ */
+#include <stdlib.h>
+#include <zlib.h>
+
+#include "internal.h"
+
+int kab_db_boot_insert(struct kab_db *db, const struct kab_boot_row *b,
+		       int64_t *id, struct kab_err *err)
+{
+	uLongf zlen = compressBound(b->console_len);
+	unsigned char *z = xmalloc(zlen);
+	sqlite3_stmt *st;
+	char now[32];
+	int ret = -1;
+
+	if (compress2(z, &zlen, (const Bytef *)b->console, b->console_len,
+		      6) != Z_OK) {
+		free(z);
+		return kab_err_set(err, "cannot compress the console log");
+	}
+	st = db_stmt(db, DB_BOOT_INSERT, "INSERT INTO boots (run_id, "
+		     "kernel_label, kernel_path, cmdline, outcome, problem, "
+		     "accel, qemu_version, smp, mem, seconds, console, "
+		     "console_bytes, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, "
+		     "?, ?, ?, ?, ?, ?, ?)", err);
+	if (!st)
+		goto out;
+	iso8601_utc(now_wall() - b->seconds, now, sizeof(now));
+	if (b->run_id > 0)
+		sqlite3_bind_int64(st, 1, b->run_id);
+	else
+		sqlite3_bind_null(st, 1);
+	sqlite3_bind_text(st, 2, b->kernel_label, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, b->kernel_path, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, b->cmdline, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, b->outcome, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, b->problem, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, b->accel, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, b->qemu_version, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 9, b->smp);
+	sqlite3_bind_text(st, 10, b->mem, -1, SQLITE_STATIC);
+	sqlite3_bind_double(st, 11, b->seconds);
+	sqlite3_bind_blob(st, 12, z, zlen, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 13, b->console_len);
+	sqlite3_bind_text(st, 14, now, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		db_fail(db, err, "storing the boot");
+		goto out;
+	}
+	if (id)
+		*id = sqlite3_last_insert_rowid(db->h);
+	ret = 0;
+out:
+	if (st)
+		sqlite3_reset(st);
+	free(z);
+	return ret;
+}
+
+char *kab_db_boot_console(struct kab_db *db, int64_t boot_id, size_t *len,
+			  struct kab_err *err)
+{
+	sqlite3_stmt *st;
+	char *out = NULL;
+	uLongf n;
+
+	st = db_stmt(db, DB_BOOT_CONSOLE, "SELECT console, console_bytes "
+		     "FROM boots WHERE id = ?", err);
+	if (!st)
+		return NULL;
+	sqlite3_bind_int64(st, 1, boot_id);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		kab_err_set(err, "no boot %lld", (long long)boot_id);
+		goto out;
+	}
+	n = sqlite3_column_int64(st, 1);
+	out = xmalloc(n + 1);
+	if (uncompress((Bytef *)out, &n, sqlite3_column_blob(st, 0),
+		       sqlite3_column_bytes(st, 0)) != Z_OK) {
+		kab_err_set(err, "the console of boot %lld is damaged",
+			    (long long)boot_id);
+		free(out);
+		out = NULL;
+		goto out;
+	}
+	out[n] = '\0';
+	*len = n;
+out:
+	sqlite3_reset(st);
+	return out;
+}
