@@ -448,6 +448,17 @@ out:
 	return rc;
 }
 
+int cli_compare_default(struct kab_db *db, char **sides, size_t nr)
+{
+	struct cmp_opts o = {
+		.c = { .test = KAB_TEST_MWU, .fdr = 0.05, .noise = 1,
+		       .resamples = 10000, .seed = 20241107 },
+		.format = "text",
+	};
+
+	return compare(db, sides, nr, &o);
+}
+
 int cmd_compare(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {

@@ -12,6 +12,7 @@
 
 static const struct cmd commands[] = {
 	{ "run", cmd_run, "run a job on this machine and store every sample" },
+	{ "ab", cmd_ab, "boot kernels A and B in turn under QEMU, then compare" },
 	{ "compare", cmd_compare, "lkp's %change table, rows chosen by statistics" },
 	{ "ls", cmd_ls, "list the stored runs" },
 	{ "show", cmd_show, "per-metric n, mean and stddev of a run" },

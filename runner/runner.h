@@ -344,6 +344,7 @@ struct kab_qemu_opts {
 	const char *qemu;	/* NULL: qemu-system-x86_64 from PATH */
 	const char *cache_dir;	/* initramfs images */
 	double boot_timeout;	/* seconds allowed to reach the agent */
+	double timeout;		/* whole boot's deadline; 0: from the job */
 };
 
 struct kab_boot {

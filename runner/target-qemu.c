@@ -186,7 +186,9 @@ int kab_target_qemu(const struct kab_target_opts *o,
 	boot->outcome = KAB_BOOT_FAILED;
 	if (kab_kernel_check(q->kernel, err))
 		return -1;
-	qemu = q->qemu ? xstrdup(q->qemu) : find_in_path("qemu-system-x86_64");
+	qemu = q->qemu ? xstrdup(q->qemu) :
+	       getenv("KAB_QEMU") && *getenv("KAB_QEMU") ?
+	       xstrdup(getenv("KAB_QEMU")) : find_in_path("qemu-system-x86_64");
 	if (!qemu || access(qemu, X_OK)) {
 		kab_err_set(err, "QEMU is not installed (no qemu-system-x86_64 "
 			    "in PATH): apt-get install qemu-system-x86, or "
@@ -247,8 +249,9 @@ retry:
 		kab_err_set(err, "fork: %s", strerror(errno));
 		goto out_log;
 	}
-	deadline = t0 + q->boot_timeout + 30 + o->iterations *
-		   ((w ? w->expected_seconds(o->job, q->smp) : 60) + 10);
+	deadline = t0 + (q->timeout > 0 ? q->timeout :
+			 q->boot_timeout + 30 + o->iterations *
+			 ((w ? w->expected_seconds(o->job, q->smp) : 60) + 10));
 	kab_pump(pid, fds[0], c, o, deadline, &timed_out, &status, err);
 	boot->seconds = now_mono() - t0;
 	/*

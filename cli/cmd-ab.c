@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-ab.c - kab ab: boot kernel A and kernel B in turn under QEMU, run
+ * the job in each boot, store everything, print the comparison.
+ *
+ * Boots alternate A B A B (or a seeded random order per round) so that
+ * the machine's drift falls on both sides.  Each boot is one run; a
+ * kernel that fails to boot never produces samples and is reported as
+ * what it is.
+ */
+#include <getopt.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "runjob.h"
+
+struct side {
+	struct kab_qemu_opts q;
+	char *label;
+	int outcomes[KAB_BOOT_INTERRUPTED + 1];
+};
+
+static void ab_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: kab ab --job FILE [options]\n"
+		"\n"
+		"Boots kernel A and kernel B in turn under QEMU (KVM when it "
+		"works, TCG\notherwise), runs the job --runs-per-boot times in "
+		"each boot, stores\neverything and prints kab compare A B.\n"
+		"\n"
+		"  --a PATH, --b PATH        the bzImages (default: the newest "
+		"/boot/vmlinuz-*)\n"
+		"  --a-cmdline S, --b-cmdline S   added to each kernel's "
+		"command line\n"
+		"  --a-label L, --b-label L  names in the database and the "
+		"table\n"
+		"  --job FILE                the job (YAML); --set KEY=VALUE "
+		"overrides\n"
+		"  --boots N                 boots per side (2)\n"
+		"  --runs-per-boot M         iterations in each boot (3)\n"
+		"  --order alternate|random  boot order (alternate); random "
+		"takes --seed\n"
+		"  --smp N, --mem SIZE       the guests' CPUs (2) and memory "
+		"(2G)\n"
+		"  --timeout S               kill a boot after S seconds "
+		"(default: boot\n"
+		"                            allowance + the job's time + "
+		"grace)\n"
+		"  --monitors LIST, --db PATH   as for kab run\n"
+		"\nExit status: 0 every boot ok, 1 a boot failed, 2 usage.\n");
+}
+
+static char *default_label(const struct kab_qemu_opts *q, const char *side,
+			   const struct kab_qemu_opts *other)
+{
+	char *copy, *base, *label;
+
+	if (q->cmdline && *q->cmdline &&
+	    !(other->cmdline && !strcmp(other->cmdline, q->cmdline)))
+		return xstrdup(q->cmdline);
+	if (strcmp(q->kernel, other->kernel)) {
+		copy = xstrdup(q->kernel);
+		base = basename(copy);
+		label = xstrdup(base);
+		free(copy);
+		return label;
+	}
+	return xstrdup(side);
+}
+
+static unsigned long next_rand(unsigned long *s)
+{
+	*s = *s * 6364136223846793005UL + 1442695040888963407UL;
+	return *s >> 33;
+}
+
+int cmd_ab(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "a", required_argument, NULL, 'A' },
+		{ "b", required_argument, NULL, 'B' },
+		{ "a-cmdline", required_argument, NULL, 'x' },
+		{ "b-cmdline", required_argument, NULL, 'y' },
+		{ "a-label", required_argument, NULL, 'X' },
+		{ "b-label", required_argument, NULL, 'Y' },
+		{ "job", required_argument, NULL, 'j' },
+		{ "set", required_argument, NULL, 's' },
+		{ "boots", required_argument, NULL, 'n' },
+		{ "runs-per-boot", required_argument, NULL, 'r' },
+		{ "order", required_argument, NULL, 'o' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "smp", required_argument, NULL, 'p' },
+		{ "mem", required_argument, NULL, 'm' },
+		{ "monitors", required_argument, NULL, 'M' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct side sides[2];
+	struct run_ctx c = { .iterations = 3 };
+	struct kab_joblist jobs = { 0 };
+	struct sigaction sa = { .sa_handler = runjob_on_signal };
+	const char *job_path = NULL, *db_opt = NULL, *order = "alternate";
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char **sets = NULL, *agent = NULL, *def = NULL, *cache = NULL, *end;
+	char *labels[2] = { NULL, NULL };
+	unsigned long seed = 1;
+	int nr_sets = 0, boots = 2, opt, i, j, k, rc = EXIT_OK, smp = 2;
+	const char *mem = "2G";
+	double timeout = 0;
+	bool fatal = false;
+	struct kab_err err;
+
+	memset(sides, 0, sizeof(sides));
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'A':
+			sides[0].q.kernel = optarg;
+			break;
+		case 'B':
+			sides[1].q.kernel = optarg;
+			break;
+		case 'x':
+			sides[0].q.cmdline = optarg;
+			break;
+		case 'y':
+			sides[1].q.cmdline = optarg;
+			break;
+		case 'X':
+			labels[0] = optarg;
+			break;
+		case 'Y':
+			labels[1] = optarg;
+			break;
+		case 'j':
+			job_path = optarg;
+			break;
+		case 's':
+			sets = xrealloc(sets, (nr_sets + 1) * sizeof(*sets));
+			sets[nr_sets++] = optarg;
+			break;
+		case 'n':
+			boots = strtol(optarg, &end, 10);
+			if (*end || boots < 1 || boots > 10000) {
+				rc = cli_error(EXIT_USAGE, "--boots '%s': give 1 "
+					       "to 10000", optarg);
+				goto out;
+			}
+			break;
+		case 'r':
+			c.iterations = strtol(optarg, &end, 10);
+			if (*end || c.iterations < 1 || c.iterations > 10000) {
+				rc = cli_error(EXIT_USAGE, "--runs-per-boot "
+					       "'%s': give 1 to 10000", optarg);
+				goto out;
+			}
+			break;
+		case 'o':
+			order = optarg;
+			if (strcmp(order, "alternate") && strcmp(order, "random")) {
+				rc = cli_error(EXIT_USAGE, "--order '%s': use "
+					       "alternate or random", optarg);
+				goto out;
+			}
+			break;
+		case 'S':
+			seed = strtoul(optarg, NULL, 10);
+			break;
+		case 'p':
+			smp = strtol(optarg, &end, 10);
+			if (*end || smp < 1 || smp > 256) {
+				rc = cli_error(EXIT_USAGE, "--smp '%s': give 1 "
+					       "to 256 CPUs", optarg);
+				goto out;
+			}
+			break;
+		case 'm':
+			mem = optarg;
+			break;
+		case 'M':
+			c.monitors = optarg;
+			break;
+		case 'T':
+			timeout = strtod(optarg, &end);
+			if (*end || timeout < 1) {
+				rc = cli_error(EXIT_USAGE, "--timeout '%s': give "
+					       "seconds, at least 1", optarg);
+				goto out;
+			}
+			break;
+		case 'd':
+			db_opt = optarg;
+			break;
+		case 'h':
+			ab_usage(stdout);
+			goto out;
+		default:
+			ab_usage(stderr);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (!job_path) {
+		rc = cli_error(EXIT_USAGE, "no job: kab ab --job "
+			       "jobs/will-it-scale-malloc1.yaml");
+		goto out;
+	}
+	if (kab_job_load(job_path, sets, nr_sets, &jobs, &err)) {
+		rc = cli_error(EXIT_USAGE, "%s", err.msg);
+		goto out;
+	}
+	for (i = 0; i < 2; i++) {
+		if (!sides[i].q.kernel) {
+			if (!def)
+				def = kab_default_kernel();
+			if (!def) {
+				rc = cli_error(EXIT_USAGE, "no kernel in /boot: "
+					       "give --a and --b, or install "
+					       "linux-image-amd64 (make deps)");
+				goto out;
+			}
+			sides[i].q.kernel = def;
+		}
+		if (kab_kernel_check(sides[i].q.kernel, &err)) {
+			rc = cli_error(EXIT_USAGE, "%s", err.msg);
+			goto out;
+		}
+		sides[i].q.smp = smp;
+		sides[i].q.mem = mem;
+		sides[i].q.boot_timeout = 120;
+		sides[i].q.timeout = timeout;
+	}
+	for (i = 0; i < 2; i++)
+		sides[i].label = labels[i] ? xstrdup(labels[i]) :
+				 default_label(&sides[i].q, i ? "B" : "A",
+					       &sides[!i].q);
+	if (!strcmp(sides[0].label, sides[1].label)) {
+		rc = cli_error(EXIT_USAGE, "both sides are called '%s': give "
+			       "--a-label and --b-label", sides[0].label);
+		goto out;
+	}
+	cache = xdg && *xdg ? xasprintf("%s/kab", xdg) :
+		xasprintf("%s/.cache/kab", home ? home : "/tmp");
+	if (mkdir_p(cache, 0755)) {
+		rc = cli_error(EXIT_RUN, "cannot create the cache %s: %m: set "
+			       "XDG_CACHE_HOME", cache);
+		goto out;
+	}
+	sides[0].q.cache_dir = sides[1].q.cache_dir = cache;
+	if (cli_open_db(cli, db_opt, KAB_DB_WRITE, &c.db)) {
+		rc = EXIT_RUN;
+		goto out;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	c.tty = isatty(2);
+	c.brief = true;
+	agent = runjob_agent_path();
+	c.nr_jobs = boots * 2 * jobs.nr;
+	fprintf(stderr, "kab: A = %s (%s%s%s), B = %s (%s%s%s): %d boots "
+		"each, %d runs per boot, order %s\n", sides[0].label,
+		sides[0].q.kernel, sides[0].q.cmdline ? " " : "",
+		sides[0].q.cmdline ? sides[0].q.cmdline : "", sides[1].label,
+		sides[1].q.kernel, sides[1].q.cmdline ? " " : "",
+		sides[1].q.cmdline ? sides[1].q.cmdline : "", boots,
+		c.iterations, order);
+	for (k = 0; k < boots && !fatal && !stop_requested; k++) {
+		for (j = 0; j < jobs.nr && !fatal && !stop_requested; j++) {
+			int first = !strcmp(order, "random") ?
+				    (int)(next_rand(&seed) & 1) : 0;
+
+			for (i = 0; i < 2 && !fatal && !stop_requested; i++) {
+				struct side *s = &sides[i ^ first];
+
+				c.job = &jobs.jobs[j];
+				c.label = s->label;
+				c.qemu = &s->q;
+				c.job_nr++;
+				if (runjob_one(&c, agent, &fatal))
+					rc = EXIT_RUN;
+				s->outcomes[c.last_outcome]++;
+			}
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		fprintf(stderr, "kab: %s:", sides[i].label);
+		for (k = 0; k <= KAB_BOOT_INTERRUPTED; k++)
+			if (sides[i].outcomes[k])
+				fprintf(stderr, " %d %s", sides[i].outcomes[k],
+					kab_boot_outcome_name(k));
+		fprintf(stderr, "\n");
+	}
+	if (stop_requested)
+		rc = cli_error(EXIT_RUN, "interrupted: boots not started were "
+			       "skipped; what was stored is kept in %s",
+			       kab_db_path(c.db));
+	if (!fatal && !stop_requested && sides[0].outcomes[KAB_BOOT_OK] &&
+	    sides[1].outcomes[KAB_BOOT_OK]) {
+		char *specs[2] = { sides[0].label, sides[1].label };
+
+		printf("\n");
+		if (cli_compare_default(c.db, specs, 2) != EXIT_OK)
+			rc = EXIT_RUN;
+	}
+	kab_db_close(c.db);
+out:
+	for (i = 0; i < 2; i++)
+		free(sides[i].label);
+	kab_joblist_free(&jobs);
+	free(sets);
+	free(agent);
+	free(def);
+	free(cache);
+	return rc;
+}

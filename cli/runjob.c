@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * runjob.c - one job on one target, stored as it arrives.
+ *
+ * The runner's collector hands over whole iterations; each goes into
+ * the database in a transaction of its own, so a kab killed in the
+ * middle of a run loses only the iteration in flight.  A boot of the
+ * qemu target is stored too, with its console.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runjob.h"
+
+volatile int stop_requested;
+
+void runjob_on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+
+
+static void fmt_secs(double s, char *buf, size_t n)
+{
+	long t = s < 0 ? 0 : (long)(s + 0.5);
+
+	if (t >= 3600)
+		snprintf(buf, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60,
+			 t % 60);
+	else
+		snprintf(buf, n, "%ld:%02ld", t / 60, t % 60);
+}
+
+static void progress(void *arg)
+{
+	struct run_ctx *c = arg;
+	char el[48], eta[48];
+	double now = now_mono(), per, left;
+
+	if (!c->tty)
+		return;
+	if (!c->cur) {
+		if (c->qemu) {
+			fmt_secs(now - c->t0, el, sizeof(el));
+			fprintf(stderr, "\r[%d/%d %s] booting %s, %s\033[K",
+				c->job_nr, c->nr_jobs, c->label, c->qemu->kernel,
+				el);
+			fflush(stderr);
+		}
+		return;
+	}
+	per = c->cur > 1 ? (c->t_iter - c->t0) / (c->cur - 1) : c->expected;
+	left = per * (c->iterations - c->cur + 1) - (now - c->t_iter);
+	fmt_secs(now - c->t0, el, sizeof(el));
+	fmt_secs(left, eta, sizeof(eta));
+	fprintf(stderr, "\r[%d/%d%s%s] %s %s: iteration %d of %d, elapsed %s, "
+		"ETA %s\033[K", c->job_nr, c->nr_jobs, c->qemu ? " " : "",
+		c->qemu ? c->label : "", c->job->suite, c->job->test, c->cur,
+		c->iterations, el, eta);
+	fflush(stderr);
+}
+
+static void progress_clear(struct run_ctx *c)
+{
+	if (c->tty) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+	}
+}
+
+static int on_start(void *arg, const struct kab_run_start *st)
+{
+	struct run_ctx *c = arg;
+	json_t *jj = kab_job_to_json(c->job);
+	struct kab_run r = { 0 };
+	int ret;
+
+	r.kernel.label = (char *)(c->label ? c->label :
+				  st->release ? st->release : "unknown");
+	r.kernel.release = (char *)st->release;
+	r.kernel.cmdline = (char *)st->cmdline;
+	r.job = c->job->name;
+	r.suite = c->job->suite;
+	r.test = c->job->test;
+	r.params = json_object_get(jj, "params");
+	r.resolved = st->resolved;
+	r.target = c->qemu ? "qemu" : "local";
+	if (c->qemu)
+		r.kernel.image_path = (char *)c->qemu->kernel;
+	r.host = st->host;
+	r.iterations_planned = st->iterations;
+	ret = kab_db_run_insert(c->db, &r, &c->err);
+	free(r.started_at);
+	free(r.status);
+	json_decref(jj);
+	if (ret) {
+		c->failed_store = true;
+		return -1;
+	}
+	c->run_id = r.id;
+	c->expected = st->expected_seconds;
+	return 0;
+}
+
+static void on_iter_start(void *arg, int it)
+{
+	struct run_ctx *c = arg;
+
+	c->cur = it;
+	c->t_iter = now_mono();
+	progress(c);
+}
+
+static int on_iteration(void *arg, int it, const struct kab_metrics *m)
+{
+	struct run_ctx *c = arg;
+	const char **names = xcalloc(m->nr, sizeof(*names));
+	double *vals = xcalloc(m->nr, sizeof(*vals));
+	int i, ret;
+
+	for (i = 0; i < m->nr; i++) {
+		names[i] = m->v[i].name;
+		vals[i] = m->v[i].value;
+	}
+	ret = kab_db_iteration_store(c->db, c->run_id, it, names, vals, m->nr,
+				     &c->err);
+	free(names);
+	free(vals);
+	if (ret)
+		c->failed_store = true;
+	return ret;
+}
+
+static void on_log(void *arg, const char *msg)
+{
+	static char last[1024];
+	struct run_ctx *c = arg;
+
+	/* The same note for every run of a job list is said once. */
+	if (!strcmp(last, msg))
+		return;
+	snprintf(last, sizeof(last), "%s", msg);
+	progress_clear(c);
+	fprintf(stderr, "kab: note: %s\n", msg);
+}
+
+static const struct kab_collect_ops store_ops = {
+	.start = on_start,
+	.iter_start = on_iter_start,
+	.iteration = on_iteration,
+	.log = on_log,
+};
+
+char *runjob_agent_path(void)
+{
+	const char *env = getenv("KAB_AGENT");
+	char self[PATH_MAX], *slash;
+	ssize_t n;
+
+	if (env && *env)
+		return xstrdup(env);
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return xstrdup("kab-agent");
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (slash)
+		*slash = '\0';
+	return xasprintf("%s/kab-agent", self);
+}
+
+/* Run one expanded job; returns 0 when it ran ok. */
+int runjob_one(struct run_ctx *c, const char *agent, bool *fatal)
+{
+	struct kab_target_opts o = {
+		.job = c->job,
+		.iterations = c->iterations,
+		.agent_path = agent,
+		.monitors = c->monitors,
+		.stop = &stop_requested,
+		.tick = progress,
+		.tick_ctx = c,
+	};
+	struct kab_collector *col = kab_collector_new(&store_ops, c);
+	struct kab_reader_stats stats;
+	enum kab_run_status status;
+	const char *msg = NULL;
+	struct kab_err err;
+	struct kab_boot boot = { 0 };
+	enum kab_boot_outcome outcome = KAB_BOOT_OK;
+	char *desc, *glob, bootmsg[512];
+	int ret;
+
+	c->run_id = -1;
+	c->cur = 0;
+	c->t0 = now_mono();
+	if (c->qemu) {
+		ret = kab_target_qemu(&o, c->qemu, col, &boot, &err);
+		status = kab_collector_finish(col, &msg);
+		if (!ret)
+			outcome = kab_boot_classify(&boot,
+						    kab_collector_started(col),
+						    status, stop_requested);
+		if (!ret && outcome != KAB_BOOT_OK) {
+			/* Say what the boot did, not what the stream did. */
+			snprintf(bootmsg, sizeof(bootmsg), "boot %s%s%s (%.0f s "
+				 "under %s)", kab_boot_outcome_name(outcome),
+				 boot.problem ? ": " : "",
+				 boot.problem ? boot.problem : "",
+				 boot.seconds, boot.accel);
+			msg = bootmsg;
+			if (outcome != KAB_BOOT_INTERRUPTED)
+				status = KAB_RUN_FAILED;
+			else
+				status = KAB_RUN_INTERRUPTED;
+		}
+	} else {
+		ret = kab_target_local(&o, col, &err);
+		status = kab_collector_finish(col, &msg);
+	}
+	kab_collector_stats(col, &stats);
+	progress_clear(c);
+	if (c->failed_store) {
+		status = KAB_RUN_FAILED;
+		msg = c->err.msg;
+		*fatal = true;
+	} else if (ret) {
+		msg = err.msg;
+		*fatal = true;
+	}
+	if (c->run_id > 0 &&
+	    kab_db_run_finish(c->db, c->run_id, kab_run_status_name(status),
+			      status == KAB_RUN_OK &&
+			      !kab_collector_lost(col) ? NULL : msg,
+			      stats.garbage_bytes, stats.bad_records, &err)) {
+		cli_error(EXIT_RUN, "%s", err.msg);
+		*fatal = true;
+	}
+	desc = kab_job_describe(c->job);
+	if (c->run_id <= 0) {
+		cli_error(EXIT_RUN, "%s %s did not start: %s", c->job->suite,
+			  c->job->test, msg ? msg : "no run record");
+	} else if (status == KAB_RUN_OK && c->brief) {
+		printf("boot %d/%d %s: run %lld ok, %d iterations, %.0f s under "
+		       "%s\n", c->job_nr, c->nr_jobs, c->label,
+		       (long long)c->run_id, kab_collector_iterations(col),
+		       boot.seconds, boot.accel);
+		fflush(stdout);
+	} else if (status == KAB_RUN_OK) {
+		printf("run %lld: %s %s (%s): %d iterations, stored in %s\n",
+		       (long long)c->run_id, c->job->suite, c->job->test, desc,
+		       kab_collector_iterations(col), kab_db_path(c->db));
+		glob = xasprintf("%s.*", c->job->suite);
+		cli_print_summary(stdout, c->db, c->run_id, glob, &err);
+		free(glob);
+		printf("\n");
+	} else {
+		cli_error(EXIT_RUN, "run %lld %s: %s %s: %s (%d of %d "
+			  "iterations stored in %s)", (long long)c->run_id,
+			  kab_run_status_name(status), c->job->suite,
+			  c->job->test, msg ? msg : "no reason given",
+			  kab_collector_iterations(col), c->iterations,
+			  kab_db_path(c->db));
+	}
+	if (status == KAB_RUN_OK && kab_collector_lost(col))
+		fprintf(stderr, "kab: note: run %lld: %s\n",
+			(long long)c->run_id, msg);
+	if (stats.garbage_bytes || stats.bad_records)
+		fprintf(stderr, "kab: note: run %lld: skipped %llu bytes of "
+			"noise and %llu bad records in the stream\n",
+			(long long)c->run_id,
+			(unsigned long long)stats.garbage_bytes,
+			(unsigned long long)stats.bad_records);
+	c->last_outcome = ret ? KAB_BOOT_FAILED : outcome;
+	if (c->qemu && !ret) {
+		struct kab_boot_row row = {
+			.run_id = c->run_id,
+			.kernel_label = c->label ? c->label : c->qemu->kernel,
+			.kernel_path = c->qemu->kernel,
+			.cmdline = c->qemu->cmdline,
+			.outcome = kab_boot_outcome_name(outcome),
+			.problem = boot.problem,
+			.accel = boot.accel,
+			.qemu_version = boot.qemu_version,
+			.smp = c->qemu->smp,
+			.mem = c->qemu->mem,
+			.seconds = boot.seconds,
+			.console = boot.console,
+			.console_len = boot.console_len,
+		};
+
+		if (kab_db_boot_insert(c->db, &row, NULL, &err)) {
+			cli_error(EXIT_RUN, "%s", err.msg);
+			*fatal = true;
+		}
+	}
+	if (c->qemu && !ret && outcome != KAB_BOOT_OK && boot.console_len) {
+		/* The end of the console says why; all of it is kept. */
+		const char *p = boot.console + boot.console_len;
+		int lines = 0;
+
+		while (p > boot.console && lines < 6)
+			if (*--p == '\n')
+				lines++;
+		fprintf(stderr, "kab: the console's last lines:\n%s\n",
+			p + (*p == '\n'));
+	}
+	kab_boot_free(&boot);
+	free(desc);
+	kab_collector_free(col);
+	return status == KAB_RUN_OK ? 0 : -1;
+}
+

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * runjob.h - running one expanded job on a target and storing what
+ * comes back; shared by kab run and kab ab.
+ */
+#ifndef KAB_CLI_RUNJOB_H
+#define KAB_CLI_RUNJOB_H
+
+#include "cli.h"
+#include "../runner/runner.h"
+
+struct run_ctx {
+	struct kab_db *db;
+	const struct kab_job *job;
+	const char *label;
+	const char *monitors;
+	const struct kab_qemu_opts *qemu;	/* NULL: the local target */
+	enum kab_boot_outcome last_outcome;	/* of the last boot */
+	bool brief;				/* one line per run */
+	int64_t run_id;
+	struct kab_err err;
+	bool failed_store;
+	/* progress */
+	bool tty;
+	int job_nr, nr_jobs;
+	int iterations, cur;
+	double t0, t_iter, expected;
+};
+
+/* Set by SIGINT/SIGTERM; every target watches it. */
+extern volatile int stop_requested;
+void runjob_on_signal(int sig);
+/* kab-agent next to kab, or $KAB_AGENT. */
+char *runjob_agent_path(void);
+/*
+ * Run c->job once on the local target, or as one boot when c->qemu is
+ * set; 0 when the run is ok.  *fatal when storing failed.
+ */
+int runjob_one(struct run_ctx *c, const char *agent, bool *fatal);
+
+#endif /* KAB_CLI_RUNJOB_H */

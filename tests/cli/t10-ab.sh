@@ -1,0 +1,69 @@
+#!/bin/bash
+# kab ab: two boot configurations of the default kernel, interleaved,
+# stored and compared; and the ways a boot goes wrong.
+. "$(dirname "$0")/lib.sh"
+
+JOB=$TOP/jobs/will-it-scale-malloc1.yaml
+QUICK="--set nr_task=1 --set warmup=0 --set testtime=1s"
+export XDG_CACHE_HOME=$TMP/cache
+
+test_expect "a short A/B: two boots a side, alternating, stored and compared" '
+	kab ab --a-cmdline transparent_hugepage=never \
+		--b-cmdline transparent_hugepage=always --job $JOB $QUICK \
+		--boots 2 --runs-per-boot 2 >$TMP/o 2>$TMP/e
+	cat $TMP/o $TMP/e
+	test "$(sql "SELECT group_concat(label, \" \") FROM (SELECT k.label FROM runs r JOIN kernels k ON k.id = r.kernel_id ORDER BY r.id)")" = "transparent_hugepage=never transparent_hugepage=always transparent_hugepage=never transparent_hugepage=always"
+	test "$(sql "SELECT count(*) FROM boots WHERE outcome = '"'"'ok'"'"'")" = 4
+	test "$(sql "SELECT count(DISTINCT run_id || '"'"'.'"'"' || iteration) FROM samples")" = 8
+	grep -q "^kab: transparent_hugepage=never: 2 ok$" $TMP/e
+	grep -q "^transparent_huge transparent_hugepage=always $" $TMP/o
+	grep -q "^  transparent_hugepage=never$" $TMP/o
+	# the guests really had the two settings
+	sql "SELECT host FROM runs WHERE id = 1" | grep -q "\"thp_enabled\":\"never\""
+	sql "SELECT host FROM runs WHERE id = 2" | grep -q "\"thp_enabled\":\"always\""
+'
+
+test_expect "--order random boots both sides in every round, in a seeded order" '
+	kab --db $TMP/r1.db ab --a-label x --b-label y --job $JOB $QUICK \
+		--boots 2 --runs-per-boot 1 --order random --seed 7 >/dev/null 2>&1
+	sqlite3 $TMP/r1.db "SELECT group_concat(label, \"\") FROM (SELECT k.label FROM runs r JOIN kernels k ON k.id = r.kernel_id ORDER BY r.id)" >$TMP/order1
+	cat $TMP/order1
+	grep -Eq "^(xy|yx)(xy|yx)$" $TMP/order1
+'
+
+test_expect "a guest that hangs past its deadline is a timeout" '
+	rc=0
+	kab ab --a-label x --b-label y --job $JOB --set nr_task=1 \
+		--set warmup=0 --set testtime=60s --boots 1 \
+		--runs-per-boot 1 --timeout 12 >$TMP/o 2>$TMP/e || rc=$?
+	cat $TMP/e
+	test $rc = 1
+	grep -q "boot timeout" $TMP/e
+	test "$(sql "SELECT count(*) FROM boots WHERE outcome = '"'"'timeout'"'"'")" = 2
+'
+
+test_expect "fake-qemu: a guest printing garbage on ttyS1 is a boot failure, nothing stored" '
+	cat >$TMP/fake-qemu <<-EOS
+	#!/bin/bash
+	# prints noise and a truncated record on "ttyS1", like a broken guest
+	head -c 3000 /dev/urandom
+	printf "@KAB1 500 0badf00d {\"t\":\"start\",\"host\":{"
+	exit 0
+	EOS
+	chmod +x $TMP/fake-qemu
+	before=$(sql "SELECT count(*) FROM samples")
+	KAB_QEMU=$TMP/fake-qemu expect_error 1 "did not start" -- \
+		"$KAB" run --target qemu --runs 1 $QUICK $JOB
+	test "$(sql "SELECT count(*) FROM samples")" = "$before"
+	test "$(sql "SELECT outcome FROM boots ORDER BY id DESC LIMIT 1")" = boot-failure
+'
+
+test_expect "bad kab ab input is refused" '
+	expect_error 2 "no job" -- "$KAB" ab
+	expect_error 2 "not a bzImage" -- "$KAB" ab --a /etc/passwd --job $JOB
+	expect_error 2 "both sides are called" -- "$KAB" ab --a-label x \
+		--b-label x --job $JOB
+	expect_error 2 "--order .sideways." -- "$KAB" ab --order sideways --job $JOB
+'
+
+test_done
