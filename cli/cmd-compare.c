@@ -15,7 +15,7 @@
 struct cmp_opts {
 	struct kab_compare_opts c;
 	const char *format;
-	bool stats, plot;
+	bool stats, plot, force;
 };
 
 static void compare_usage(FILE *f)
@@ -41,6 +41,7 @@ static void compare_usage(FILE *f)
 		"  --format F            text (lkp's layout), json, csv, "
 		"markdown\n"
 		"  --plot                a ministat-style plot per KPI\n"
+		"  --force               compare runs from different machines\n"
 		"  --db PATH             database\n");
 }
 
@@ -305,6 +306,40 @@ static void axis(json_t *params, char **keys, char **values)
 	*values = strbuf_detach(&v);
 }
 
+/*
+ * Numbers from different machines are not a kernel's doing: refuse
+ * unless --force.  Numbers from TCG emulation are said to be so.
+ */
+static int check_machines(const struct side_runs *sides, size_t nr,
+			  const char *params, const struct cmp_opts *o)
+{
+	const char *first = NULL;
+	bool emulated = false;
+	size_t i, k;
+
+	for (i = 0; i < nr; i++)
+		for (k = 0; k < sides[i].nr; k++) {
+			const struct run_info *r = sides[i].v[k];
+
+			if (strcmp(r->params, params))
+				continue;
+			emulated |= r->emulated;
+			if (!first) {
+				first = r->machine;
+			} else if (strcmp(first, r->machine) && !o->force) {
+				return cli_error(EXIT_USAGE, "run %lld ran on "
+						 "another machine (%s) than the "
+						 "base (%s): pass --force to "
+						 "compare anyway", r->id,
+						 r->machine, first);
+			}
+		}
+	if (emulated && !strcmp(o->format, "text"))
+		printf("note: these numbers come from QEMU TCG emulation, "
+		       "not a real CPU: compare kernels, not machines\n");
+	return 0;
+}
+
 static int one_table(struct kab_db *db, const struct side_runs *sides,
 		     size_t nr_sides, const char *params, json_t *params_obj,
 		     const struct cmp_opts *o, json_t *jtables, bool *first)
@@ -419,8 +454,10 @@ static int compare(struct kab_db *db, char **specs, size_t nr,
 				r->params);
 			continue;
 		}
-		rc = one_table(db, sides, nr, r->params, r->params_obj, o,
-			       jtables, &first);
+		rc = check_machines(sides, nr, r->params, o);
+		if (!rc)
+			rc = one_table(db, sides, nr, r->params, r->params_obj,
+				       o, jtables, &first);
 		tables++;
 	}
 	if (!rc && !tables)
@@ -470,6 +507,7 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
 		{ "resamples", required_argument, NULL, 'r' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "plot", no_argument, NULL, 'p' },
+		{ "force", no_argument, NULL, 'F' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -524,6 +562,9 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
 			break;
 		case 'p':
 			o.plot = true;
+			break;
+		case 'F':
+			o.force = true;
 			break;
 		case 'd':
 			db_opt = optarg;

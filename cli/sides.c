@@ -15,6 +15,7 @@ static int keep_run(void *arg, const struct kab_run *r)
 {
 	struct run_list *l = arg;
 	struct run_info *ri;
+	const char *cpu;
 
 	l->v = xrealloc(l->v, (l->nr + 1) * sizeof(*l->v));
 	ri = &l->v[l->nr++];
@@ -25,6 +26,17 @@ static int keep_run(void *arg, const struct kab_run *r)
 	ri->status = xstrdup(r->status);
 	ri->params = json_dumps(r->params, JSON_COMPACT | JSON_SORT_KEYS);
 	ri->params_obj = json_incref(r->params);
+	cpu = json_string_value(json_object_get(r->host, "cpu_model"));
+	/* Memory in GiB: a guest's MemTotal moves with the kernel. */
+	ri->machine = xasprintf("%s %lld CPUs, %s, %lld GiB",
+				r->target ? r->target : "?",
+				(long long)json_integer_value(
+					json_object_get(r->host, "nr_cpus")),
+				cpu ? cpu : "unknown CPU",
+				(long long)(json_integer_value(
+					json_object_get(r->host, "mem_total_kb"))
+					    + 524288) / 1048576);
+	ri->emulated = cpu && strstr(cpu, "TCG");
 	return 0;
 }
 
@@ -43,6 +55,7 @@ void runs_free(struct run_list *l)
 		free(l->v[i].commit);
 		free(l->v[i].status);
 		free(l->v[i].params);
+		free(l->v[i].machine);
 		json_decref(l->v[i].params_obj);
 	}
 	free(l->v);

@@ -14,6 +14,8 @@ struct run_info {
 	char *commit;
 	char *status;
 	char *params;		/* canonical JSON: the job's identity */
+	char *machine;		/* what must match to compare: CPUs, model, memory */
+	bool emulated;		/* QEMU TCG */
 	json_t *params_obj;
 };
 

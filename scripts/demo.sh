@@ -1,48 +1,37 @@
 #!/bin/bash
-# make demo: kab's main job on the embedded default target, the running
-# kernel.  Until the QEMU target lands this is an A/A comparison: the
-# same kernel measured twice, as "A" and "B", both workloads, everything
-# stored in a demo database and shown back.
+# make demo: kab's main job on its embedded default.  Debian's kernel
+# from /boot is booted under QEMU (KVM when it works, TCG otherwise)
+# with two command lines -- transparent_hugepage=never against always,
+# the knob at the heart of the seed's story -- boots interleaved A B A B,
+# malloc1 and radixsort in each, everything stored in .demo/kab.db and
+# compared in lkp's table.
 set -eu
 cd "$(dirname "$0")/.."
 KAB=./build/kab
 DB=${KAB_DEMO_DB:-.demo/kab.db}
+BOOTS=${KAB_DEMO_BOOTS:-2}
 RUNS=${KAB_DEMO_RUNS:-5}
 
 rm -f "$DB" "$DB-wal" "$DB-shm"
 mkdir -p "$(dirname "$DB")"
-echo "== kab demo: A/A on $(uname -r), $RUNS iterations per side, database $DB"
+AB="$KAB --db $DB ab --a-cmdline transparent_hugepage=never
+    --b-cmdline transparent_hugepage=always --boots $BOOTS
+    --runs-per-boot $RUNS"
+
+echo "== kab demo: THP never (A) against always (B), Debian's kernel under QEMU"
+echo "   $BOOTS boots a side, $RUNS runs per boot; database $DB"
 echo
-
-# Interleave the sides iteration by iteration (A B A B ...) so that the
-# machine's drift falls on both; kab compare pools the runs of a label.
-run_sides() {
-	local job=$1 side i
-	shift
-	echo "-- $job $*: A and B interleaved, $RUNS iterations each"
-	for i in $(seq 1 "$RUNS"); do
-		for side in A B; do
-			$KAB --db "$DB" run --kernel-label "$side" --runs 1 \
-				"$@" "$job" >/dev/null
-			printf '   %s %d/%d ok\n' "$side" "$i" "$RUNS"
-		done
-	done
-}
-run_sides jobs/will-it-scale-malloc1.yaml --set warmup=2 --set testtime=3s
-run_sides jobs/stress-ng-radixsort.yaml --set testtime=3s
-
+$AB --job jobs/will-it-scale-malloc1.yaml --set nr_task=1 --set warmup=1 \
+	--set testtime=1s
+echo
+$AB --job jobs/stress-ng-radixsort.yaml --set testtime=2s
+echo
 echo "== what was stored"
 $KAB --db "$DB" ls
 echo
-$KAB --db "$DB" show --metric 'will-it-scale.*' 1 | head -12
+echo "== malloc1 per process, both sides"
+$KAB --db "$DB" compare --all --plot transparent_hugepage=never \
+	transparent_hugepage=always | grep -A12 '^will-it-scale.per_process_ops$' || true
 echo
-echo "== the same runs as CSV (first rows)"
-$KAB --db "$DB" export --format csv | head -5
-echo
-echo "== A against B, lkp's table: rows are the significant changes only"
-echo "   (an A/A run: any row here is this machine's drift, not the kernel)"
-$KAB --db "$DB" compare --plot A B
-echo
-echo "Next: 'kab --db $DB show ID' for every metric of a run,"
-echo "      'kab --db $DB compare --all --stats A B' for every row with p and CI,"
-echo "      'kab --db $DB export --format json' for everything."
+echo "Next: 'kab --db $DB compare --all --stats transparent_hugepage=never transparent_hugepage=always'"
+echo "      for every row with p and CI, 'kab --db $DB show ID' for one run."

@@ -18,6 +18,7 @@ test_expect "a short A/B: two boots a side, alternating, stored and compared" '
 	grep -q "^kab: transparent_hugepage=never: 2 ok$" $TMP/e
 	grep -q "^transparent_huge transparent_hugepage=always $" $TMP/o
 	grep -q "^  transparent_hugepage=never$" $TMP/o
+	grep -q "^note: these numbers come from QEMU TCG emulation" $TMP/o
 	# the guests really had the two settings
 	sql "SELECT host FROM runs WHERE id = 1" | grep -q "\"thp_enabled\":\"never\""
 	sql "SELECT host FROM runs WHERE id = 2" | grep -q "\"thp_enabled\":\"always\""

@@ -155,6 +155,22 @@ test_expect "two sides without a metric in common are refused" '
 	expect_error 2 "no metric in common" -- "$KAB" compare base renamed
 '
 
+test_expect "runs from another machine are refused unless --force" '
+	$PY - $TMP/seed.json $TMP/elsewhere.json <<-PY
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	r = d["runs"][3]
+	r["uuid"] = "00000000-0000-4000-8000-777777777777"
+	r["kernel"]["label"] = "elsewhere"
+	r["host"]["nr_cpus"] = 224
+	d["runs"] = [r]
+	json.dump(d, open(sys.argv[2], "w"))
+	PY
+	kab import $TMP/elsewhere.json >/dev/null
+	expect_error 2 "another machine (local 224 CPUs.*pass --force" -- "$KAB" compare base elsewhere
+	kab compare --force base elsewhere | grep -q "will-it-scale.per_process_ops"
+'
+
 test_expect "non-finite values in a damaged database are left out, said once" '
 	cp $KAB_DB $TMP/damaged.db
 	sqlite3 $TMP/damaged.db "UPDATE samples SET value = 9e999 WHERE run_id = 1 AND iteration = 1 AND metric = '"'"'meminfo.MemFree'"'"'"
