@@ -143,7 +143,13 @@ int main(int argc, char **argv)
 	}
 	o.job = &job;
 	o.tmpdir = tmpl;
+	if (guest)
+		fprintf(stderr, "kab-agent: %s %s, %d iterations, records on "
+			"%s\n", job.suite, job.test, o.iterations, out_path);
 	ret = kab_agent_run(&o);
+	if (guest)
+		fprintf(stderr, "kab-agent: %s, powering off\n",
+			ret ? "the job failed" : "done");
 	remove_tree(tmpl);
 	kab_job_free(&job);
 	close(o.out_fd);

@@ -246,10 +246,11 @@ int runjob_one(struct run_ctx *c, const char *agent, bool *fatal)
 		cli_error(EXIT_RUN, "%s %s did not start: %s", c->job->suite,
 			  c->job->test, msg ? msg : "no run record");
 	} else if (status == KAB_RUN_OK && c->brief) {
-		printf("boot %d/%d %s: run %lld ok, %d iterations, %.0f s under "
-		       "%s\n", c->job_nr, c->nr_jobs, c->label,
-		       (long long)c->run_id, kab_collector_iterations(col),
-		       boot.seconds, boot.accel);
+		printf("boot %d/%d %s: run %lld ok, %d iterations, agent up "
+		       "after %.1f s, %.0f s under %s\n", c->job_nr,
+		       c->nr_jobs, c->label, (long long)c->run_id,
+		       kab_collector_iterations(col), boot.hello, boot.seconds,
+		       boot.accel);
 		fflush(stdout);
 	} else if (status == KAB_RUN_OK) {
 		printf("run %lld: %s %s (%s): %d iterations, stored in %s\n",

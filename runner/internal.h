@@ -51,9 +51,15 @@ double wis_expected_seconds(const struct kab_job *job, int nr_cpus);
  * Feed fd into the collector until EOF; SIGTERM to pid on o->stop, and
  * SIGKILL at deadline (monotonic seconds, 0 for none).  Reaps pid.
  */
+struct kab_pump_times {
+	double hello;		/* the agent's start record arrived */
+	double first_sample;	/* the first whole iteration arrived */
+};
+
 int kab_pump(pid_t pid, int fd, struct kab_collector *c,
 	     const struct kab_target_opts *o, double deadline,
-	     bool *timed_out, int *status, struct kab_err *err);
+	     bool *timed_out, int *status, struct kab_pump_times *times,
+	     struct kab_err *err);
 
 /* ---- agent helpers ---- */
 

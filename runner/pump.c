@@ -17,7 +17,8 @@
 
 int kab_pump(pid_t pid, int fd, struct kab_collector *c,
 	     const struct kab_target_opts *o, double deadline,
-	     bool *timed_out, int *status, struct kab_err *err)
+	     bool *timed_out, int *status, struct kab_pump_times *times,
+	     struct kab_err *err)
 {
 	double kill_at = 0;
 	bool asked = false;
@@ -59,6 +60,11 @@ int kab_pump(pid_t pid, int fd, struct kab_collector *c,
 			kill_at = now_mono() + 10;
 			ret = kab_err_set(err, "storing the results failed");
 		}
+		if (times && !times->hello && kab_collector_started(c))
+			times->hello = now_mono();
+		if (times && !times->first_sample &&
+		    kab_collector_iterations(c) > 0)
+			times->first_sample = now_mono();
 	}
 	close(fd);
 	while (waitpid(pid, status, 0) < 0 && errno == EINTR)

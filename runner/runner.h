@@ -355,6 +355,8 @@ struct kab_boot {
 	char accel[8];		/* kvm or tcg */
 	char qemu_version[96];
 	double seconds;		/* QEMU's start to its exit */
+	double hello;		/* ... to the agent's start record, 0: never */
+	double first_sample;	/* ... to the first whole iteration */
 	bool timed_out;
 };
 

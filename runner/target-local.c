@@ -76,5 +76,6 @@ int kab_target_local(const struct kab_target_opts *o, struct kab_collector *c,
 	write_all(in_fd, job, strlen(job));
 	free(job);
 	close(in_fd);
-	return kab_pump(pid, out_fd, c, o, 0, &timed_out, &status, err);
+	return kab_pump(pid, out_fd, c, o, 0, &timed_out, &status, NULL,
+			err);
 }

@@ -177,6 +177,7 @@ int kab_target_qemu(const struct kab_target_opts *o,
 	struct strbuf console = STRBUF_INIT;
 	const char *env = getenv("KAB_STRESS_NG");
 	bool cached, timed_out = false, kvm;
+	struct kab_pump_times times = { 0, 0 };
 	double t0, deadline;
 	int fds[2], status, logfd, ret = -1;
 	json_t *jj;
@@ -216,7 +217,7 @@ retry:
 	qemu_version(qemu, boot->qemu_version, sizeof(boot->qemu_version));
 	snprintf(smp, sizeof(smp), "%d", q->smp);
 	append = xasprintf("console=ttyS0 panic=-1 softlockup_panic=1 "
-			   "nmi_watchdog=panic oops=panic rdinit=/init%s%s "
+			   "nmi_watchdog=panic oops=panic loglevel=5 rdinit=/init%s%s "
 			   "-- --iterations %d --monitors %s",
 			   q->cmdline && *q->cmdline ? " " : "",
 			   q->cmdline ? q->cmdline : "", o->iterations,
@@ -252,8 +253,11 @@ retry:
 	deadline = t0 + (q->timeout > 0 ? q->timeout :
 			 q->boot_timeout + 30 + o->iterations *
 			 ((w ? w->expected_seconds(o->job, q->smp) : 60) + 10));
-	kab_pump(pid, fds[0], c, o, deadline, &timed_out, &status, err);
+	kab_pump(pid, fds[0], c, o, deadline, &timed_out, &status, &times,
+		 err);
 	boot->seconds = now_mono() - t0;
+	boot->hello = times.hello ? times.hello - t0 : 0;
+	boot->first_sample = times.first_sample ? times.first_sample - t0 : 0;
 	/*
 	 * A /dev/kvm that opens but cannot run this CPU model (nested
 	 * virtualisation, say) makes QEMU die at once: use TCG instead.
@@ -267,6 +271,7 @@ retry:
 			"(it died at once): using TCG\n");
 		free(append);
 		free(serial0);
+		times.hello = times.first_sample = 0;
 		goto retry;
 	}
 	read_file(log, &console, NULL);
