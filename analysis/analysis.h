@@ -49,6 +49,18 @@ void kab_bootstrap_ci(const double *x, size_t nx, const double *y, size_t ny,
 		      bool absolute, int resamples, unsigned long seed,
 		      double *lo, double *hi);
 
+/* One-way ANOVA of samples grouped by boot (g[i] names sample i's). */
+struct kab_anova {
+	size_t groups;
+	double ms_between, ms_within;
+	double f, p;		/* p NAN when it cannot be computed */
+};
+void kab_anova(const double *v, const int *g, size_t n,
+	       struct kab_anova *out);
+/* Means (and sizes) per group, in order of first appearance. */
+size_t kab_group_means(const double *v, const int *g, size_t n,
+		       double *means, size_t *sizes);
+
 /* Benjamini-Hochberg adjusted p-values; NAN entries are left out. */
 void kab_bh_adjust(const double *p, size_t m, double *adj);
 
@@ -70,6 +82,7 @@ struct kab_series {
 	const char *metric;
 	size_t n;
 	double *v;
+	int *boot;		/* boot (run) of each sample, or NULL */
 };
 
 struct kab_side {
@@ -102,7 +115,9 @@ struct kab_cell {
 	bool zero_base;		/* base mean 0: change given absolutely */
 	double p_welch, p_mwu, p_adj;
 	double ci_lo, ci_hi;	/* NAN when not computed */
-	bool few;		/* fewer than 3 samples on a side */
+	bool few;		/* fewer than 3 units on a side */
+	bool per_boot;		/* boots dominate: tests used boot means */
+	double f_base, f_head;	/* between/within F of each side, or NAN */
 	bool significant;
 	int verdict;		/* +1 improvement, -1 regression, 0 */
 };

@@ -47,10 +47,22 @@ static unsigned long metric_seed(unsigned long seed, const char *m)
 	return seed ^ h;
 }
 
+static bool boots_dominate(const struct kab_anova *a, size_t n)
+{
+	double n0, between;
+
+	if (a->groups < 2 || isnan(a->p) || a->p >= 0.01)
+		return false;
+	n0 = (double)n / a->groups;
+	between = (a->ms_between - a->ms_within) / n0;
+	return between > a->ms_within;
+}
+
 static void fill_cell(const struct kab_compare_opts *o, const char *metric,
 		      const struct kab_series *b, const struct kab_summary *bs,
 		      const struct kab_series *h, struct kab_cell *c)
 {
+	struct kab_anova ab, ah;
 	struct kab_welch w;
 	struct kab_mwu u;
 
@@ -62,8 +74,35 @@ static void fill_cell(const struct kab_compare_opts *o, const char *metric,
 	else
 		c->change = 100 * (c->s.mean - bs->mean) / fabs(bs->mean);
 	c->few = b->n < MIN_SAMPLES || h->n < MIN_SAMPLES;
-	kab_welch(b->v, b->n, h->v, h->n, &w);
-	kab_mwu(b->v, b->n, h->v, h->n, &u);
+	kab_anova(b->v, b->boot, b->n, &ab);
+	kab_anova(h->v, h->boot, h->n, &ah);
+	c->f_base = ab.groups > 1 ? ab.f : NAN;
+	c->f_head = ah.groups > 1 ? ah.f : NAN;
+	/*
+	 * Boots dominate when, on either side, the variance between boots
+	 * is significant (p < 0.01) and larger than the variance within: a
+	 * boot, not an iteration, is then one sample.
+	 */
+	c->per_boot = boots_dominate(&ab, b->n) || boots_dominate(&ah, h->n);
+	if (c->per_boot) {
+		double *bm = malloc(b->n * sizeof(*bm));
+		double *hm = malloc(h->n * sizeof(*hm));
+		size_t *bs = malloc(b->n * sizeof(*bs));
+		size_t *hs = malloc(h->n * sizeof(*hs));
+		size_t kb = kab_group_means(b->v, b->boot, b->n, bm, bs);
+		size_t kh = kab_group_means(h->v, h->boot, h->n, hm, hs);
+
+		c->few = kb < MIN_SAMPLES || kh < MIN_SAMPLES;
+		kab_welch(bm, kb, hm, kh, &w);
+		kab_mwu(bm, kb, hm, kh, &u);
+		free(bm);
+		free(hm);
+		free(bs);
+		free(hs);
+	} else {
+		kab_welch(b->v, b->n, h->v, h->n, &w);
+		kab_mwu(b->v, b->n, h->v, h->n, &u);
+	}
 	c->p_welch = w.p;
 	c->p_mwu = u.p;
 	c->ci_lo = c->ci_hi = NAN;

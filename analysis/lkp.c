@@ -128,6 +128,10 @@ static void stats_cells(FILE *out, const struct kab_cell *c)
 		fprintf(out, "  %9s", "n<3");
 	else
 		fprintf(out, "  p=%-7.2g", c->p_adj);
+	/* Between/within boot F of each side; "per-boot" when it decided. */
+	if (!isnan(c->f_base) || !isnan(c->f_head))
+		fprintf(out, " F=%.1f/%.1f%s", c->f_base, c->f_head,
+			c->per_boot ? " per-boot" : "");
 	if (!isnan(c->ci_lo))
 		fprintf(out, " [%+.1f, %+.1f]%s", c->ci_lo, c->ci_hi,
 			c->absolute || c->zero_base ? "" : "%");

@@ -88,6 +88,10 @@ static json_t *cell_json(const struct kab_cell *c, const char *metric)
 	json_object_set_new(j, "p_mwu", num(c->p_mwu));
 	json_object_set_new(j, "p_adjusted", num(c->p_adj));
 	json_object_set_new(j, "few_samples", json_boolean(c->few));
+	json_object_set_new(j, "unit", json_string(c->per_boot ? "boot" :
+						      "sample"));
+	json_object_set_new(j, "f_boots_base", num(c->f_base));
+	json_object_set_new(j, "f_boots_head", num(c->f_head));
 	json_object_set_new(j, "significant", json_boolean(c->significant));
 	json_object_set_new(j, "direction", json_string(
 		dir > 0 ? "higher-is-better" : dir < 0 ? "lower-is-better" :
@@ -217,7 +221,8 @@ static void text_table(FILE *out, const struct kab_table_head *h,
 				      c->rows[0].cells[0].s.n), c->nr_rows);
 	if (c->few_rows)
 		fprintf(out, "\nnote: %zu metrics have fewer than 3 samples on "
-			"a side and are never called significant: need >= "
+			"a side (or 3 boots, where boots differ more than "
+			"runs) and are never called significant: need >= "
 			"%zu samples to detect a difference at alpha level "
 			"%g\n", c->few_rows, c->need_n, c->opts->fdr);
 	if (c->weak_rows)

@@ -131,6 +131,7 @@ struct pool {
 	size_t cap, nr;
 	struct kab_series *slot;	/* open addressing by metric */
 	size_t bad;
+	int boot;			/* the run being read */
 };
 
 static size_t hash(const char *s)
@@ -180,6 +181,7 @@ static void pool_grow(struct pool *p)
 		free((char *)old[i].metric);
 		s->n = old[i].n;
 		s->v = old[i].v;
+		s->boot = old[i].boot;
 	}
 	free(old);
 }
@@ -196,8 +198,12 @@ static int pool_add(void *arg, int it, const char *metric, double value)
 	}
 	s = pool_get(p, metric);
 	/* Grow in powers of two: n is the count, capacity is implied. */
-	if (!(s->n & (s->n - 1)) || !s->n)
+	if (!(s->n & (s->n - 1)) || !s->n) {
 		s->v = xrealloc(s->v, (s->n ? 2 * s->n : 1) * sizeof(*s->v));
+		s->boot = xrealloc(s->boot, (s->n ? 2 * s->n : 1) *
+				   sizeof(*s->boot));
+	}
+	s->boot[s->n] = p->boot;
 	s->v[s->n++] = value;
 	return 0;
 }
@@ -215,9 +221,12 @@ int side_pool(struct kab_db *db, const struct run_info *const *runs,
 	struct pool p = { 0 };
 	size_t i, n = 0;
 
-	for (i = 0; i < nr; i++)
+	/* Each run is one boot (or one kab run on a local target). */
+	for (i = 0; i < nr; i++) {
+		p.boot = (int)i;
 		if (kab_db_samples_foreach(db, runs[i]->id, pool_add, &p, err))
 			return -1;
+	}
 	out->series = xcalloc(p.nr ? p.nr : 1, sizeof(*out->series));
 	for (i = 0; i < p.cap; i++)
 		if (p.slot[i].metric)
@@ -236,6 +245,7 @@ void side_free(struct kab_side *s)
 	for (i = 0; i < s->nr; i++) {
 		free((char *)s->series[i].metric);
 		free(s->series[i].v);
+		free(s->series[i].boot);
 	}
 	free(s->series);
 	free((char *)s->id);

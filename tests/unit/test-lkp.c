@@ -63,7 +63,8 @@ static char *render(const struct golden *g)
 {
 	double b[2] = { g->m0 - g->s0, g->m0 + g->s0 };
 	double h[2] = { g->m1 - g->s1, g->m1 + g->s1 };
-	struct kab_series bs = { g->metric, 2, b }, hs = { g->metric, 2, h };
+	struct kab_series bs = { g->metric, 2, b, NULL };
+	struct kab_series hs = { g->metric, 2, h, NULL };
 	struct kab_side base = { "a", "a", 1, &bs }, head = { "b", "b", 1, &hs };
 	struct kab_compare_opts o = { .test = KAB_TEST_MWU, .fdr = 0.05,
 				      .all = true };

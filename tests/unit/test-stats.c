@@ -169,6 +169,56 @@ static void test_lkp_heuristic(void **state)
 	assert_false(kab_lkp_changed("x.ops", a, 2, b, 2));	/* n < 3 */
 }
 
+/*
+ * By hand: boots {1,2,3} and {4,5,6}: means 2 and 5, grand mean 3.5,
+ * SSB = 3 * 1.5^2 * 2 = 13.5 over 1 df, SSW = 2 + 2 = 4 over 4 df,
+ * F = 13.5; p = 0.0212 (scipy.stats.f_oneway agrees).
+ */
+static void test_anova(void **state)
+{
+	double v[] = { 1, 2, 3, 4, 5, 6 };
+	int g[] = { 7, 7, 7, 9, 9, 9 };
+	int one[] = { 1, 1, 1, 1, 1, 1 };
+	struct kab_anova a;
+
+	kab_anova(v, g, 6, &a);
+	assert_int_equal(a.groups, 2);
+	close_to(a.ms_between, 13.5);
+	close_to(a.ms_within, 1);
+	close_to(a.f, 13.5);
+	close_to(a.p, 0.021311641128756713);
+	kab_anova(v, one, 6, &a);
+	assert_int_equal(a.groups, 1);
+	assert_true(isnan(a.p));
+}
+
+/* When boots dominate, the boot is the unit: two boots a side are few. */
+static void test_compare_per_boot(void **state)
+{
+	double b[] = { 100, 100.1, 99.9, 110, 110.1, 109.9 };
+	double h[] = { 101, 101.1, 100.9, 111, 111.1, 110.9 };
+	int g[] = { 1, 1, 1, 2, 2, 2 };
+	struct kab_series bs = { "x.ops", 6, b, g }, hs = { "x.ops", 6, h, g };
+	struct kab_series bs2 = { "x.ops", 6, b, NULL };
+	struct kab_series hs2 = { "x.ops", 6, h, NULL };
+	struct kab_side base = { "a", "a", 1, &bs }, head = { "b", "b", 1, &hs };
+	struct kab_side base2 = { "a", "a", 1, &bs2 };
+	struct kab_side head2 = { "b", "b", 1, &hs2 };
+	struct kab_compare_opts o = { .test = KAB_TEST_MWU, .fdr = 0.05 };
+	struct kab_comparison c;
+
+	assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
+	assert_true(c.rows[0].cells[0].per_boot);
+	assert_true(c.rows[0].cells[0].few);
+	assert_false(c.rows[0].cells[0].significant);
+	kab_comparison_free(&c);
+	/* Without boot information every sample counts. */
+	assert_int_equal(kab_compare(&base2, &head2, 1, &o, &c), 0);
+	assert_false(c.rows[0].cells[0].per_boot);
+	assert_false(c.rows[0].cells[0].few);
+	kab_comparison_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -182,6 +232,8 @@ int main(void)
 		cmocka_unit_test(test_bootstrap),
 		cmocka_unit_test(test_directions),
 		cmocka_unit_test(test_lkp_heuristic),
+		cmocka_unit_test(test_anova),
+		cmocka_unit_test(test_compare_per_boot),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
