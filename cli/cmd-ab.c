@@ -23,6 +23,7 @@ struct side {
 	struct kab_qemu_opts q;
 	char *label;
 	int outcomes[KAB_BOOT_INTERRUPTED + 1];
+	int earlier;		/* boots done before a --resume */
 };
 
 static void ab_usage(FILE *f)
@@ -53,6 +54,9 @@ static void ab_usage(FILE *f)
 		"                            allowance + the job's time + "
 		"grace)\n"
 		"  --monitors LIST, --db PATH   as for kab run\n"
+		"  --resume ID               continue A/B ID where it stopped "
+		"(its number\n"
+		"                            is printed when it starts)\n"
 		"\nExit status: 0 every boot ok, 1 a boot failed, 2 usage.\n");
 }
 
@@ -80,7 +84,61 @@ static unsigned long next_rand(unsigned long *s)
 	return *s >> 33;
 }
 
+static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume);
+
+/* kab ab --resume ID [--db PATH]: the same A/B, from where it stopped. */
 int cmd_ab(struct cli *cli, int argc, char **argv)
+{
+	const char *db_opt = NULL;
+	long long resume = 0;
+	struct kab_db *db;
+	struct kab_err err;
+	json_t *args, *a;
+	char **v;
+	size_t i;
+	int k, rc;
+
+	for (k = 1; k < argc; k++) {
+		if (!strcmp(argv[k], "--resume") && k + 1 < argc)
+			resume = atoll(argv[++k]);
+		else if (!strcmp(argv[k], "--db") && k + 1 < argc)
+			db_opt = argv[++k];
+	}
+	if (!resume)
+		return ab_main(cli, argc, argv, 0);
+	if (resume < 0)
+		return cli_error(EXIT_USAGE, "--resume: give the A/B's number");
+	if (cli_open_db(cli, db_opt, KAB_DB_READ, &db))
+		return EXIT_RUN;
+	a = NULL;
+	{
+		char *s = kab_db_ab_argv(db, resume, &err);
+
+		kab_db_close(db);
+		if (!s)
+			return cli_error(EXIT_USAGE, "%s", err.msg);
+		args = json_loads(s, 0, NULL);
+		free(s);
+	}
+	if (!json_is_array(args))
+		return cli_error(EXIT_RUN, "A/B %lld's arguments are damaged",
+				 resume);
+	v = xcalloc(json_array_size(args) + 4, sizeof(*v));
+	v[0] = "ab";
+	json_array_foreach(args, i, a)
+		v[i + 1] = (char *)json_string_value(a);
+	k = (int)json_array_size(args) + 1;
+	if (db_opt) {
+		v[k++] = "--db";
+		v[k++] = (char *)db_opt;
+	}
+	rc = ab_main(cli, k, v, resume);
+	free(v);
+	json_decref(args);
+	return rc;
+}
+
+static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 {
 	static const struct option opts[] = {
 		{ "a", required_argument, NULL, 'A' },
@@ -100,6 +158,7 @@ int cmd_ab(struct cli *cli, int argc, char **argv)
 		{ "monitors", required_argument, NULL, 'M' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "db", required_argument, NULL, 'd' },
+		{ "resume", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -199,6 +258,8 @@ int cmd_ab(struct cli *cli, int argc, char **argv)
 		case 'd':
 			db_opt = optarg;
 			break;
+		case 'R':
+			break;	/* handled by cmd_ab */
 		case 'h':
 			ab_usage(stdout);
 			goto out;
@@ -259,6 +320,35 @@ int cmd_ab(struct cli *cli, int argc, char **argv)
 		rc = EXIT_RUN;
 		goto out;
 	}
+	if (resume) {
+		c.ab_id = resume;
+	} else {
+		json_t *args = json_array();
+		char *s;
+
+		/* Everything but the database: --resume may name another. */
+		for (i = 1; i < argc; i++) {
+			if (!strcmp(argv[i], "--db") && i + 1 < argc) {
+				i++;
+				continue;
+			}
+			if (!strncmp(argv[i], "--db=", 5))
+				continue;
+			json_array_append_new(args, json_string(argv[i]));
+		}
+		s = json_dumps(args, JSON_COMPACT);
+		json_decref(args);
+		if (kab_db_ab_create(c.db, s, &c.ab_id, &err)) {
+			free(s);
+			rc = cli_error(EXIT_RUN, "%s", err.msg);
+			kab_db_close(c.db);
+			goto out;
+		}
+		free(s);
+	}
+	fprintf(stderr, "kab: A/B %lld%s (if it stops: kab ab --resume %lld)\n",
+		(long long)c.ab_id, resume ? ", resumed" : "",
+		(long long)c.ab_id);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	c.tty = isatty(2);
@@ -280,10 +370,16 @@ int cmd_ab(struct cli *cli, int argc, char **argv)
 			for (i = 0; i < 2 && !fatal && !stop_requested; i++) {
 				struct side *s = &sides[i ^ first];
 
+				c.ab_seq = (k * jobs.nr + j) * 2 + i;
+				c.job_nr++;
+				/* A resumed A/B skips the boots it has. */
+				if (kab_db_ab_seq_done(c.db, c.ab_id, c.ab_seq)) {
+					s->earlier++;
+					continue;
+				}
 				c.job = &jobs.jobs[j];
 				c.label = s->label;
 				c.qemu = &s->q;
-				c.job_nr++;
 				if (runjob_one(&c, agent, &fatal))
 					rc = EXIT_RUN;
 				s->outcomes[c.last_outcome]++;
@@ -292,6 +388,8 @@ int cmd_ab(struct cli *cli, int argc, char **argv)
 	}
 	for (i = 0; i < 2; i++) {
 		fprintf(stderr, "kab: %s:", sides[i].label);
+		if (sides[i].earlier)
+			fprintf(stderr, " %d done before", sides[i].earlier);
 		for (k = 0; k <= KAB_BOOT_INTERRUPTED; k++)
 			if (sides[i].outcomes[k])
 				fprintf(stderr, " %d %s", sides[i].outcomes[k],
@@ -302,8 +400,11 @@ int cmd_ab(struct cli *cli, int argc, char **argv)
 		rc = cli_error(EXIT_RUN, "interrupted: boots not started were "
 			       "skipped; what was stored is kept in %s",
 			       kab_db_path(c.db));
-	if (!fatal && !stop_requested && sides[0].outcomes[KAB_BOOT_OK] &&
-	    sides[1].outcomes[KAB_BOOT_OK]) {
+	if (!fatal && !stop_requested)
+		kab_db_ab_finish(c.db, c.ab_id, "done", &err);
+	if (!fatal && !stop_requested &&
+	    (sides[0].outcomes[KAB_BOOT_OK] || sides[0].earlier) &&
+	    (sides[1].outcomes[KAB_BOOT_OK] || sides[1].earlier)) {
 		char *specs[2] = { sides[0].label, sides[1].label };
 
 		printf("\n");

@@ -293,6 +293,8 @@ int runjob_one(struct run_ctx *c, const char *agent, bool *fatal)
 			.seconds = boot.seconds,
 			.console = boot.console,
 			.console_len = boot.console_len,
+			.ab_id = c->ab_id,
+			.ab_seq = c->ab_seq,
 		};
 
 		if (kab_db_boot_insert(c->db, &row, NULL, &err)) {

@@ -17,6 +17,8 @@ struct run_ctx {
 	const struct kab_qemu_opts *qemu;	/* NULL: the local target */
 	enum kab_boot_outcome last_outcome;	/* of the last boot */
 	bool brief;				/* one line per run */
+	int64_t ab_id;				/* kab ab's plan, or 0 */
+	int ab_seq;
 	int64_t run_id;
 	struct kab_err err;
 	bool failed_store;

@@ -25,8 +25,8 @@ int kab_db_boot_insert(struct kab_db *db, const struct kab_boot_row *b,
 	st = db_stmt(db, DB_BOOT_INSERT, "INSERT INTO boots (run_id, "
 		     "kernel_label, kernel_path, cmdline, outcome, problem, "
 		     "accel, qemu_version, smp, mem, seconds, console, "
-		     "console_bytes, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, "
-		     "?, ?, ?, ?, ?, ?, ?)", err);
+		     "console_bytes, started_at, ab_id, ab_seq) VALUES (?, ?, "
+		     "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", err);
 	if (!st)
 		goto out;
 	iso8601_utc(now_wall() - b->seconds, now, sizeof(now));
@@ -47,6 +47,10 @@ int kab_db_boot_insert(struct kab_db *db, const struct kab_boot_row *b,
 	sqlite3_bind_blob(st, 12, z, zlen, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 13, b->console_len);
 	sqlite3_bind_text(st, 14, now, -1, SQLITE_STATIC);
+	if (b->ab_id > 0) {
+		sqlite3_bind_int64(st, 15, b->ab_id);
+		sqlite3_bind_int(st, 16, b->ab_seq);
+	}
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		db_fail(db, err, "storing the boot");
 		goto out;
@@ -92,4 +96,78 @@ char *kab_db_boot_console(struct kab_db *db, int64_t boot_id, size_t *len,
 out:
 	sqlite3_reset(st);
 	return out;
+}
+
+int kab_db_ab_create(struct kab_db *db, const char *argv_json, int64_t *id,
+		     struct kab_err *err)
+{
+	sqlite3_stmt *st;
+	char now[32];
+	int rc;
+
+	if (sqlite3_prepare_v2(db->h, "INSERT INTO abs (argv, created_at) "
+			       "VALUES (?, ?)", -1, &st, NULL))
+		return db_fail(db, err, "storing the A/B");
+	iso8601_utc(now_wall(), now, sizeof(now));
+	sqlite3_bind_text(st, 1, argv_json, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(db, err, "storing the A/B");
+	*id = sqlite3_last_insert_rowid(db->h);
+	return 0;
+}
+
+char *kab_db_ab_argv(struct kab_db *db, int64_t id, struct kab_err *err)
+{
+	sqlite3_stmt *st;
+	char *out = NULL;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT argv FROM abs WHERE id = ?", -1,
+			       &st, NULL)) {
+		db_fail(db, err, "reading the A/B");
+		return NULL;
+	}
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		out = xstrdup((const char *)sqlite3_column_text(st, 0));
+	else
+		kab_err_set(err, "no A/B %lld in %s: the number is the one "
+			    "kab ab printed when it started", (long long)id,
+			    db->path);
+	sqlite3_finalize(st);
+	return out;
+}
+
+int kab_db_ab_finish(struct kab_db *db, int64_t id, const char *status,
+		     struct kab_err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db->h, "UPDATE abs SET status = ? WHERE id = ?",
+			       -1, &st, NULL))
+		return db_fail(db, err, "finishing the A/B");
+	sqlite3_bind_text(st, 1, status, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, id);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(db, err, "finishing the A/B");
+}
+
+bool kab_db_ab_seq_done(struct kab_db *db, int64_t id, int seq)
+{
+	sqlite3_stmt *st;
+	bool done;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT 1 FROM boots WHERE ab_id = ? "
+			       "AND ab_seq = ? AND outcome != 'interrupted'",
+			       -1, &st, NULL))
+		return false;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int(st, 2, seq);
+	done = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return done;
 }

@@ -16,7 +16,7 @@
 
 #include "../common/common.h"
 
-#define KAB_DB_SCHEMA_VERSION 2
+#define KAB_DB_SCHEMA_VERSION 3
 
 struct kab_db;
 
@@ -113,6 +113,8 @@ struct kab_boot_row {
 	double seconds;
 	const char *console;
 	size_t console_len;
+	int64_t ab_id;		/* the kab ab it belongs to, or 0 */
+	int ab_seq;		/* its place in that A/B's plan */
 };
 
 int kab_db_boot_insert(struct kab_db *db, const struct kab_boot_row *b,
@@ -120,5 +122,14 @@ int kab_db_boot_insert(struct kab_db *db, const struct kab_boot_row *b,
 /* The console of a boot, uncompressed (malloc'd), or NULL with err. */
 char *kab_db_boot_console(struct kab_db *db, int64_t boot_id, size_t *len,
 			  struct kab_err *err);
+
+/* kab ab: its arguments, kept so that --resume can continue it. */
+int kab_db_ab_create(struct kab_db *db, const char *argv_json, int64_t *id,
+		     struct kab_err *err);
+char *kab_db_ab_argv(struct kab_db *db, int64_t id, struct kab_err *err);
+int kab_db_ab_finish(struct kab_db *db, int64_t id, const char *status,
+		     struct kab_err *err);
+/* Is boot seq of A/B id done (any outcome but interrupted)? */
+bool kab_db_ab_seq_done(struct kab_db *db, int64_t id, int seq);
 
 #endif /* KAB_DB_H */

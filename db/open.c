@@ -77,6 +77,15 @@ static const char *const migrations[] = {
 	"  console_bytes INTEGER NOT NULL DEFAULT 0,"
 	"  started_at TEXT NOT NULL);"
 	"CREATE INDEX boots_run ON boots (run_id);",
+
+	/* 2 -> 3: an A/B remembers how it was asked, to be resumed. */
+	"CREATE TABLE abs ("
+	"  id INTEGER PRIMARY KEY,"
+	"  argv TEXT NOT NULL,"
+	"  created_at TEXT NOT NULL,"
+	"  status TEXT NOT NULL DEFAULT 'running');"
+	"ALTER TABLE boots ADD COLUMN ab_id INTEGER REFERENCES abs(id);"
+	"ALTER TABLE boots ADD COLUMN ab_seq INTEGER;",
 };
 
 char *kab_db_default_path(void)

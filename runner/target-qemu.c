@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -235,6 +236,8 @@ retry:
 		dup2(null, 0);
 		dup2(fds[1], 1);
 		setpgid(0, 0);
+		/* A QEMU whose kab is gone has nobody to report to. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		signal(SIGINT, SIG_DFL);
 		execl(qemu, qemu, "-nodefaults", "-display", "none",
 		      "-no-reboot", "-accel", kvm ? "kvm" : "tcg", "-cpu",

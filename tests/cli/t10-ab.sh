@@ -59,6 +59,33 @@ test_expect "fake-qemu: a guest printing garbage on ttyS1 is a boot failure, not
 	test "$(sql "SELECT outcome FROM boots ORDER BY id DESC LIMIT 1")" = boot-failure
 '
 
+test_expect "kab killed mid-A/B: finished boots kept, --resume does the rest" '
+	"$KAB" --db $TMP/resume.db ab --a-label x --b-label y --job $JOB $QUICK \
+		--boots 2 --runs-per-boot 1 >$TMP/o1 2>$TMP/e1 &
+	pid=$!
+	for i in $(seq 1 600); do
+		n=$(sqlite3 $TMP/resume.db "SELECT count(*) FROM boots" 2>/dev/null || echo 0)
+		[ "${n:-0}" -ge 2 ] && break
+		sleep 0.1
+	done
+	kill -9 $pid
+	wait $pid || true
+	# QEMU dies with its kab
+	sleep 1
+	! pgrep -f "qemu-system-x86_64.*kab-console" >/dev/null
+	grep -q "kab ab --resume 1" $TMP/e1
+	done_before=$(sqlite3 $TMP/resume.db "SELECT count(*) FROM boots WHERE outcome = '"'"'ok'"'"'")
+	test "$done_before" -ge 2
+	kab --db $TMP/resume.db ab --resume 1 >$TMP/o2 2>$TMP/e2
+	cat $TMP/e2
+	grep -q "A/B 1, resumed" $TMP/e2
+	test "$(sqlite3 $TMP/resume.db "SELECT count(DISTINCT ab_seq) FROM boots WHERE ab_id = 1 AND outcome = '"'"'ok'"'"'")" = 4
+	test "$(sqlite3 $TMP/resume.db "SELECT count(*) FROM boots WHERE ab_id = 1 AND outcome = '"'"'ok'"'"'")" = 4
+	test "$(sqlite3 $TMP/resume.db "SELECT status FROM abs WHERE id = 1")" = done
+	grep -q "^x y $" $TMP/o2 || grep -q "x  *y" $TMP/o2
+	expect_error 2 "no A/B 7" -- "$KAB" --db $TMP/resume.db ab --resume 7
+'
+
 test_expect "bad kab ab input is refused" '
 	expect_error 2 "no job" -- "$KAB" ab
 	expect_error 2 "not a bzImage" -- "$KAB" ab --a /etc/passwd --job $JOB
