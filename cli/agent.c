@@ -143,6 +143,7 @@ int main(int argc, char **argv)
 	}
 	o.job = &job;
 	o.tmpdir = tmpl;
+	o.guest = guest;
 	if (guest)
 		fprintf(stderr, "kab-agent: %s %s, %d iterations, records on "
 			"%s\n", job.suite, job.test, o.iterations, out_path);

@@ -306,6 +306,11 @@ int kab_agent_run(const struct kab_agent_opts *opts)
 		emit(&a, "end", json_pack("{s:s}", "status", "failed"));
 		return 1;
 	}
+	if (kab_apply_settings(opts->job, opts->guest, &err)) {
+		emit_msg(&a, "error", err.msg);
+		emit(&a, "end", json_pack("{s:s}", "status", "failed"));
+		return 1;
+	}
 	emit(&a, "start", json_pack("{s:o, s:o, s:o, s:i, s:f}",
 				    "job", kab_job_to_json(opts->job),
 				    "host", kab_host_facts(),

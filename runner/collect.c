@@ -122,7 +122,9 @@ static int on_record(void *ctx, const char *type, json_t *body)
 		return 0;
 	if (!strcmp(type, "start")) {
 		rc = on_start(c, body);
-	} else if (!c->started) {
+	} else if (!c->started && strcmp(type, "error") &&
+		   strcmp(type, "log") && strcmp(type, "end")) {
+		/* An agent that fails early still says why and ends. */
 		rc = -1;
 	} else if (!strcmp(type, "iter")) {
 		if (json_unpack(body, "{s:i}", "iteration", &it) ||

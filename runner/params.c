@@ -185,13 +185,18 @@ int kab_workload_validate(const struct kab_job *job, struct kab_err *err)
 		for (d = w->params; d->key; d++)
 			if (!strcmp(d->key, p->key))
 				break;
+		if (!d->key)
+			for (d = kab_system_params; d->key; d++)
+				if (!strcmp(d->key, p->key))
+					break;
 		if (!d->key) {
 			char keys[256];
 
 			list_keys(w, keys, sizeof(keys));
 			return kab_err_set(err, "unknown parameter '%s' for %s "
-					   "%s: it takes %s", p->key, w->suite,
-					   w->test, keys);
+					   "%s: it takes %s (and thp_enabled, "
+					   "thp_defrag, drop_caches)", p->key,
+					   w->suite, w->test, keys);
 		}
 		if (check_value(d, p->value, err))
 			return kab_err_prefix(err, "%s", p->key);

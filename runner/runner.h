@@ -129,6 +129,11 @@ struct kab_workload {
 };
 
 extern const struct kab_workload *const kab_workloads[];
+/* Settings any job may carry (thp_enabled, thp_defrag, drop_caches). */
+extern const struct kab_pdesc kab_system_params[];
+/* Apply them; without may_change only check they already hold. */
+int kab_apply_settings(const struct kab_job *job, bool may_change,
+		       struct kab_err *err);
 const struct kab_workload *kab_workload_find(const char *suite,
 					     const char *test);
 /* Check every parameter of job against its workload's description. */
@@ -234,6 +239,7 @@ struct kab_agent_opts {
 	int out_fd;		/* where records go */
 	const char *tmpdir;
 	const char *monitors;	/* "a,b", "none"; NULL: all */
+	bool guest;		/* we own the machine: settings may change */
 };
 
 /* Is monitor name selected by a "a,b" / "all" / "none" list? */

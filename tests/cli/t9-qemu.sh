@@ -53,6 +53,22 @@ test_expect "a kernel that panics at boot is a panic, with no samples" '
 	sql "SELECT problem FROM boots ORDER BY id DESC LIMIT 1" | grep -q "Kernel panic"
 '
 
+test_expect "a job's THP settings are applied in the guest, refused here" '
+	kab run --target qemu --set thp_enabled=never --set thp_defrag=never \
+		--set drop_caches=3 --runs 1 --set nr_task=1 --set warmup=0 \
+		--set testtime=1s $JOB >$TMP/o 2>&1
+	id=$(sql "SELECT max(id) FROM runs")
+	sql "SELECT host FROM runs WHERE id = $id" | grep -q "\"thp_enabled\":\"never\""
+	sql "SELECT host FROM runs WHERE id = $id" | grep -q "\"thp_defrag\":\"never\""
+	sql "SELECT params FROM runs WHERE id = $id" | grep -q "\"thp_enabled\":\"never\""
+	now=$(sed "s/.*\[\(.*\)\].*/\1/" /sys/kernel/mm/transparent_hugepage/enabled)
+	other=never; [ "$now" = never ] && other=always
+	expect_error 1 "thp_enabled=$other would change this machine (it is $now): run the job with --target qemu" -- \
+		"$KAB" run --set thp_enabled=$other --runs 1 $JOB
+	expect_error 2 "thp_enabled: .sometimes. is not a valid value" -- \
+		"$KAB" run --set thp_enabled=sometimes $JOB
+'
+
 test_expect "a kernel path that is missing or not a bzImage is refused" '
 	expect_error 2 "kernel /nonexistent: No such file" -- "$KAB" run \
 		--target qemu --kernel /nonexistent $SHORT $JOB
