@@ -9,6 +9,7 @@
  * what it is.
  */
 #include <getopt.h>
+#include <sched.h>
 #include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
@@ -49,6 +50,9 @@ static void ab_usage(FILE *f)
 		"takes --seed\n"
 		"  --smp N, --mem SIZE       the guests' CPUs (2) and memory "
 		"(2G)\n"
+		"  --pin CPUS                run QEMU, and so its vCPU threads, "
+		"on these host\n"
+		"                            CPUs only (e.g. 0-1)\n"
 		"  --timeout S               kill a boot after S seconds "
 		"(default: boot\n"
 		"                            allowance + the job's time + "
@@ -157,6 +161,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		{ "mem", required_argument, NULL, 'm' },
 		{ "monitors", required_argument, NULL, 'M' },
 		{ "timeout", required_argument, NULL, 'T' },
+		{ "pin", required_argument, NULL, 'P' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "resume", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
@@ -172,8 +177,9 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 	char *labels[2] = { NULL, NULL };
 	unsigned long seed = 1;
 	int nr_sets = 0, boots = 2, opt, i, j, k, rc = EXIT_OK, smp = 2;
-	const char *mem = "2G";
+	const char *mem = "2G", *pin = NULL;
 	double timeout = 0;
+	cpu_set_t pinset;
 	bool fatal = false;
 	struct kab_err err;
 
@@ -247,6 +253,13 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		case 'M':
 			c.monitors = optarg;
 			break;
+		case 'P':
+			if (kab_parse_cpulist(optarg, &pinset, &err)) {
+				rc = cli_error(EXIT_USAGE, "--pin: %s", err.msg);
+				goto out;
+			}
+			pin = optarg;
+			break;
 		case 'T':
 			timeout = strtod(optarg, &end);
 			if (*end || timeout < 1) {
@@ -298,6 +311,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		sides[i].q.mem = mem;
 		sides[i].q.boot_timeout = 120;
 		sides[i].q.timeout = timeout;
+		sides[i].q.pin = pin;
 	}
 	for (i = 0; i < 2; i++)
 		sides[i].label = labels[i] ? xstrdup(labels[i]) :

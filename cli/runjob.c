@@ -58,10 +58,18 @@ static void progress(void *arg)
 	left = per * (c->iterations - c->cur + 1) - (now - c->t_iter);
 	fmt_secs(now - c->t0, el, sizeof(el));
 	fmt_secs(left, eta, sizeof(eta));
+	if (c->nr_jobs > 1 && c->done_all) {
+		/* The rest of the list at the pace so far. */
+		double per_job = (c->t0 - c->t_all) / c->done_all;
+		double all = left + per_job * (c->nr_jobs - c->job_nr);
+
+		fmt_secs(all, eta, sizeof(eta));
+	}
 	fprintf(stderr, "\r[%d/%d%s%s] %s %s: iteration %d of %d, elapsed %s, "
-		"ETA %s\033[K", c->job_nr, c->nr_jobs, c->qemu ? " " : "",
+		"%s %s\033[K", c->job_nr, c->nr_jobs, c->qemu ? " " : "",
 		c->qemu ? c->label : "", c->job->suite, c->job->test, c->cur,
-		c->iterations, el, eta);
+		c->iterations, el, c->nr_jobs > 1 && c->done_all ? "ETA of all" :
+		"ETA", eta);
 	fflush(stderr);
 }
 
@@ -199,6 +207,8 @@ int runjob_one(struct run_ctx *c, const char *agent, bool *fatal)
 	c->run_id = -1;
 	c->cur = 0;
 	c->t0 = now_mono();
+	if (!c->t_all)
+		c->t_all = c->t0;
 	if (c->qemu) {
 		ret = kab_target_qemu(&o, c->qemu, col, &boot, &err);
 		status = kab_collector_finish(col, &msg);
@@ -316,6 +326,7 @@ int runjob_one(struct run_ctx *c, const char *agent, bool *fatal)
 	kab_boot_free(&boot);
 	free(desc);
 	kab_collector_free(col);
+	c->done_all++;
 	return status == KAB_RUN_OK ? 0 : -1;
 }
 

@@ -18,6 +18,8 @@ struct run_ctx {
 	enum kab_boot_outcome last_outcome;	/* of the last boot */
 	bool brief;				/* one line per run */
 	int64_t ab_id;				/* kab ab's plan, or 0 */
+	double t_all;				/* when the first job began */
+	int done_all;				/* jobs finished since */
 	int ab_seq;
 	int64_t run_id;
 	struct kab_err err;

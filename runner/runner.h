@@ -351,6 +351,7 @@ struct kab_qemu_opts {
 	const char *cache_dir;	/* initramfs images */
 	double boot_timeout;	/* seconds allowed to reach the agent */
 	double timeout;		/* whole boot's deadline; 0: from the job */
+	const char *pin;	/* host CPUs for QEMU ("0-1,3"), or NULL */
 };
 
 struct kab_boot {
@@ -382,6 +383,8 @@ enum kab_boot_outcome kab_boot_classify(const struct kab_boot *b,
 					bool interrupted);
 char *kab_console_problem(const char *log, size_t len);
 char *kab_default_kernel(void);
+/* "0-3,6" into a CPU set; -1 with err when it is not such a list. */
+int kab_parse_cpulist(const char *s, void *cpu_set, struct kab_err *err);
 /* Is path a bzImage? */
 int kab_kernel_check(const char *path, struct kab_err *err);
 bool kab_collector_started(const struct kab_collector *c);

@@ -11,6 +11,7 @@
  * the agent's end record says the job ran.
  */
 #include <dirent.h>
+#include <sched.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -238,6 +239,13 @@ retry:
 		setpgid(0, 0);
 		/* A QEMU whose kab is gone has nobody to report to. */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		/* --pin: QEMU and so its vCPU threads on those CPUs only. */
+		if (q->pin) {
+			cpu_set_t set;
+
+			if (!kab_parse_cpulist(q->pin, &set, NULL))
+				sched_setaffinity(0, sizeof(set), &set);
+		}
 		signal(SIGINT, SIG_DFL);
 		execl(qemu, qemu, "-nodefaults", "-display", "none",
 		      "-no-reboot", "-accel", kvm ? "kvm" : "tcg", "-cpu",
@@ -323,4 +331,38 @@ enum kab_boot_outcome kab_boot_classify(const struct kab_boot *b,
 	if (status == KAB_RUN_FAILED)
 		return KAB_BOOT_JOB_FAILED;
 	return started ? KAB_BOOT_JOB_FAILED : KAB_BOOT_FAILED;
+}
+
+int kab_parse_cpulist(const char *s, void *cpu_set, struct kab_err *err)
+{
+	cpu_set_t *set = cpu_set;
+	const char *p = s;
+
+	CPU_ZERO(set);
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b;
+
+		if (end == p || a < 0 || a >= CPU_SETSIZE)
+			goto bad;
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtol(p, &end, 10);
+			if (end == p || b < a || b >= CPU_SETSIZE)
+				goto bad;
+		}
+		for (; a <= b; a++)
+			CPU_SET(a, set);
+		if (*end == ',')
+			end++;
+		else if (*end)
+			goto bad;
+		p = end;
+	}
+	if (CPU_COUNT(set))
+		return 0;
+bad:
+	return kab_err_set(err, "'%s' is not a CPU list: write it like 0-1 "
+			   "or 0,2", s);
 }

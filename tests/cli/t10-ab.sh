@@ -26,7 +26,8 @@ test_expect "a short A/B: two boots a side, alternating, stored and compared" '
 
 test_expect "--order random boots both sides in every round, in a seeded order" '
 	kab --db $TMP/r1.db ab --a-label x --b-label y --job $JOB $QUICK \
-		--boots 2 --runs-per-boot 1 --order random --seed 7 >/dev/null 2>&1
+		--boots 2 --runs-per-boot 1 --order random --seed 7 --pin 0 \
+		>/dev/null 2>&1
 	sqlite3 $TMP/r1.db "SELECT group_concat(label, \"\") FROM (SELECT k.label FROM runs r JOIN kernels k ON k.id = r.kernel_id ORDER BY r.id)" >$TMP/order1
 	cat $TMP/order1
 	grep -Eq "^(xy|yx)(xy|yx)$" $TMP/order1
@@ -92,6 +93,7 @@ test_expect "bad kab ab input is refused" '
 	expect_error 2 "both sides are called" -- "$KAB" ab --a-label x \
 		--b-label x --job $JOB
 	expect_error 2 "--order .sideways." -- "$KAB" ab --order sideways --job $JOB
+	expect_error 2 "--pin: .9-2. is not a CPU list" -- "$KAB" ab --pin 9-2 --job $JOB
 '
 
 test_done
