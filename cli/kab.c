@@ -11,7 +11,7 @@
 #include "cli.h"
 
 static const struct cmd commands[] = {
-	{ "run", cmd_run, "run a job on this machine and store every sample" },
+	{ "run", cmd_run, "run a job here or in a QEMU boot, store every sample" },
 	{ "ab", cmd_ab, "boot kernels A and B in turn under QEMU, then compare" },
 	{ "compare", cmd_compare, "lkp's %change table, rows chosen by statistics" },
 	{ "ls", cmd_ls, "list the stored runs" },
