@@ -41,6 +41,11 @@ int cli_error(int code, const char *fmt, ...)
 /* Open the database named by --db, $KAB_DB or the default. */
 int cli_open_db(struct cli *cli, const char *opt_db, enum kab_db_mode mode,
 		struct kab_db **db);
+/*
+ * $XDG_CACHE_HOME/kab or ~/.cache/kab, created; NULL with an error
+ * printed when it cannot be.
+ */
+char *cli_cache_dir(void);
 /* A run id from the command line, or -1 with a usage error printed. */
 long long cli_run_id(const char *s);
 /* Shortest text that reads back as exactly v. */

@@ -172,7 +172,6 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 	struct kab_joblist jobs = { 0 };
 	struct sigaction sa = { .sa_handler = runjob_on_signal };
 	const char *job_path = NULL, *db_opt = NULL, *order = "alternate";
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	char **sets = NULL, *agent = NULL, *def = NULL, *cache = NULL, *end;
 	char *labels[2] = { NULL, NULL };
 	unsigned long seed = 1;
@@ -322,11 +321,9 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 			       "--a-label and --b-label", sides[0].label);
 		goto out;
 	}
-	cache = xdg && *xdg ? xasprintf("%s/kab", xdg) :
-		xasprintf("%s/.cache/kab", home ? home : "/tmp");
-	if (mkdir_p(cache, 0755)) {
-		rc = cli_error(EXIT_RUN, "cannot create the cache %s: %m: set "
-			       "XDG_CACHE_HOME", cache);
+	cache = cli_cache_dir();
+	if (!cache) {
+		rc = EXIT_RUN;
 		goto out;
 	}
 	sides[0].q.cache_dir = sides[1].q.cache_dir = cache;

@@ -168,8 +168,6 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		c.nr_jobs += lists[i].nr;
 	}
 	if (!strcmp(target, "qemu")) {
-		const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-
 		if (!q.kernel) {
 			default_kernel = kab_default_kernel();
 			if (!default_kernel) {
@@ -180,11 +178,9 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 			}
 			q.kernel = default_kernel;
 		}
-		cache = xdg && *xdg ? xasprintf("%s/kab", xdg) :
-			xasprintf("%s/.cache/kab", home ? home : "/tmp");
-		if (mkdir_p(cache, 0755)) {
-			rc = cli_error(EXIT_RUN, "cannot create the cache %s: "
-				       "%m: set XDG_CACHE_HOME", cache);
+		cache = cli_cache_dir();
+		if (!cache) {
+			rc = EXIT_RUN;
 			goto out;
 		}
 		q.cache_dir = cache;

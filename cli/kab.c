@@ -77,6 +77,21 @@ int cli_open_db(struct cli *cli, const char *opt_db, enum kab_db_mode mode,
 	return 0;
 }
 
+char *cli_cache_dir(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char *cache = xdg && *xdg ? xasprintf("%s/kab", xdg) :
+		      xasprintf("%s/.cache/kab", home ? home : "/tmp");
+
+	if (mkdir_p(cache, 0755)) {
+		cli_error(EXIT_RUN, "cannot create the cache %s: %m: set "
+			  "XDG_CACHE_HOME", cache);
+		free(cache);
+		return NULL;
+	}
+	return cache;
+}
+
 long long cli_run_id(const char *s)
 {
 	char *end;

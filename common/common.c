@@ -269,3 +269,23 @@ int mkdir_p(const char *dir, mode_t mode)
 	free(copy);
 	return ret;
 }
+
+/* The first executable name in $PATH, or NULL. */
+char *find_in_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	char *copy = xstrdup(path ? path : "/usr/bin:/bin"), *dir, *save;
+	char *found = NULL;
+
+	for (dir = strtok_r(copy, ":", &save); dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		char *c = xasprintf("%s/%s", dir, name);
+
+		if (!access(c, X_OK))
+			found = c;
+		else
+			free(c);
+	}
+	free(copy);
+	return found;
+}

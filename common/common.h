@@ -57,6 +57,9 @@ char *strbuf_detach(struct strbuf *sb);
 int read_file(const char *path, struct strbuf *out, struct kab_err *err);
 int write_all(int fd, const void *buf, size_t n);
 
+/* The first executable name in $PATH (malloc'd), or NULL. */
+char *find_in_path(const char *name);
+
 /* mkdir -p; 0 or -1 with errno. */
 int mkdir_p(const char *dir, mode_t mode);
 

@@ -21,24 +21,11 @@
 /* $KAB_STRESS_NG, else stress-ng from $PATH. */
 static char *find_stressng(void)
 {
-	const char *env = getenv("KAB_STRESS_NG"), *path = getenv("PATH");
-	char *copy, *dir, *save, *found = NULL;
+	const char *env = getenv("KAB_STRESS_NG");
 
 	if (env && *env)
 		return access(env, X_OK) ? NULL : xstrdup(env);
-	copy = xstrdup(path ? path : "/usr/bin:/bin");
-	for (dir = strtok_r(copy, ":", &save); dir;
-	     dir = strtok_r(NULL, ":", &save)) {
-		char *cand = xasprintf("%s/stress-ng", dir);
-
-		if (!access(cand, X_OK)) {
-			found = cand;
-			break;
-		}
-		free(cand);
-	}
-	free(copy);
-	return found;
+	return find_in_path("stress-ng");
 }
 
 /* The last non-empty line of the log, to say why stress-ng failed. */

@@ -148,25 +148,6 @@ int kab_kernel_check(const char *path, struct kab_err *err)
 	return 0;
 }
 
-static char *find_in_path(const char *name)
-{
-	const char *path = getenv("PATH");
-	char *copy = xstrdup(path ? path : "/usr/bin:/bin"), *dir, *save;
-	char *found = NULL;
-
-	for (dir = strtok_r(copy, ":", &save); dir && !found;
-	     dir = strtok_r(NULL, ":", &save)) {
-		char *c = xasprintf("%s/%s", dir, name);
-
-		if (!access(c, X_OK))
-			found = c;
-		else
-			free(c);
-	}
-	free(copy);
-	return found;
-}
-
 int kab_target_qemu(const struct kab_target_opts *o,
 		    const struct kab_qemu_opts *q, struct kab_collector *c,
 		    struct kab_boot *boot, struct kab_err *err)
