@@ -199,9 +199,16 @@ retry:
 	snprintf(boot->accel, sizeof(boot->accel), "%s", kvm ? "kvm" : "tcg");
 	qemu_version(qemu, boot->qemu_version, sizeof(boot->qemu_version));
 	snprintf(smp, sizeof(smp), "%d", q->smp);
+	/*
+	 * Under TCG a vCPU thread the host does not schedule for a while
+	 * sees its clock jump: give the lockup and stall detectors room,
+	 * or a busy host makes a healthy kernel panic.
+	 */
 	append = xasprintf("console=ttyS0 panic=-1 softlockup_panic=1 "
-			   "nmi_watchdog=panic oops=panic loglevel=5 rdinit=/init%s%s "
-			   "-- --iterations %d --monitors %s",
+			   "nmi_watchdog=panic oops=panic loglevel=5%s "
+			   "rdinit=/init%s%s -- --iterations %d --monitors %s",
+			   kvm ? "" : " watchdog_thresh=60 "
+			   "rcupdate.rcu_cpu_stall_timeout=60",
 			   q->cmdline && *q->cmdline ? " " : "",
 			   q->cmdline ? q->cmdline : "", o->iterations,
 			   o->monitors ? o->monitors : "all");
