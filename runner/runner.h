@@ -108,7 +108,6 @@ struct kab_runctx {
 	const struct kab_job *job;
 	int nr_cpus;
 	const char *tmpdir;		/* scratch space for this iteration */
-	/* Set by the agent: a workload that forks must die with its parent. */
 };
 
 /*
