@@ -57,6 +57,13 @@ struct kab_anova {
 };
 void kab_anova(const double *v, const int *g, size_t n,
 	       struct kab_anova *out);
+/*
+ * The variance component between boots (0 when below the within-boot
+ * variance, NAN for one boot), and whether boots dominate: p < 0.01
+ * and that component larger than the variance within a boot.
+ */
+double kab_anova_between_var(const struct kab_anova *a, size_t n);
+bool kab_boots_dominate(const struct kab_anova *a, size_t n);
 /* Means (and sizes) per group, in order of first appearance. */
 size_t kab_group_means(const double *v, const int *g, size_t n,
 		       double *means, size_t *sizes);

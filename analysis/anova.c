@@ -97,3 +97,26 @@ out:
 	free(sizes);
 	free(idx);
 }
+
+/*
+ * Boots dominate when the variance between boots is significant
+ * (p < 0.01) and its component, (MS_between - MS_within) / n0, is
+ * larger than the variance within a boot: a boot, not an iteration,
+ * is then one sample.
+ */
+double kab_anova_between_var(const struct kab_anova *a, size_t n)
+{
+	double v;
+
+	if (a->groups < 2)
+		return NAN;
+	v = (a->ms_between - a->ms_within) / ((double)n / a->groups);
+	return v > 0 ? v : 0;
+}
+
+bool kab_boots_dominate(const struct kab_anova *a, size_t n)
+{
+	if (a->groups < 2 || isnan(a->p) || a->p >= 0.01)
+		return false;
+	return kab_anova_between_var(a, n) > a->ms_within;
+}

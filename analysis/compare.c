@@ -47,17 +47,6 @@ static unsigned long metric_seed(unsigned long seed, const char *m)
 	return seed ^ h;
 }
 
-static bool boots_dominate(const struct kab_anova *a, size_t n)
-{
-	double n0, between;
-
-	if (a->groups < 2 || isnan(a->p) || a->p >= 0.01)
-		return false;
-	n0 = (double)n / a->groups;
-	between = (a->ms_between - a->ms_within) / n0;
-	return between > a->ms_within;
-}
-
 static void fill_cell(const struct kab_compare_opts *o, const char *metric,
 		      const struct kab_series *b, const struct kab_summary *bs,
 		      const struct kab_series *h, struct kab_cell *c)
@@ -83,7 +72,8 @@ static void fill_cell(const struct kab_compare_opts *o, const char *metric,
 	 * is significant (p < 0.01) and larger than the variance within: a
 	 * boot, not an iteration, is then one sample.
 	 */
-	c->per_boot = boots_dominate(&ab, b->n) || boots_dominate(&ah, h->n);
+	c->per_boot = kab_boots_dominate(&ab, b->n) ||
+		      kab_boots_dominate(&ah, h->n);
 	if (c->per_boot) {
 		double *bm = malloc(b->n * sizeof(*bm));
 		double *hm = malloc(h->n * sizeof(*hm));

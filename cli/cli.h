@@ -50,6 +50,14 @@ char *cli_cache_dir(void);
 long long cli_run_id(const char *s);
 /* Shortest text that reads back as exactly v. */
 void cli_fmt_double(double v, char *buf, size_t n);
+/* A value for a table: integers whole, small numbers to 2 places. */
+void cli_fmt_value(double v, char *buf, size_t n);
+/*
+ * Several runs (ids "3,5,7" or a kernel label) pooled per job, with
+ * the variance between boots against within them.
+ */
+int cli_show_boots(FILE *out, struct kab_db *db, const char *spec,
+		   const char *glob, struct kab_err *err);
 /* Print per-metric n / mean / stddev of a run; glob filters metrics. */
 int cli_print_summary(FILE *out, struct kab_db *db, long long run_id,
 		      const char *glob, struct kab_err *err);

@@ -2,7 +2,9 @@
 /*
  * cmd-show.c - kab show: one run, its facts and its metrics.
  */
+#include <ctype.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,11 +13,28 @@
 static void show_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: kab show [--metric GLOB] [--db PATH] RUN...\n"
+		"usage: kab show [--metric GLOB] [--db PATH] RUN|RUNS|LABEL...\n"
 		"\n"
-		"Prints a run's kernel, job and host, then n, mean, population "
-		"stddev and\n%%stddev of every metric (or those matching GLOB, "
-		"e.g. 'will-it-scale.*').\n");
+		"RUN (an id): prints the run's kernel, job and host, then n, "
+		"mean,\npopulation stddev and %%stddev of every metric (or "
+		"those matching GLOB,\ne.g. 'will-it-scale.*').\n"
+		"RUNS (ids, '3,5,7') or LABEL (a kernel's ok runs): each run "
+		"is a boot;\npools them per job and adds the spread within "
+		"boots and between them\n(square roots of the ANOVA variance "
+		"components, in %% of the mean),\nF and p, and the unit kab "
+		"compare tests with: 'boot' when boots\ndominate (p < 0.01 and "
+		"between > within), else 'sample'.\n");
+}
+
+/* "12" is a run; "3,5", "never" or "v6.1" name several. */
+static bool single_run(const char *s)
+{
+	if (!*s)
+		return true;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s) && *s != '-')
+			return false;
+	return true;
 }
 
 int cmd_show(struct cli *cli, int argc, char **argv)
@@ -51,14 +70,24 @@ int cmd_show(struct cli *cli, int argc, char **argv)
 	if (optind >= argc)
 		return cli_error(EXIT_USAGE, "which run? 'kab ls' lists them; "
 				 "then 'kab show ID'");
-	for (i = optind; i < argc; i++)
-		if (cli_run_id(argv[i]) < 0)
-			return EXIT_USAGE;
 	if (cli_open_db(cli, db_opt, KAB_DB_READ, &db))
 		return EXIT_RUN;
 	for (i = optind; i < argc; i++) {
 		struct kab_run r;
 
+		if (!single_run(argv[i])) {
+			if (cli_show_boots(stdout, db, argv[i], glob, &err)) {
+				rc = cli_error(EXIT_RUN, "%s", err.msg);
+				break;
+			}
+			if (i + 1 < argc)
+				printf("\n");
+			continue;
+		}
+		if (cli_run_id(argv[i]) < 0) {
+			rc = EXIT_USAGE;
+			break;
+		}
 		if (kab_db_run_get(db, cli_run_id(argv[i]), &r, &err)) {
 			rc = cli_error(EXIT_RUN, "%s", err.msg);
 			break;

@@ -84,7 +84,7 @@ static int cmp_series(const void *a, const void *b)
 	return strcmp(x, y);
 }
 
-static void fmt_value(double v, char *buf, size_t n)
+void cli_fmt_value(double v, char *buf, size_t n)
 {
 	if (fabs(v) >= 1e9)
 		snprintf(buf, n, "%.4g", v);
@@ -112,11 +112,11 @@ int cli_print_summary(FILE *out, struct kab_db *db, long long run_id,
 		char mean[32], sd[32], med[32], lo[32], hi[32];
 
 		kab_summarize(c.s[i].v, c.s[i].n, &s);
-		fmt_value(s.mean, mean, sizeof(mean));
-		fmt_value(s.stddev, sd, sizeof(sd));
-		fmt_value(s.median, med, sizeof(med));
-		fmt_value(s.min, lo, sizeof(lo));
-		fmt_value(s.max, hi, sizeof(hi));
+		cli_fmt_value(s.mean, mean, sizeof(mean));
+		cli_fmt_value(s.stddev, sd, sizeof(sd));
+		cli_fmt_value(s.median, med, sizeof(med));
+		cli_fmt_value(s.min, lo, sizeof(lo));
+		cli_fmt_value(s.max, hi, sizeof(hi));
 		fprintf(out, "%6zu %14s %14s %7.1f%% %14s %14s %14s  %s\n",
 			s.n, mean, sd, kab_summary_pct(&s), med, lo, hi,
 			c.s[i].metric);

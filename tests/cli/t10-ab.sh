@@ -22,6 +22,12 @@ test_expect "a short A/B: two boots a side, alternating, stored and compared" '
 	# the guests really had the two settings
 	sql "SELECT host FROM runs WHERE id = 1" | grep -q "\"thp_enabled\":\"never\""
 	sql "SELECT host FROM runs WHERE id = 2" | grep -q "\"thp_enabled\":\"always\""
+	# kab show pools a side'"'"'s boots: 2 boots x 2 iterations
+	kab show --metric will-it-scale.per_process_ops \
+		transparent_hugepage=never >$TMP/s
+	cat $TMP/s
+	grep -q "^kernel transparent_hugepage=never: runs 1,3 (one boot each)" $TMP/s
+	awk "\$NF == \"will-it-scale.per_process_ops\" { ok = \$1 == 4 && \$2 == 2 } END { exit !ok }" $TMP/s
 '
 
 test_expect "--order random boots both sides in every round, in a seeded order" '

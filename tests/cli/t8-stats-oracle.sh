@@ -53,4 +53,47 @@ test_expect "Mann-Whitney U and p agree with scipy: exact and asymptotic" '
 	PY
 '
 
+test_expect "kab show over boots: ANOVA F and p agree with scipy, unit by the rule" '
+	/usr/bin/python3 - "$KAB" "$TMP" <<-PY
+	import json, random, subprocess, sys
+	from scipy import stats
+	kab, tmp = sys.argv[1], sys.argv[2]
+	rnd = random.Random(3)
+	# "drift": boots far apart, iterations tight; "calm": one population
+	shapes = {"drift": (0.20, 0.01), "calm": (0.0, 0.05)}
+	runs, data = [], {}
+	for label, (between, within) in shapes.items():
+	    data[label] = []
+	    for b in range(4):
+	        level = 1000 * (1 + rnd.gauss(0, between))
+	        vals = [level * (1 + rnd.gauss(0, within)) for _ in range(5)]
+	        data[label].append(vals)
+	        runs.append({"uuid": "00000000-0000-4000-8000-%012d" % len(runs),
+	            "kernel": {"label": label, "release": "r", "cmdline": "",
+	                       "image_path": None, "image_sha256": None, "commit": None},
+	            "job": "j", "suite": "s", "test": "t", "params": {"test": "t"},
+	            "resolved": {}, "target": "qemu", "host": {"nr_cpus": 2},
+	            "iterations_planned": 5, "started_at": "2026-12-02T10:00:00Z",
+	            "ended_at": "2026-12-02T10:01:00Z", "status": "ok",
+	            "message": None, "garbage_bytes": 0, "bad_records": 0,
+	            "iterations": [{"iteration": i + 1, "metrics": {"x.ops": v}}
+	                           for i, v in enumerate(vals)]})
+	json.dump({"kab_export": 1, "kab_version": "0.1.0", "runs": runs},
+	          open(tmp + "/boots.json", "w"))
+	db = tmp + "/boots.db"
+	subprocess.run([kab, "--db", db, "import", tmp + "/boots.json"], check=True)
+	for label, want in (("drift", "boot"), ("calm", "sample")):
+	    out = subprocess.run([kab, "--db", db, "show", label], check=True,
+	                         capture_output=True, text=True).stdout
+	    print(out)
+	    row = [l.split() for l in out.splitlines() if l.endswith(" x.ops")][0]
+	    n, boots, f, p, unit = int(row[0]), int(row[1]), float(row[6]), float(row[7]), row[8]
+	    r = stats.f_oneway(*data[label])
+	    assert (n, boots) == (20, 4), row
+	    assert abs(f - r.statistic) <= 2e-3 * r.statistic, (f, r)
+	    assert abs(p - r.pvalue) <= 2e-2 * r.pvalue + 1e-12, (p, r)
+	    assert unit == want, (label, unit)
+	PY
+'
+
 test_done

@@ -187,9 +187,31 @@ static void test_anova(void **state)
 	close_to(a.ms_within, 1);
 	close_to(a.f, 13.5);
 	close_to(a.p, 0.021311641128756713);
+	/* component (13.5 - 1) / 3 beats 1, but p = 0.021 is not < 0.01 */
+	close_to(kab_anova_between_var(&a, 6), 12.5 / 3);
+	assert_false(kab_boots_dominate(&a, 6));
 	kab_anova(v, one, 6, &a);
 	assert_int_equal(a.groups, 1);
 	assert_true(isnan(a.p));
+	assert_true(isnan(kab_anova_between_var(&a, 6)));
+	assert_false(kab_boots_dominate(&a, 6));
+}
+
+/* {1,2,3} and {11,12,13}: MSB 150, MSW 1, component 149 / 3 > 1. */
+static void test_boots_dominate(void **state)
+{
+	double v[] = { 1, 2, 3, 11, 12, 13 }, w[] = { 1, 5, 9, 2, 6, 10 };
+	int g[] = { 0, 0, 0, 1, 1, 1 };
+	struct kab_anova a;
+
+	kab_anova(v, g, 6, &a);
+	close_to(a.f, 150);
+	close_to(kab_anova_between_var(&a, 6), 149.0 / 3);
+	assert_true(kab_boots_dominate(&a, 6));
+	/* boots alike, iterations spread: MSB < MSW, component 0 */
+	kab_anova(w, g, 6, &a);
+	close_to(kab_anova_between_var(&a, 6), 0);
+	assert_false(kab_boots_dominate(&a, 6));
 }
 
 /* When boots dominate, the boot is the unit: two boots a side are few. */
@@ -233,6 +255,7 @@ int main(void)
 		cmocka_unit_test(test_directions),
 		cmocka_unit_test(test_lkp_heuristic),
 		cmocka_unit_test(test_anova),
+		cmocka_unit_test(test_boots_dominate),
 		cmocka_unit_test(test_compare_per_boot),
 	};
 
