@@ -257,10 +257,11 @@ int runjob_one(struct run_ctx *c, const char *agent, bool *fatal)
 			  c->job->test, msg ? msg : "no run record");
 	} else if (status == KAB_RUN_OK && c->brief) {
 		printf("boot %d/%d %s: run %lld ok, %d iterations, agent up "
-		       "after %.1f s, %.0f s under %s\n", c->job_nr,
-		       c->nr_jobs, c->label, (long long)c->run_id,
-		       kab_collector_iterations(col), boot.hello, boot.seconds,
-		       boot.accel);
+		       "after %.1f s, first sample at %.1f s, %.0f s under "
+		       "%s (%s)\n", c->job_nr, c->nr_jobs, c->label,
+		       (long long)c->run_id, kab_collector_iterations(col),
+		       boot.hello, boot.first_sample, boot.seconds, boot.accel,
+		       boot.entry);
 		fflush(stdout);
 	} else if (status == KAB_RUN_OK) {
 		printf("run %lld: %s %s (%s): %d iterations, stored in %s\n",
@@ -301,6 +302,9 @@ int runjob_one(struct run_ctx *c, const char *agent, bool *fatal)
 			.smp = c->qemu->smp,
 			.mem = c->qemu->mem,
 			.seconds = boot.seconds,
+			.hello = boot.hello,
+			.first_sample = boot.first_sample,
+			.entry = boot.entry,
 			.console = boot.console,
 			.console_len = boot.console_len,
 			.ab_id = c->ab_id,

@@ -25,8 +25,9 @@ int kab_db_boot_insert(struct kab_db *db, const struct kab_boot_row *b,
 	st = db_stmt(db, DB_BOOT_INSERT, "INSERT INTO boots (run_id, "
 		     "kernel_label, kernel_path, cmdline, outcome, problem, "
 		     "accel, qemu_version, smp, mem, seconds, console, "
-		     "console_bytes, started_at, ab_id, ab_seq) VALUES (?, ?, "
-		     "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", err);
+		     "console_bytes, started_at, ab_id, ab_seq, entry, hello, "
+		     "first_sample) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+		     "?, ?, ?, ?, ?, ?, ?, ?)", err);
 	if (!st)
 		goto out;
 	iso8601_utc(now_wall() - b->seconds, now, sizeof(now));
@@ -51,6 +52,11 @@ int kab_db_boot_insert(struct kab_db *db, const struct kab_boot_row *b,
 		sqlite3_bind_int64(st, 15, b->ab_id);
 		sqlite3_bind_int(st, 16, b->ab_seq);
 	}
+	sqlite3_bind_text(st, 17, b->entry, -1, SQLITE_STATIC);
+	if (b->hello > 0)
+		sqlite3_bind_double(st, 18, b->hello);
+	if (b->first_sample > 0)
+		sqlite3_bind_double(st, 19, b->first_sample);
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		db_fail(db, err, "storing the boot");
 		goto out;

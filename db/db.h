@@ -16,7 +16,7 @@
 
 #include "../common/common.h"
 
-#define KAB_DB_SCHEMA_VERSION 3
+#define KAB_DB_SCHEMA_VERSION 4
 
 struct kab_db;
 
@@ -111,6 +111,9 @@ struct kab_boot_row {
 	int smp;
 	const char *mem;
 	double seconds;
+	double hello;		/* QEMU's start to the agent's hello, 0: never */
+	double first_sample;	/* ... to the first whole iteration, 0: none */
+	const char *entry;	/* pvh or bzimage */
 	const char *console;
 	size_t console_len;
 	int64_t ab_id;		/* the kab ab it belongs to, or 0 */

@@ -86,6 +86,12 @@ static const char *const migrations[] = {
 	"  status TEXT NOT NULL DEFAULT 'running');"
 	"ALTER TABLE boots ADD COLUMN ab_id INTEGER REFERENCES abs(id);"
 	"ALTER TABLE boots ADD COLUMN ab_seq INTEGER;",
+
+	/* 3 -> 4: how a boot entered the kernel, and its dead time. */
+	"ALTER TABLE boots ADD COLUMN entry TEXT;"
+	"ALTER TABLE boots ADD COLUMN hello REAL;"
+	"ALTER TABLE boots ADD COLUMN first_sample REAL;",
+
 };
 
 char *kab_db_default_path(void)

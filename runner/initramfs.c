@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * initramfs.c - the guest's root: kab-agent as /init, stress-ng, the
- * shared libraries both need (as the dynamic loader resolves them), and
- * the job.  Written with libarchive as an uncompressed newc cpio: under
+ * initramfs.c - the guest's root: kab-agent as /init, stress-ng when the
+ * job runs it, the shared libraries they need (as the dynamic loader
+ * resolves them), and the job.  Written with libarchive as an uncompressed newc cpio: under
  * TCG the kernel's decompressor would cost more than the bytes do.
  * Cached by the sha256 of everything in it, so a second boot of the
  * same job reuses the file.

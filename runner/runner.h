@@ -125,6 +125,8 @@ struct kab_workload {
 		   struct kab_err *err);
 	/* Seconds one iteration is expected to take, for progress. */
 	double (*expected_seconds)(const struct kab_job *job, int nr_cpus);
+	/* A program the guest must hold besides the agent, or NULL. */
+	const char *program;
 };
 
 extern const struct kab_workload *const kab_workloads[];
@@ -253,6 +255,12 @@ int kab_agent_run(const struct kab_agent_opts *opts);
  * The guest's initramfs for a job, built once per content: returns its
  * path (cached tells whether it was there already), NULL with err set.
  */
+/*
+ * The unpacked vmlinux of bzimage when it has a PVH entry, cached in
+ * cache_dir; NULL when it has none (or cannot be unpacked): boot the
+ * bzImage then.
+ */
+char *kab_kernel_unpacked(const char *bzimage, const char *cache_dir);
 char *kab_initramfs(const char *agent, const char *stressng, const char *job,
 		    const char *cache_dir, bool *cached, struct kab_err *err);
 
@@ -360,6 +368,7 @@ struct kab_boot {
 	char *problem;		/* first alarming console line, or NULL */
 	char accel[8];		/* kvm or tcg */
 	char qemu_version[96];
+	char entry[8];		/* pvh (the unpacked vmlinux) or bzimage */
 	double seconds;		/* QEMU's start to its exit */
 	double hello;		/* ... to the agent's start record, 0: never */
 	double first_sample;	/* ... to the first whole iteration */

@@ -159,4 +159,5 @@ const struct kab_workload kab_workload_radixsort = {
 	.params = radixsort_params,
 	.run = radixsort_run,
 	.expected_seconds = radixsort_expected,
+	.program = "stress-ng",
 };

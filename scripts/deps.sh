@@ -7,7 +7,7 @@ pkgs="build-essential pkg-config
 libsqlite3-dev libgsl-dev libyaml-dev libjansson-dev libhwloc-dev zlib1g-dev
 libarchive-dev nettle-dev qemu-system-x86 linux-image-amd64
 stress-ng
-libcmocka-dev sqlite3 python3 python3-yaml python3-scipy binutils bsdutils procps"
+libcmocka-dev sqlite3 python3 python3-yaml python3-scipy binutils bsdutils procps file"
 
 missing=""
 for p in $pkgs; do

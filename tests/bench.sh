@@ -47,18 +47,17 @@ echo
 echo "== a boot's dead time: Debian's kernel under QEMU, malloc1 1 s x 1"
 if command -v qemu-system-x86_64 >/dev/null && ls /boot/vmlinuz-* >/dev/null 2>&1; then
 	export XDG_CACHE_HOME="$TMP/cache"
-	for b in 1 2 3; do
-		start=$(date +%s.%N)
-		$KAB --db "$TMP/q.db" ab --a-label x --b-label y --boots 1 \
-			--runs-per-boot 1 --set nr_task=1 --set warmup=0 \
-			--set testtime=1s --job jobs/will-it-scale-malloc1.yaml \
-			2>/dev/null | grep "^boot " | sed 's/^/  /'
-		end=$(date +%s.%N)
-		awk -v s="$start" -v e="$end" -v b="$b" 'BEGIN {
-			printf "  round %d (%s): %.1f s for the two boots\n", b,
-				b == 1 ? "initramfs built" : "cached", e - s }'
+	for entry in pvh bzimage; do
+		for b in 1 2 3; do
+			KAB_BOOT=$entry $KAB --db "$TMP/q-$entry.db" ab \
+				--a-label x --b-label y --boots 1 \
+				--runs-per-boot 1 --set nr_task=1 --set warmup=0 \
+				--set testtime=1s \
+				--job jobs/will-it-scale-malloc1.yaml 2>/dev/null |
+				grep "^boot " | sed 's/^/  /'
+		done
+		sqlite3 "$TMP/q-$entry.db" "SELECT printf('  %s: from QEMU start: agent up %.1f s, first sample %.1f s, power-off %.1f s (mean of %d boots, %s)', entry, avg(hello), avg(first_sample), avg(seconds), count(*), accel) FROM boots"
 	done
-	sqlite3 "$TMP/q.db" "SELECT printf('  QEMU start to power-off: %.1f s mean over %d boots (%s)', avg(seconds), count(*), accel) FROM boots"
 	ls -la "$TMP"/cache/kab/initramfs-*.cpio | awk '{ printf "  initramfs: %.1f MiB, uncompressed\n", $5 / 1048576 }' | head -1
 else
 	echo "  (no QEMU or no kernel in /boot: make deps installs them)"
