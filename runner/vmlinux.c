@@ -52,7 +52,10 @@ static const unsigned char *payload(const struct strbuf *img, size_t *len)
 	return b + off;
 }
 
-/* Decompress whatever filter the payload uses (xz, gzip, zstd, lz4...). */
+/*
+ * Decompress whatever filter the payload uses (xz, gzip, zstd, lz4...);
+ * -1 unless the stream decoded to its end without an error.
+ */
 static int unpack(const unsigned char *p, size_t len, struct strbuf *out)
 {
 	struct archive *a = archive_read_new();
@@ -61,6 +64,7 @@ static int unpack(const unsigned char *p, size_t len, struct strbuf *out)
 	la_ssize_t n;
 	int ret = -1;
 
+	strbuf_reset(out);
 	archive_read_support_filter_all(a);
 	archive_read_support_format_raw(a);
 	if (archive_read_open_memory(a, p, len) != ARCHIVE_OK ||
@@ -68,11 +72,23 @@ static int unpack(const unsigned char *p, size_t len, struct strbuf *out)
 		goto out;
 	while ((n = archive_read_data(a, buf, sizeof(buf))) > 0)
 		strbuf_add(out, buf, n);
-	/* kernels append their size after the stream: ignore the tail */
-	ret = out->len ? 0 : -1;
+	ret = n == 0 && out->len ? 0 : -1;
 out:
 	archive_read_free(a);
 	return ret;
+}
+
+/*
+ * Most of the kernel's compressors append the decompressed size (32
+ * bits, little endian) after the stream; gzip's own trailer holds it.
+ * Decode without those 4 bytes first and insist on that size.
+ */
+static int unpack_payload(const unsigned char *p, size_t len,
+			  struct strbuf *out)
+{
+	if (len > 4 && !unpack(p, len - 4, out) && out->len == le32(p + len - 4))
+		return 0;
+	return unpack(p, len, out);
 }
 
 /* Does this ELF have Xen's PHYS32_ENTRY note, QEMU's PVH entry? */
@@ -149,7 +165,7 @@ char *kab_kernel_unpacked(const char *bzimage, const char *cache_dir)
 	if (!access(none, F_OK))
 		goto out;
 	p = payload(&img, &len);
-	if (!p || unpack(p, len, &elf) || !has_pvh_note(&elf)) {
+	if (!p || unpack_payload(p, len, &elf) || !has_pvh_note(&elf)) {
 		/* remember, so that the next boot does not unpack again */
 		fd = open(none, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 		if (fd >= 0)

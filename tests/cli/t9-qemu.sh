@@ -63,6 +63,15 @@ test_expect "a PVH kernel boots unpacked, once per image; KAB_BOOT=bzimage does 
 	test "$(sql "SELECT entry FROM boots WHERE run_id = 1")" = pvh
 	test "$(ls $XDG_CACHE_HOME/kab/vmlinux-* | wc -l)" = 1
 	file -L $XDG_CACHE_HOME/kab/vmlinux-* | grep -q "ELF 64-bit"
+	# whole: it ends where its section headers end (the stream was
+	# decoded to its end, not cut at the size the kernel appends)
+	/usr/bin/python3 - $XDG_CACHE_HOME/kab/vmlinux-* <<-PY
+	import struct, sys
+	d = open(sys.argv[1], "rb").read()
+	shoff, = struct.unpack_from("<Q", d, 0x28)
+	size, n = struct.unpack_from("<HH", d, 0x3a)
+	assert len(d) == shoff + size * n, (len(d), shoff, size, n)
+	PY
 	check "$(sql "SELECT first_sample FROM boots WHERE run_id = 1") > $(sql "SELECT hello FROM boots WHERE run_id = 1")"
 	KAB_BOOT=bzimage kab run --target qemu --runs 1 --set nr_task=1 \
 		--set warmup=0 --set testtime=1s $JOB >$TMP/o 2>&1 || { cat $TMP/o; false; }
