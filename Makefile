@@ -7,6 +7,7 @@
 #   make demo     run kab's main job on this machine and show what it stored
 #   make test     run every test; the last line says "N passed, N failed"
 #   make bench    benchmarks that print figures
+#   make test-kernel  the slow tests: real kernel builds and a real bisect
 #   make test SAN=1   the same under ASan and UBSan
 
 CC       ?= cc
@@ -29,15 +30,17 @@ COMMON_SRC   := $(wildcard common/*.c)
 RUNNER_SRC   := $(wildcard runner/*.c)
 DB_SRC       := $(wildcard db/*.c)
 ANALYSIS_SRC := $(wildcard analysis/*.c)
+KBUILD_SRC   := $(wildcard kbuild/*.c) kbuild/fragments.S
 CLI_SRC      := $(filter-out cli/agent.c,$(wildcard cli/*.c))
 
-obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
+obj = $(patsubst %.S,$(BUILD)/%.o,$(patsubst %.c,$(BUILD)/%.o,$(1)))
 
 LIBCOMMON   := $(BUILD)/libcommon.a
 LIBRUNNER   := $(BUILD)/librunner.a
 LIBDB       := $(BUILD)/libdb.a
 LIBANALYSIS := $(BUILD)/libanalysis.a
-LIBS        := $(LIBRUNNER) $(LIBDB) $(LIBANALYSIS) $(LIBCOMMON)
+LIBKBUILD   := $(BUILD)/libkbuild.a
+LIBS        := $(LIBKBUILD) $(LIBRUNNER) $(LIBDB) $(LIBANALYSIS) $(LIBCOMMON)
 
 KAB       := $(BUILD)/kab
 KAB_AGENT := $(BUILD)/kab-agent
@@ -61,7 +64,13 @@ $(BUILD)/%.o: %.c $(wildcard */*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
+# kab's config fragments live inside kab (see kbuild/fragments.S)
+$(BUILD)/kbuild/fragments.o: kbuild/fragments.S $(wildcard kconfigs/*.config)
+	@mkdir -p $(dir $@)
+	$(CC) -c -o $@ $<
+
 $(LIBCOMMON): $(call obj,$(COMMON_SRC))
+$(LIBKBUILD): $(call obj,$(KBUILD_SRC))
 $(LIBRUNNER): $(call obj,$(RUNNER_SRC))
 $(LIBDB): $(call obj,$(DB_SRC))
 $(LIBANALYSIS): $(call obj,$(ANALYSIS_SRC))
@@ -82,9 +91,17 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBS)
 deps:
 	@scripts/deps.sh
 
-demo: deps
+deps-kernel:
+	@scripts/deps.sh kernel
+
+demo: deps-kernel
 	@$(MAKE) --no-print-directory all
 	@scripts/demo.sh
+
+# Builds Debian's 6.1 tree for real (minutes), then bisects it.
+test-kernel: deps-kernel
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) tests/run tests/kernel
 
 test: deps
 	@$(MAKE) --no-print-directory all $(TEST_BINS)
@@ -105,5 +122,5 @@ bench: deps
 clean:
 	rm -rf build build-san kab kab-agent
 
-.PHONY: all deps demo test bench clean kab kab-agent
+.PHONY: all deps deps-kernel demo test test-kernel bench clean kab kab-agent
 .DELETE_ON_ERROR:

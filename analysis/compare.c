@@ -85,6 +85,13 @@ static void fill_cell(const struct kab_compare_opts *o, const char *metric,
 		c->few = kb < MIN_SAMPLES || kh < MIN_SAMPLES;
 		kab_welch(bm, kb, hm, kh, &w);
 		kab_mwu(bm, kb, hm, kh, &u);
+		/*
+		 * A few boots a side (3 against 3) cannot reach alpha under
+		 * the U test whatever they show; their means, averages of
+		 * several iterations, are where the t-test is at home.
+		 */
+		c->boot_welch = o->test == KAB_TEST_MWU &&
+				kab_mwu_min_p(kb, kh) > o->fdr;
 		free(bm);
 		free(hm);
 		free(bs);
@@ -212,8 +219,8 @@ int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 			struct kab_cell *c = &out->rows[i].cells[h];
 
 			p[i] = !c->s.n || c->few ? NAN :
-			       o->test == KAB_TEST_WELCH ? c->p_welch :
-							   c->p_mwu;
+			       o->test == KAB_TEST_WELCH || c->boot_welch ?
+			       c->p_welch : c->p_mwu;
 		}
 		kab_bh_adjust(p, n, adj);
 		for (i = 0; i < n; i++) {

@@ -131,6 +131,7 @@ static void stats_cells(FILE *out, const struct kab_cell *c)
 	/* Between/within boot F of each side; "per-boot" when it decided. */
 	if (!isnan(c->f_base) || !isnan(c->f_head))
 		fprintf(out, " F=%.1f/%.1f%s", c->f_base, c->f_head,
+			c->boot_welch ? " per-boot(t)" :
 			c->per_boot ? " per-boot" : "");
 	if (!isnan(c->ci_lo))
 		fprintf(out, " [%+.1f, %+.1f]%s", c->ci_lo, c->ci_hi,

@@ -5,6 +5,7 @@
 #ifndef KAB_CLI_H
 #define KAB_CLI_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "../common/common.h"
@@ -28,8 +29,10 @@ struct cmd {
 int cmd_run(struct cli *cli, int argc, char **argv);
 int cmd_compare(struct cli *cli, int argc, char **argv);
 int cmd_ab(struct cli *cli, int argc, char **argv);
+int cmd_build(struct cli *cli, int argc, char **argv);
 /* kab compare with its default options, for kab ab's closing table. */
-int cli_compare_default(struct kab_db *db, char **sides, size_t nr);
+int cli_compare_default(struct kab_db *db, char **sides, size_t nr,
+			bool all);
 int cmd_ls(struct cli *cli, int argc, char **argv);
 int cmd_show(struct cli *cli, int argc, char **argv);
 int cmd_export(struct cli *cli, int argc, char **argv);

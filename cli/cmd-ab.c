@@ -18,10 +18,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "build.h"
 #include "runjob.h"
 
 struct side {
 	struct kab_qemu_opts q;
+	const char *rev;	/* --a-rev/--b-rev: built from --tree */
+	struct kab_build build;
+	char short_sha[13];
 	char *label;
 	int outcomes[KAB_BOOT_INTERRUPTED + 1];
 	int earlier;		/* boots done before a --resume */
@@ -42,6 +46,12 @@ static void ab_usage(FILE *f)
 		"command line\n"
 		"  --a-label L, --b-label L  names in the database and the "
 		"table\n"
+		"  --tree DIR --a-rev REV --b-rev REV\n"
+		"                            build both revisions first (as "
+		"kab build does,\n"
+		"                            with --kconfig FRAGMENT... and "
+		"--base B);\n"
+		"                            labels default to the commits\n"
 		"  --job FILE                the job (YAML); --set KEY=VALUE "
 		"overrides\n"
 		"  --boots N                 boots per side (2)\n"
@@ -164,6 +174,11 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		{ "pin", required_argument, NULL, 'P' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "resume", required_argument, NULL, 'R' },
+		{ "tree", required_argument, NULL, 't' },
+		{ "a-rev", required_argument, NULL, 'u' },
+		{ "b-rev", required_argument, NULL, 'v' },
+		{ "kconfig", required_argument, NULL, 'k' },
+		{ "base", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -180,6 +195,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 	double timeout = 0;
 	cpu_set_t pinset;
 	bool fatal = false;
+	struct build_args ba = { 0 };
 	struct kab_err err;
 
 	memset(sides, 0, sizeof(sides));
@@ -272,6 +288,21 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 			break;
 		case 'R':
 			break;	/* handled by cmd_ab */
+		case 't':
+			ba.tree = optarg;
+			break;
+		case 'u':
+			sides[0].rev = optarg;
+			break;
+		case 'v':
+			sides[1].rev = optarg;
+			break;
+		case 'k':
+			build_args_add_kconfig(&ba, optarg);
+			break;
+		case 'c':
+			ba.base = optarg;
+			break;
 		case 'h':
 			ab_usage(stdout);
 			goto out;
@@ -290,6 +321,44 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		rc = cli_error(EXIT_USAGE, "%s", err.msg);
 		goto out;
 	}
+	if ((sides[0].rev || sides[1].rev) && !ba.tree) {
+		rc = cli_error(EXIT_USAGE, "--a-rev and --b-rev need --tree "
+			       "DIR, the git tree they are revisions of");
+		goto out;
+	}
+	for (i = 0; i < 2; i++) {
+		if (sides[i].rev && sides[i].q.kernel) {
+			rc = cli_error(EXIT_USAGE, "side %c has both a kernel "
+				       "and a revision: give --%c or --%c-rev",
+				       'A' + i, 'a' + i, 'a' + i);
+			goto out;
+		}
+	}
+	cache = cli_cache_dir();
+	if (!cache) {
+		rc = EXIT_RUN;
+		goto out;
+	}
+	if (cli_open_db(cli, db_opt, KAB_DB_WRITE, &c.db)) {
+		rc = EXIT_RUN;
+		goto out;
+	}
+	/* Build what is to be built before the first boot. */
+	for (i = 0; i < 2; i++) {
+		if (!sides[i].rev)
+			continue;
+		if (cli_build(c.db, &ba, sides[i].rev, labels[i],
+			      &sides[i].build)) {
+			rc = EXIT_RUN;
+			goto out_db;
+		}
+		sides[i].q.kernel = sides[i].build.image;
+		if (!labels[i]) {
+			snprintf(sides[i].short_sha, sizeof(sides[i].short_sha),
+				 "%.12s", sides[i].build.commit);
+			labels[i] = sides[i].short_sha;
+		}
+	}
 	for (i = 0; i < 2; i++) {
 		if (!sides[i].q.kernel) {
 			if (!def)
@@ -298,13 +367,13 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 				rc = cli_error(EXIT_USAGE, "no kernel in /boot: "
 					       "give --a and --b, or install "
 					       "linux-image-amd64 (make deps)");
-				goto out;
+				goto out_db;
 			}
 			sides[i].q.kernel = def;
 		}
 		if (kab_kernel_check(sides[i].q.kernel, &err)) {
 			rc = cli_error(EXIT_USAGE, "%s", err.msg);
-			goto out;
+			goto out_db;
 		}
 		sides[i].q.smp = smp;
 		sides[i].q.mem = mem;
@@ -319,18 +388,9 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 	if (!strcmp(sides[0].label, sides[1].label)) {
 		rc = cli_error(EXIT_USAGE, "both sides are called '%s': give "
 			       "--a-label and --b-label", sides[0].label);
-		goto out;
-	}
-	cache = cli_cache_dir();
-	if (!cache) {
-		rc = EXIT_RUN;
-		goto out;
+		goto out_db;
 	}
 	sides[0].q.cache_dir = sides[1].q.cache_dir = cache;
-	if (cli_open_db(cli, db_opt, KAB_DB_WRITE, &c.db)) {
-		rc = EXIT_RUN;
-		goto out;
-	}
 	if (resume) {
 		c.ab_id = resume;
 	} else {
@@ -352,8 +412,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		if (kab_db_ab_create(c.db, s, &c.ab_id, &err)) {
 			free(s);
 			rc = cli_error(EXIT_RUN, "%s", err.msg);
-			kab_db_close(c.db);
-			goto out;
+			goto out_db;
 		}
 		free(s);
 	}
@@ -390,6 +449,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 				}
 				c.job = &jobs.jobs[j];
 				c.label = s->label;
+				c.commit = s->build.commit;
 				c.qemu = &s->q;
 				if (runjob_one(&c, agent, &fatal))
 					rc = EXIT_RUN;
@@ -419,13 +479,17 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		char *specs[2] = { sides[0].label, sides[1].label };
 
 		printf("\n");
-		if (cli_compare_default(c.db, specs, 2) != EXIT_OK)
+		if (cli_compare_default(c.db, specs, 2, false) != EXIT_OK)
 			rc = EXIT_RUN;
 	}
+out_db:
 	kab_db_close(c.db);
 out:
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
 		free(sides[i].label);
+		kab_build_free(&sides[i].build);
+	}
+	free(ba.kconfigs);
 	kab_joblist_free(&jobs);
 	free(sets);
 	free(agent);

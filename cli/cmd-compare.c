@@ -90,6 +90,7 @@ static json_t *cell_json(const struct kab_cell *c, const char *metric)
 	json_object_set_new(j, "few_samples", json_boolean(c->few));
 	json_object_set_new(j, "unit", json_string(c->per_boot ? "boot" :
 						      "sample"));
+	json_object_set_new(j, "welch_on_boots", json_boolean(c->boot_welch));
 	json_object_set_new(j, "f_boots_base", num(c->f_base));
 	json_object_set_new(j, "f_boots_head", num(c->f_head));
 	json_object_set_new(j, "significant", json_boolean(c->significant));
@@ -490,11 +491,12 @@ out:
 	return rc;
 }
 
-int cli_compare_default(struct kab_db *db, char **sides, size_t nr)
+int cli_compare_default(struct kab_db *db, char **sides, size_t nr,
+			bool all)
 {
 	struct cmp_opts o = {
 		.c = { .test = KAB_TEST_MWU, .fdr = 0.05, .noise = 1,
-		       .resamples = 10000, .seed = 20241107 },
+		       .resamples = 10000, .seed = 20241107, .all = all },
 		.format = "text",
 	};
 

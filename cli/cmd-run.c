@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "build.h"
 #include "runjob.h"
 
 static void run_usage(FILE *f)
@@ -37,6 +38,10 @@ static void run_usage(FILE *f)
 		"  --smp N, --mem M  qemu: CPUs (2) and memory (2G) of the "
 		"guest\n"
 		"  --timeout S       qemu: kill the boot after S seconds\n"
+		"  --tree DIR [--rev REV] [--kconfig FRAGMENT]... [--base B]\n"
+		"                    qemu: build the kernel first, as kab build "
+		"does; the\n"
+		"                    label defaults to the commit\n"
 		"  --db PATH         database (default $KAB_DB, else "
 		"~/.local/share/kab/kab.db)\n"
 		"\n"
@@ -58,6 +63,10 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		{ "smp", required_argument, NULL, 'S' },
 		{ "mem", required_argument, NULL, 'M' },
 		{ "timeout", required_argument, NULL, 'T' },
+		{ "tree", required_argument, NULL, 'R' },
+		{ "rev", required_argument, NULL, 'V' },
+		{ "kconfig", required_argument, NULL, 'K' },
+		{ "base", required_argument, NULL, 'B' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -66,6 +75,10 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 	struct kab_qemu_opts q = { .smp = 2, .mem = "2G", .boot_timeout = 120 };
 	const char *target = "local";
 	char *default_kernel = NULL, *cache = NULL;
+	struct build_args ba = { 0 };
+	struct kab_build build = { 0 };
+	const char *rev = NULL;
+	char short_sha[13];
 	struct kab_joblist *lists;
 	struct sigaction sa = { .sa_handler = runjob_on_signal };
 	const char *db_opt = NULL;
@@ -142,13 +155,27 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 						 optarg);
 			}
 			break;
+		case 'R':
+			ba.tree = optarg;
+			break;
+		case 'V':
+			rev = optarg;
+			break;
+		case 'K':
+			build_args_add_kconfig(&ba, optarg);
+			break;
+		case 'B':
+			ba.base = optarg;
+			break;
 		case 'h':
 			run_usage(stdout);
 			free(sets);
+			free(ba.kconfigs);
 			return EXIT_OK;
 		default:
 			run_usage(stderr);
 			free(sets);
+			free(ba.kconfigs);
 			return EXIT_USAGE;
 		}
 	}
@@ -167,6 +194,33 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		}
 		c.nr_jobs += lists[i].nr;
 	}
+	if (ba.tree || rev || ba.nr_kconfigs || ba.base) {
+		if (!ba.tree || q.kernel) {
+			rc = cli_error(EXIT_USAGE, "%s", q.kernel ?
+				       "give --kernel or --tree, not both" :
+				       "--rev, --kconfig and --base need --tree "
+				       "DIR, the kernel tree to build");
+			goto out;
+		}
+		target = "qemu";
+	}
+	if (cli_open_db(cli, db_opt, KAB_DB_WRITE, &c.db)) {
+		rc = EXIT_RUN;
+		goto out;
+	}
+	if (ba.tree) {
+		if (cli_build(c.db, &ba, rev, c.label, &build)) {
+			rc = EXIT_RUN;
+			goto out_db;
+		}
+		q.kernel = build.image;
+		c.commit = build.commit;
+		if (!c.label && build.commit) {
+			snprintf(short_sha, sizeof(short_sha), "%.12s",
+				 build.commit);
+			c.label = short_sha;
+		}
+	}
 	if (!strcmp(target, "qemu")) {
 		if (!q.kernel) {
 			default_kernel = kab_default_kernel();
@@ -174,29 +228,25 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 				rc = cli_error(EXIT_USAGE, "no kernel in /boot: "
 					       "give --kernel PATH, or install "
 					       "linux-image-amd64 (make deps)");
-				goto out;
+				goto out_db;
 			}
 			q.kernel = default_kernel;
 		}
 		cache = cli_cache_dir();
 		if (!cache) {
 			rc = EXIT_RUN;
-			goto out;
+			goto out_db;
 		}
 		q.cache_dir = cache;
 		c.qemu = &q;
 		if (kab_kernel_check(q.kernel, &err)) {
 			rc = cli_error(EXIT_USAGE, "%s", err.msg);
-			goto out;
+			goto out_db;
 		}
 	} else if (q.kernel || q.cmdline) {
 		rc = cli_error(EXIT_USAGE, "--kernel and --cmdline need "
 			       "--target qemu");
-		goto out;
-	}
-	if (cli_open_db(cli, db_opt, KAB_DB_WRITE, &c.db)) {
-		rc = EXIT_RUN;
-		goto out;
+		goto out_db;
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -215,8 +265,11 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 			       "skipped; what was stored is kept in %s",
 			       kab_db_path(c.db));
 	free(agent);
+out_db:
 	kab_db_close(c.db);
 out:
+	kab_build_free(&build);
+	free(ba.kconfigs);
 	for (i = 0; i < nr_files; i++)
 		kab_joblist_free(&lists[i]);
 	free(lists);

@@ -92,6 +92,7 @@ static int on_start(void *arg, const struct kab_run_start *st)
 				  st->release ? st->release : "unknown");
 	r.kernel.release = (char *)st->release;
 	r.kernel.cmdline = (char *)st->cmdline;
+	r.kernel.commit = (char *)c->commit;
 	r.job = c->job->name;
 	r.suite = c->job->suite;
 	r.test = c->job->test;

@@ -13,6 +13,7 @@ struct run_ctx {
 	struct kab_db *db;
 	const struct kab_job *job;
 	const char *label;
+	const char *commit;			/* of a kernel kab built, or NULL */
 	const char *monitors;
 	const struct kab_qemu_opts *qemu;	/* NULL: the local target */
 	enum kab_boot_outcome last_outcome;	/* of the last boot */

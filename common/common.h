@@ -6,6 +6,7 @@
 #ifndef KAB_COMMON_H
 #define KAB_COMMON_H
 
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -72,5 +73,33 @@ void iso8601_utc(double t, char *buf, size_t n);
 
 /* crc32 of a buffer (zlib's polynomial). */
 uint32_t kab_crc32(const void *buf, size_t n);
+
+/* sha256 of a file's content in hex, or NULL with err. */
+char *kab_file_sha256(const char *path, struct kab_err *err);
+
+/* ---- child processes: an argument vector, never a shell ---- */
+
+struct kab_spawn {
+	char *const *argv;	/* argv[0] looked up in PATH */
+	const char *cwd;	/* or NULL */
+	char *const *env;	/* NAME=VALUE added to the environment, or NULL */
+	bool quiet;		/* stdout/stderr not captured go to /dev/null */
+	bool merge_stderr;	/* stderr to wherever stdout goes */
+	int pdeathsig;		/* signal when kab dies, or 0 */
+};
+
+/* Start s; with out_fd its stdout is a pipe returned there. */
+pid_t kab_spawn(const struct kab_spawn *s, int *out_fd, struct kab_err *err);
+/* Exit status, 128 + signal when killed, -1 when waitpid failed. */
+int kab_wait(pid_t pid);
+/* Run to the end, stdout into out (or not captured); the exit status. */
+int kab_run_capture(const struct kab_spawn *s, struct strbuf *out,
+		    struct kab_err *err);
+/*
+ * Run a program (NULL-terminated arguments) in cwd and return its
+ * stdout without the trailing newline, or NULL with err when it fails.
+ */
+char *kab_cmd_line(const char *cwd, struct kab_err *err, ...)
+	__attribute__((sentinel));
 
 #endif /* KAB_COMMON_H */

@@ -16,7 +16,7 @@
 
 #include "../common/common.h"
 
-#define KAB_DB_SCHEMA_VERSION 4
+#define KAB_DB_SCHEMA_VERSION 5
 
 struct kab_db;
 
@@ -134,5 +134,75 @@ int kab_db_ab_finish(struct kab_db *db, int64_t id, const char *status,
 		     struct kab_err *err);
 /* Is boot seq of A/B id done (any outcome but interrupted)? */
 bool kab_db_ab_seq_done(struct kab_db *db, int64_t id, int seq);
+
+/* ---- kernels kab built ---- */
+
+struct kab_build_row {
+	const char *status;		/* ok or failed */
+	const char *cache_key;
+	const char *tree;
+	const char *rev;		/* as the user gave it, or NULL */
+	const char *commit;
+	const char *subject;
+	const char *source_id;
+	const char *compiler;
+	const char *config_sha256;
+	const char *config_path;	/* stored compressed when readable */
+	const char *log_path;		/* likewise */
+	const char *release;
+	const char *image_path;
+	const char *image_sha256;
+	double seconds;
+	bool cached;
+};
+
+int kab_db_build_insert(struct kab_db *db, const struct kab_build_row *b,
+			int64_t *id, struct kab_err *err);
+
+/* ---- bisections ---- */
+
+struct kab_bisect_row {
+	int64_t id;
+	char *argv;		/* JSON array, to resume */
+	char *metric;
+	char *good, *bad;	/* revisions as given */
+	char *good_runs, *bad_runs;	/* "3,4,5" */
+	char *status;		/* running, done, no-change, failed */
+	char *first_bad;
+	char *message;
+	char *created_at, *ended_at;
+};
+
+struct kab_bisect_step {
+	const char *commit;
+	const char *subject;
+	const char *verdict;	/* good, bad, skip */
+	const char *reason;
+	int n;
+	double median;		/* NAN when none */
+	double p_good, p_bad;	/* NAN when not tested */
+	const char *runs;	/* "7,8" */
+};
+
+int kab_db_bisect_create(struct kab_db *db, const char *argv_json,
+			 const char *metric, const char *good, const char *bad,
+			 int64_t *id, struct kab_err *err);
+/* Set a column of a bisect: good_runs, bad_runs, first_bad, message. */
+int kab_db_bisect_set(struct kab_db *db, int64_t id, const char *column,
+		      const char *value, struct kab_err *err);
+int kab_db_bisect_finish(struct kab_db *db, int64_t id, const char *status,
+			 const char *first_bad, const char *message,
+			 struct kab_err *err);
+int kab_db_bisect_get(struct kab_db *db, int64_t id,
+		      struct kab_bisect_row *out, struct kab_err *err);
+void kab_bisect_row_free(struct kab_bisect_row *r);
+int kab_db_bisect_step_add(struct kab_db *db, int64_t bisect_id,
+			   const struct kab_bisect_step *s,
+			   struct kab_err *err);
+typedef int (*kab_step_fn)(void *ctx, const struct kab_bisect_step *s,
+			   const char *when);
+/* In the order they were tested. */
+int kab_db_bisect_steps(struct kab_db *db, int64_t bisect_id,
+			kab_step_fn fn, void *ctx, struct kab_err *err);
 
 #endif /* KAB_DB_H */

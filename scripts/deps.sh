@@ -1,13 +1,21 @@
 #!/bin/sh
 # Install the Debian packages kab builds with, runs with and tests with.
 # Idempotent and quiet when everything is already there.
+#   scripts/deps.sh          what make, make test and make bench need
+#   scripts/deps.sh kernel   also what building kernels needs (make demo,
+#                            make test-kernel): Debian's 6.1 source and
+#                            the kernel's build tools
 set -e
 
 pkgs="build-essential pkg-config
 libsqlite3-dev libgsl-dev libyaml-dev libjansson-dev libhwloc-dev zlib1g-dev
 libarchive-dev nettle-dev qemu-system-x86 linux-image-amd64
-stress-ng
+stress-ng git
 libcmocka-dev sqlite3 python3 python3-yaml python3-scipy binutils bsdutils procps file"
+if [ "${1:-}" = kernel ]; then
+	pkgs="$pkgs linux-source-6.1 xz-utils flex bison bc libelf-dev
+libssl-dev cpio ccache"
+fi
 
 missing=""
 for p in $pkgs; do

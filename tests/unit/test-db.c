@@ -256,7 +256,9 @@ static void test_migration_and_boots(void **state)
 	fill_run(&r);
 	assert_int_equal(kab_db_run_insert(db, &r, &err), 0);
 	kab_db_close(db);
-	exec_sql(p, "DROP TABLE boots; DROP TABLE abs; PRAGMA user_version = 1");
+	exec_sql(p, "DROP TABLE boots; DROP TABLE abs; DROP TABLE builds; "
+		 "DROP TABLE bisect_steps; DROP TABLE bisects; "
+		 "PRAGMA user_version = 1");
 	assert_int_equal(kab_db_open(p, KAB_DB_WRITE, &db, &err), 0);
 	assert_int_equal(kab_db_run_get(db, r.id, &back, &err), 0);
 	kab_run_free(&back);

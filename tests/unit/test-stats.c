@@ -214,6 +214,34 @@ static void test_boots_dominate(void **state)
 	assert_false(kab_boots_dominate(&a, 6));
 }
 
+/*
+ * Three boots a side, boots dominating, a 50% drop: the U test on 3
+ * boot means cannot go below p = 0.1, so Welch's t on them decides.
+ * Boot means 100, 110, 105 against 50, 56, 53:
+ * scipy.stats.ttest_ind(equal_var=False) gives t = 15.446, p = 0.000358.
+ */
+static void test_compare_three_boots(void **state)
+{
+	double b[] = { 100, 100.1, 99.9, 110, 110.1, 109.9, 105, 105.1, 104.9 };
+	double h[] = { 50, 50.1, 49.9, 56, 56.1, 55.9, 53, 53.1, 52.9 };
+	int g[] = { 1, 1, 1, 2, 2, 2, 3, 3, 3 };
+	struct kab_series bs = { "x.ops", 9, b, g }, hs = { "x.ops", 9, h, g };
+	struct kab_side base = { "a", "a", 1, &bs }, head = { "b", "b", 1, &hs };
+	struct kab_compare_opts o = { .test = KAB_TEST_MWU, .fdr = 0.05 };
+	struct kab_comparison c;
+	struct kab_cell *cell;
+
+	assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
+	cell = &c.rows[0].cells[0];
+	assert_true(cell->per_boot);
+	assert_true(cell->boot_welch);
+	assert_false(cell->few);
+	close_to(cell->p_welch, 0.00035827280434742057);
+	assert_true(cell->p_mwu > 0.09);
+	assert_true(cell->significant);
+	kab_comparison_free(&c);
+}
+
 /* When boots dominate, the boot is the unit: two boots a side are few. */
 static void test_compare_per_boot(void **state)
 {
@@ -257,6 +285,7 @@ int main(void)
 		cmocka_unit_test(test_anova),
 		cmocka_unit_test(test_boots_dominate),
 		cmocka_unit_test(test_compare_per_boot),
+		cmocka_unit_test(test_compare_three_boots),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
