@@ -71,6 +71,44 @@ size_t kab_group_means(const double *v, const int *g, size_t n,
 /* Benjamini-Hochberg adjusted p-values; NAN entries are left out. */
 void kab_bh_adjust(const double *p, size_t m, double *adj);
 
+/* ---- bisecting: which endpoint does a commit's sample resemble? ---- */
+
+enum kab_like {
+	KAB_LIKE_NEITHER,	/* not clearly either: measure more */
+	KAB_LIKE_GOOD,
+	KAB_LIKE_BAD,
+};
+
+struct kab_classify {
+	enum kab_like like;
+	double median;
+	double position;	/* 0 at good's median, 1 at bad's */
+	double p_good, p_bad;	/* Mann-Whitney U against each endpoint */
+};
+
+/*
+ * Like the endpoint its median is nearer to, when it also differs from
+ * the other one at alpha; else neither.
+ */
+void kab_classify(const double *x, size_t n, const double *good, size_t ng,
+		  const double *bad, size_t nb, double alpha,
+		  struct kab_classify *out);
+
+/*
+ * lkp's old bisect plot: one column per tested commit (in history
+ * order), each sample of a good commit a '*', of a bad one an 'O', of
+ * a skipped one a '?'.
+ */
+struct kab_trend_point {
+	const char *name;	/* short commit */
+	int kind;		/* +1 good, -1 bad, 0 skipped */
+	const double *v;
+	size_t n;
+};
+void kab_trend_plot(FILE *out, const char *metric,
+		    const struct kab_trend_point *p, size_t nr, int width,
+		    int height);
+
 /* ---- lkp's conventions ---- */
 
 /* perf-profile* and *% metrics change absolutely, the rest in %. */

@@ -13,6 +13,8 @@
 static const struct cmd commands[] = {
 	{ "run", cmd_run, "run a job here or in a QEMU boot, store every sample" },
 	{ "ab", cmd_ab, "boot kernels A and B in turn under QEMU, then compare" },
+	{ "bisect", cmd_bisect, "find the commit that moved a metric (git bisect, measured)" },
+	{ "bisect-step", cmd_bisect_step, "one commit of a bisect: what git bisect run calls" },
 	{ "build", cmd_build, "build a kernel from a tree (a git revision or as is), cached" },
 	{ "compare", cmd_compare, "lkp's %change table, rows chosen by statistics" },
 	{ "ls", cmd_ls, "list the stored runs" },

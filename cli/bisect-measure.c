@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bisect-measure.c - one commit of a bisect: its kernel (built by kab,
+ * or by the user's --build-cmd), booted and measured; and the samples
+ * of a metric over runs.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bisect.h"
+
+int bisect_ctx_init(struct bisect_ctx *b, const struct bisect_opts *o,
+		    struct kab_db *db)
+{
+	struct kab_err err;
+
+	memset(b, 0, sizeof(*b));
+	b->o = o;
+	b->db = db;
+	if (kab_job_load(o->job, o->sets, o->nr_sets, &b->jobs, &err))
+		return cli_error(EXIT_USAGE, "%s", err.msg);
+	if (b->jobs.nr != 1)
+		return cli_error(EXIT_USAGE, "%s expands to %zu parameter sets: "
+				 "a bisect follows one; pin the others with "
+				 "--set KEY=VALUE", o->job, (size_t)b->jobs.nr);
+	b->cache = cli_cache_dir();
+	if (!b->cache)
+		return EXIT_RUN;
+	b->agent = runjob_agent_path();
+	b->q.smp = o->smp;
+	b->q.mem = o->mem;
+	b->q.boot_timeout = 120;
+	b->q.timeout = o->timeout;
+	b->q.cache_dir = b->cache;
+	return 0;
+}
+
+void bisect_ctx_free(struct bisect_ctx *b)
+{
+	kab_joblist_free(&b->jobs);
+	free(b->agent);
+	free(b->cache);
+}
+
+void measured_free(struct measured *m)
+{
+	free(m->runs);
+	free(m->why);
+	free(m->subject);
+	memset(m, 0, sizeof(*m));
+}
+
+/*
+ * --build-cmd: run in kab's worktree at the commit with KAB_COMMIT set;
+ * it prints "kernel PATH" and, if it likes, "cmdline ARGS".
+ */
+static int user_build(struct bisect_ctx *b, const char *commit,
+		      char **kernel, char **cmdline, struct measured *m)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct kab_err err;
+	char *wt, *env[2], *line, *save;
+	char *const argv[] = { "sh", "-c", (char *)b->o->build_cmd, NULL };
+	struct kab_spawn s = { .argv = argv, .env = env };
+	int rc;
+
+	wt = kab_tree_checkout(b->o->tree, commit, b->cache, &err);
+	if (!wt) {
+		cli_error(EXIT_RUN, "%s", err.msg);
+		return -1;
+	}
+	env[0] = xasprintf("KAB_COMMIT=%s", commit);
+	env[1] = NULL;
+	s.cwd = wt;
+	rc = kab_run_capture(&s, &out, &err);
+	free(env[0]);
+	free(wt);
+	if (rc) {
+		m->why = xasprintf("the build command failed (exit %d)", rc);
+		strbuf_release(&out);
+		return 1;
+	}
+	for (line = strtok_r(out.buf ? out.buf : "", "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "kernel ", 7)) {
+			free(*kernel);
+			*kernel = xstrdup(line + 7);
+		} else if (!strncmp(line, "cmdline ", 8)) {
+			free(*cmdline);
+			*cmdline = xstrdup(line + 8);
+		}
+	}
+	strbuf_release(&out);
+	if (!*kernel) {
+		m->why = xstrdup("the build command printed no 'kernel PATH' "
+				 "line");
+		return 1;
+	}
+	return 0;
+}
+
+int bisect_measure(struct bisect_ctx *b, const char *commit, int boots,
+		   struct measured *m)
+{
+	char *kernel = NULL, *cmdline = NULL, label[13];
+	struct kab_build build = { 0 };
+	struct run_ctx c = { .iterations = b->o->runs };
+	struct kab_qemu_opts q = b->q;
+	bool fatal = false;
+	int i, ret = 0;
+
+	snprintf(label, sizeof(label), "%.12s", commit);
+	if (!m->subject)
+		m->subject = kab_cmd_line(b->o->tree, NULL, "git", "log", "-1",
+					  "--format=%s", commit, NULL);
+	if (b->o->build_cmd) {
+		ret = user_build(b, commit, &kernel, &cmdline, m);
+	} else if (cli_build(b->db, &b->o->build, commit, label, &build)) {
+		m->why = xstrdup(build.failed ? "it does not build" :
+				 "kab could not build it");
+		ret = build.failed ? 1 : -1;
+	} else {
+		kernel = xstrdup(build.image);
+	}
+	if (ret)
+		goto out;
+	if (cmdline && b->o->cmdline) {
+		char *both = xasprintf("%s %s", b->o->cmdline, cmdline);
+
+		free(cmdline);
+		cmdline = both;
+	} else if (!cmdline && b->o->cmdline) {
+		cmdline = xstrdup(b->o->cmdline);
+	}
+	q.kernel = kernel;
+	q.cmdline = cmdline;
+	if (kab_kernel_check(kernel, NULL)) {
+		m->why = xasprintf("%s is not a bzImage", kernel);
+		ret = 1;
+		goto out;
+	}
+	c.db = b->db;
+	c.job = &b->jobs.jobs[0];
+	c.label = label;
+	c.commit = commit;
+	c.monitors = b->o->monitors;
+	c.qemu = &q;
+	c.brief = true;
+	c.tty = isatty(2);
+	c.nr_jobs = boots;
+	for (i = 0; i < boots; i++) {
+		c.job_nr = i + 1;
+		c.run_id = 0;
+		if (runjob_one(&c, b->agent, &fatal)) {
+			if (fatal || stop_requested) {
+				ret = -1;
+				goto out;
+			}
+			m->why = xasprintf("it does not boot or run: boot %s",
+					   kab_boot_outcome_name(
+						   c.last_outcome));
+			ret = 1;
+			goto out;
+		}
+		m->runs = xrealloc(m->runs, (m->nr + 1) * sizeof(*m->runs));
+		m->runs[m->nr++] = c.run_id;
+	}
+out:
+	kab_build_free(&build);
+	free(kernel);
+	free(cmdline);
+	return ret;
+}
+
+/* ---- samples ---- */
+
+struct collect {
+	const char *metric;
+	double *v;
+	size_t n;
+};
+
+static int take(void *arg, int it, const char *metric, double value)
+{
+	struct collect *c = arg;
+
+	(void)it;
+	if (strcmp(metric, c->metric) || !isfinite(value))
+		return 0;
+	c->v = xrealloc(c->v, (c->n + 1) * sizeof(*c->v));
+	c->v[c->n++] = value;
+	return 0;
+}
+
+double *bisect_samples(struct kab_db *db, const char *metric,
+		       const int64_t *runs, size_t nr, size_t *n)
+{
+	struct collect c = { .metric = metric };
+	struct kab_err err;
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		kab_db_samples_foreach(db, runs[i], take, &c, &err);
+	*n = c.n;
+	return c.v;
+}
+
+char *runs_join(const int64_t *runs, size_t nr)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		strbuf_addf(&sb, "%s%" PRId64, i ? "," : "", runs[i]);
+	return sb.len ? strbuf_detach(&sb) : xstrdup("");
+}
+
+int64_t *runs_split(const char *s, size_t *nr)
+{
+	int64_t *v = NULL;
+	char *copy = xstrdup(s ? s : ""), *tok, *save, *end;
+
+	*nr = 0;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		long long id = strtoll(tok, &end, 10);
+
+		if (*end || id <= 0) {
+			free(v);
+			free(copy);
+			*nr = 0;
+			return NULL;
+		}
+		v = xrealloc(v, (*nr + 1) * sizeof(*v));
+		v[(*nr)++] = id;
+	}
+	free(copy);
+	return v;
+}

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bisect-opts.c - the options of kab bisect and kab bisect-step.  They
+ * are one set: kab bisect stores its arguments and each bisect-step it
+ * starts reads them back, so both parse the same way.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bisect.h"
+
+static int number(const char *opt, const char *arg, double lo, double hi,
+		  double *out)
+{
+	char *end;
+
+	*out = strtod(arg, &end);
+	if (*end || end == arg || *out < lo || *out > hi)
+		return cli_error(EXIT_USAGE, "%s '%s': give a number from %g "
+				 "to %g", opt, arg, lo, hi);
+	return 0;
+}
+
+int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
+{
+	static const struct option opts[] = {
+		{ "tree", required_argument, NULL, 't' },
+		{ "good", required_argument, NULL, 'g' },
+		{ "bad", required_argument, NULL, 'b' },
+		{ "job", required_argument, NULL, 'j' },
+		{ "metric", required_argument, NULL, 'm' },
+		{ "set", required_argument, NULL, 's' },
+		{ "runs", required_argument, NULL, 'r' },
+		{ "boots", required_argument, NULL, 'B' },
+		{ "max-boots", required_argument, NULL, 'X' },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ "noise", required_argument, NULL, 'n' },
+		{ "cmdline", required_argument, NULL, 'c' },
+		{ "build-cmd", required_argument, NULL, 'C' },
+		{ "kconfig", required_argument, NULL, 'k' },
+		{ "base", required_argument, NULL, 'K' },
+		{ "term-old", required_argument, NULL, 'o' },
+		{ "term-new", required_argument, NULL, 'N' },
+		{ "monitors", required_argument, NULL, 'M' },
+		{ "smp", required_argument, NULL, 'p' },
+		{ "mem", required_argument, NULL, 'e' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "bisect", required_argument, NULL, 'i' },
+		{ "good-run", required_argument, NULL, 'G' },
+		{ "bad-run", required_argument, NULL, 'Z' },
+		{ "resume", required_argument, NULL, 'R' },
+		{ "show", required_argument, NULL, 'S' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	double v;
+	int opt;
+
+	memset(o, 0, sizeof(*o));
+	o->runs = 3;
+	o->boots = 2;
+	o->max_boots = 3;
+	o->alpha = 0.05;
+	o->noise = 1;
+	o->smp = 2;
+	o->mem = "2G";
+	o->term_old = "good";
+	o->term_new = "bad";
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 't':
+			o->tree = optarg;
+			break;
+		case 'g':
+			o->good = optarg;
+			break;
+		case 'b':
+			o->bad = optarg;
+			break;
+		case 'j':
+			o->job = optarg;
+			break;
+		case 'm':
+			o->metric = optarg;
+			break;
+		case 's':
+			o->sets = xrealloc(o->sets, (o->nr_sets + 1) *
+					   sizeof(*o->sets));
+			o->sets[o->nr_sets++] = optarg;
+			break;
+		case 'r':
+			if (number("--runs", optarg, 1, 1000, &v))
+				return EXIT_USAGE;
+			o->runs = (int)v;
+			break;
+		case 'B':
+			if (number("--boots", optarg, 1, 100, &v))
+				return EXIT_USAGE;
+			o->boots = (int)v;
+			break;
+		case 'X':
+			if (number("--max-boots", optarg, 1, 100, &v))
+				return EXIT_USAGE;
+			o->max_boots = (int)v;
+			break;
+		case 'a':
+			if (number("--alpha", optarg, 1e-6, 0.5, &o->alpha))
+				return EXIT_USAGE;
+			break;
+		case 'n':
+			if (number("--noise", optarg, 0, 1000, &o->noise))
+				return EXIT_USAGE;
+			break;
+		case 'c':
+			o->cmdline = optarg;
+			break;
+		case 'C':
+			o->build_cmd = optarg;
+			break;
+		case 'k':
+			build_args_add_kconfig(&o->build, optarg);
+			break;
+		case 'K':
+			o->build.base = optarg;
+			break;
+		case 'o':
+			o->term_old = optarg;
+			break;
+		case 'N':
+			o->term_new = optarg;
+			break;
+		case 'M':
+			o->monitors = optarg;
+			break;
+		case 'p':
+			if (number("--smp", optarg, 1, 256, &v))
+				return EXIT_USAGE;
+			o->smp = (int)v;
+			break;
+		case 'e':
+			o->mem = optarg;
+			break;
+		case 'T':
+			if (number("--timeout", optarg, 1, 1e6, &o->timeout))
+				return EXIT_USAGE;
+			break;
+		case 'd':
+			o->db = optarg;
+			break;
+		case 'i':
+			o->bisect_id = atoll(optarg);
+			break;
+		case 'G':
+			o->good_runs = optarg;
+			break;
+		case 'Z':
+			o->bad_runs = optarg;
+			break;
+		case 'R':
+			o->resume = atoll(optarg);
+			break;
+		case 'S':
+			o->show = atoll(optarg);
+			break;
+		case 'l':
+			o->list = true;
+			break;
+		case 'h':
+			return -1;
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return cli_error(EXIT_USAGE, "unexpected argument '%s'",
+				 argv[optind]);
+	o->build.tree = o->tree;
+	if (o->show || o->list || o->resume || (step && o->bisect_id))
+		return 0;
+	if (!o->metric)
+		return cli_error(EXIT_USAGE, "which metric? --metric "
+				 "will-it-scale.per_process_ops, say");
+	if (!o->job)
+		return cli_error(EXIT_USAGE, "which job? --job "
+				 "jobs/will-it-scale-malloc1.yaml, say");
+	if (!strcmp(o->term_old, o->term_new))
+		return cli_error(EXIT_USAGE, "--term-old and --term-new are "
+				 "both '%s'", o->term_old);
+	if (step) {
+		if (!o->good_runs || !o->bad_runs)
+			return cli_error(EXIT_USAGE, "bisect-step needs the "
+					 "endpoints' runs: --good-run IDS "
+					 "--bad-run IDS (kab ls lists runs)");
+		if (!o->tree)
+			o->tree = o->build.tree = ".";
+		return 0;
+	}
+	if (!o->tree || !o->good || !o->bad)
+		return cli_error(EXIT_USAGE, "kab bisect --tree DIR --good REV "
+				 "--bad REV --job FILE --metric NAME");
+	return 0;
+}
+
+void bisect_opts_free(struct bisect_opts *o)
+{
+	free(o->sets);
+	free(o->build.kconfigs);
+	memset(o, 0, sizeof(*o));
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bisect.h - kab bisect and kab bisect-step: the options they share,
+ * measuring one commit (build, boot, run), and reading its samples.
+ */
+#ifndef KAB_CLI_BISECT_H
+#define KAB_CLI_BISECT_H
+
+#include <stdint.h>
+
+#include "build.h"
+#include "runjob.h"
+#include "../analysis/analysis.h"
+
+/* git bisect run: 0 old/good, 1 new/bad, 125 skip, >127 aborts it. */
+#define STEP_GOOD	0
+#define STEP_BAD	1
+#define STEP_SKIP	125
+#define STEP_ABORT	255
+
+struct bisect_opts {
+	const char *tree;
+	const char *good, *bad;
+	const char *job;
+	const char *metric;
+	char **sets;
+	int nr_sets;
+	int runs;		/* iterations per boot */
+	int boots;		/* boots of each endpoint */
+	int max_boots;		/* boots of a commit before it is skipped */
+	double alpha;
+	double noise;		/* smallest |%change| worth bisecting */
+	const char *cmdline;
+	const char *build_cmd;
+	const char *term_old, *term_new;
+	const char *monitors;
+	int smp;
+	const char *mem;
+	double timeout;
+	struct build_args build;
+	/* bisect-step only */
+	long long bisect_id;
+	const char *good_runs, *bad_runs;
+	/* kab bisect only */
+	long long resume, show;
+	bool list;
+	const char *db;
+};
+
+/*
+ * Parse kab bisect's or kab bisect-step's options (argv[0] is the
+ * command).  0, or an exit status with the error printed.
+ */
+int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o);
+void bisect_opts_free(struct bisect_opts *o);
+
+struct bisect_ctx {
+	const struct bisect_opts *o;
+	struct kab_db *db;
+	struct kab_joblist jobs;	/* exactly one job */
+	char *agent;
+	char *cache;
+	struct kab_qemu_opts q;
+};
+
+int bisect_ctx_init(struct bisect_ctx *b, const struct bisect_opts *o,
+		    struct kab_db *db);
+void bisect_ctx_free(struct bisect_ctx *b);
+
+struct measured {
+	int64_t *runs;
+	size_t nr;
+	char *why;		/* why it was skipped */
+	char *subject;
+};
+
+/*
+ * Build commit, boot it boots times and run the job in each; 0 with the
+ * runs appended to m, 1 when it is to be skipped (m->why says why: it
+ * did not build or did not boot), -1 on an error of kab's own.
+ */
+int bisect_measure(struct bisect_ctx *b, const char *commit, int boots,
+		   struct measured *m);
+void measured_free(struct measured *m);
+
+/* The metric's samples over runs ("3,4" or an array). */
+double *bisect_samples(struct kab_db *db, const char *metric,
+		       const int64_t *runs, size_t nr, size_t *n);
+/* "3,4,5" <-> array */
+char *runs_join(const int64_t *runs, size_t nr);
+int64_t *runs_split(const char *s, size_t *nr);
+
+/* Print a finished (or running) bisect: the result, table, steps, plot. */
+int bisect_show(struct kab_db *db, long long id);
+
+#endif /* KAB_CLI_BISECT_H */

@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-bisect.c - kab bisect: find the commit that moved a metric.
+ *
+ * First both endpoints are measured, interleaved, and the metric must
+ * really differ between them (significant, and beyond the noise floor)
+ * or there is nothing to bisect.  Then git bisect run drives kab
+ * bisect-step in kab's own worktree of the tree.  Everything is stored
+ * (the bisect, each tested commit, every run), so an interrupted bisect
+ * resumes without measuring a commit twice, and --show prints it again.
+ */
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "bisect.h"
+
+static void bisect_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: kab bisect --tree DIR --good REV --bad REV --job FILE "
+		"--metric NAME\n"
+		"                  [--runs N] [--boots N] [--max-boots N] "
+		"[--set KEY=VALUE]...\n"
+		"                  [--kconfig FRAGMENT]... [--base B] "
+		"[--build-cmd CMD] [--cmdline S]\n"
+		"                  [--term-old T --term-new T] [--alpha A] "
+		"[--noise PCT]\n"
+		"       kab bisect --resume ID | --show ID | --list\n"
+		"\n"
+		"Finds the first commit between --good (old behaviour) and "
+		"--bad (new)\nthat moved --metric.  Each endpoint is built "
+		"(kab build), booted --boots\ntimes (2) with --runs iterations "
+		"each (3), interleaved; unless the metric\ndiffers "
+		"significantly (Mann-Whitney U at --alpha, 0.05) by more than "
+		"the\nnoise floor (--noise %%, 1, or the endpoints' own %%stddev "
+		"if larger),\nkab stops and says so.  Then git bisect run "
+		"calls kab bisect-step on\neach commit, in kab's worktree: "
+		"your checkout is never touched.  A\ncommit is like-good or "
+		"like-bad by its samples against both endpoints';\none that "
+		"resembles neither is booted again, up to --max-boots (3), "
+		"then\nskipped, as are commits that do not build or boot.\n"
+		"\n"
+		"--build-cmd CMD replaces kab build (see kab bisect-step "
+		"--help).\n--term-old/--term-new name the two behaviours "
+		"(e.g. fast/slow), as git.\n"
+		"\nExit status: 0 a first bad commit was found, 1 nothing to "
+		"bisect or\nthe bisect could not decide, 2 usage.\n");
+}
+
+/* Both endpoints, interleaved good bad good bad, as one A/B. */
+static int endpoints(struct bisect_ctx *b, struct kab_db *db, long long id,
+		     const char *good, const char *bad,
+		     struct kab_bisect_row *row)
+{
+	struct measured m[2] = { { 0 }, { 0 } };
+	const char *rev[2] = { good, bad };
+	struct kab_err err;
+	char *runs;
+	int i, k, ret = -1;
+
+	if (row->good_runs && row->bad_runs)
+		return 0;
+	for (k = 0; k < b->o->boots; k++)
+		for (i = 0; i < 2; i++) {
+			int r = bisect_measure(b, rev[i], 1, &m[i]);
+
+			if (r > 0)
+				cli_error(EXIT_RUN, "the %s endpoint %.12s "
+					  "cannot be measured: %s: nothing to "
+					  "bisect", i ? b->o->term_new :
+					  b->o->term_old, rev[i], m[i].why);
+			if (r)
+				goto out;
+		}
+	for (i = 0; i < 2; i++) {
+		runs = runs_join(m[i].runs, m[i].nr);
+		if (kab_db_bisect_set(db, id, i ? "bad_runs" : "good_runs",
+				      runs, &err)) {
+			free(runs);
+			cli_error(EXIT_RUN, "%s", err.msg);
+			goto out;
+		}
+		free(i ? row->bad_runs : row->good_runs);
+		if (i)
+			row->bad_runs = runs;
+		else
+			row->good_runs = runs;
+	}
+	ret = 0;
+out:
+	measured_free(&m[0]);
+	measured_free(&m[1]);
+	return ret;
+}
+
+static double pct_sd(const double *v, size_t n)
+{
+	double *c = xmalloc(n * sizeof(*c)), p;
+	struct kab_summary s;
+
+	memcpy(c, v, n * sizeof(*c));
+	kab_summarize(c, n, &s);
+	p = kab_summary_pct(&s);
+	free(c);
+	return p;
+}
+
+/* Does the metric really differ between the endpoints? */
+static int really_differs(struct kab_db *db, const struct bisect_opts *o,
+			  const struct kab_bisect_row *row, char **why)
+{
+	int64_t *g, *b;
+	double *gv, *bv, change, floor, gm = 0, bm = 0;
+	size_t ngr, nbr, ng, nb, i;
+	struct kab_mwu u;
+	int ok;
+
+	g = runs_split(row->good_runs, &ngr);
+	b = runs_split(row->bad_runs, &nbr);
+	gv = bisect_samples(db, o->metric, g, ngr, &ng);
+	bv = bisect_samples(db, o->metric, b, nbr, &nb);
+	if (!ng || !nb) {
+		*why = xasprintf("the endpoints have no %s samples (kab show "
+				 "%s lists the metrics they have)", o->metric,
+				 row->good_runs);
+		ok = 0;
+		goto out;
+	}
+	for (i = 0; i < ng; i++)
+		gm += gv[i] / ng;
+	for (i = 0; i < nb; i++)
+		bm += bv[i] / nb;
+	change = gm ? 100 * (bm - gm) / fabs(gm) : INFINITY;
+	floor = fmax(o->noise, fmax(pct_sd(gv, ng), pct_sd(bv, nb)));
+	kab_mwu(gv, ng, bv, nb, &u);
+	ok = u.p < o->alpha && fabs(change) > floor;
+	*why = xasprintf("%s: %s %.12s mean %g (n %zu), %s %.12s mean %g (n "
+			 "%zu): %+.1f%%, p = %.2g, noise floor %.1f%%",
+			 o->metric, o->term_old, o->good, gm, ng, o->term_new,
+			 o->bad, bm, nb, change, u.p, floor);
+out:
+	free(g);
+	free(b);
+	free(gv);
+	free(bv);
+	return ok;
+}
+
+static char *self_exe(void)
+{
+	char buf[4096];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+
+	if (n <= 0)
+		return xstrdup("kab");
+	buf[n] = '\0';
+	return xstrdup(buf);
+}
+
+/* git bisect in kab's worktree; the first bad commit or NULL. */
+static char *run_git_bisect(struct bisect_ctx *b, struct kab_db *db,
+			    long long id, const char *good, const char *bad,
+			    char **why)
+{
+	const struct bisect_opts *o = b->o;
+	struct strbuf log = STRBUF_INIT;
+	struct kab_err err;
+	char *wt, *self = self_exe(), ids[32], *told, *tnew, *r, *first = NULL;
+	char *needle;
+	int rc;
+
+	wt = kab_tree_worktree(o->tree, b->cache, &err);
+	if (!wt) {
+		*why = xstrdup(err.msg);
+		free(self);
+		return NULL;
+	}
+	free(kab_cmd_line(wt, NULL, "git", "bisect", "reset", "-q", NULL));
+	told = xasprintf("--term-old=%s", o->term_old);
+	tnew = xasprintf("--term-new=%s", o->term_new);
+	r = kab_cmd_line(wt, &err, "git", "bisect", "start", told, tnew, bad,
+			 good, NULL);
+	free(told);
+	free(tnew);
+	if (!r) {
+		*why = xasprintf("git bisect start failed: %s", err.msg);
+		goto out;
+	}
+	free(r);
+	snprintf(ids, sizeof(ids), "%lld", id);
+	{
+		char *const argv[] = { "git", "bisect", "run", self, "--db",
+				       (char *)kab_db_path(db), "bisect-step",
+				       "--bisect", ids, NULL };
+		struct kab_spawn s = { .argv = argv, .cwd = wt,
+				       .merge_stderr = true,
+				       .pdeathsig = SIGTERM };
+		int fd;
+		pid_t pid;
+		char buf[4096];
+		ssize_t n;
+
+		/* git's chatter goes to stderr; kab's table to stdout */
+		pid = kab_spawn(&s, &fd, &err);
+		if (pid < 0) {
+			*why = xstrdup(err.msg);
+			goto out;
+		}
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			if (write_all(2, buf, n))
+				break;
+		close(fd);
+		rc = kab_wait(pid);
+	}
+	if (stop_requested) {
+		*why = xstrdup("interrupted");
+		goto out;
+	}
+	{
+		char *const argv[] = { "git", "bisect", "log", NULL };
+		struct kab_spawn s = { .argv = argv, .cwd = wt, .quiet = true };
+
+		kab_run_capture(&s, &log, &err);
+	}
+	needle = xasprintf("# first %s commit: [", o->term_new);
+	if (log.buf && (r = strstr(log.buf, needle))) {
+		r += strlen(needle);
+		first = xasprintf("%.40s", r);
+	} else if (log.buf && strstr(log.buf, "# only skipped commits left")) {
+		*why = xstrdup("only skipped commits are left: the first bad "
+			       "commit is one of those git bisect listed "
+			       "above");
+	} else {
+		*why = xasprintf("git bisect run stopped (exit %d) without a "
+				 "first %s commit", rc, o->term_new);
+	}
+	free(needle);
+out:
+	free(kab_cmd_line(wt, NULL, "git", "bisect", "reset", "-q", NULL));
+	strbuf_release(&log);
+	free(wt);
+	free(self);
+	return first;
+}
+
+/*
+ * Paths made absolute (bisect-step runs in kab's worktree), revisions
+ * made commits (a resumed bisect must not follow a moved HEAD).
+ */
+static const char *resolved_good, *resolved_bad;
+
+static json_t *path_arg(const char *opt, const char *val)
+{
+	static const char *const paths[] = { "--job", "--tree", "--kconfig",
+					     "--base", NULL };
+	char *real;
+	json_t *j;
+	int i;
+
+	if (!strcmp(opt, "--good"))
+		return json_string(resolved_good);
+	if (!strcmp(opt, "--bad"))
+		return json_string(resolved_bad);
+	for (i = 0; paths[i] && strcmp(opt, paths[i]); i++)
+		;
+	real = paths[i] ? realpath(val, NULL) : NULL;
+	j = json_string(real ? real : val);
+	free(real);
+	return j;
+}
+
+static json_t *stored_args(int argc, char **argv)
+{
+	json_t *args = json_array();
+	int i;
+
+	/* everything but the database and --resume */
+	for (i = 1; i < argc; i++) {
+		const char *eq = strchr(argv[i], '=');
+
+		if ((!strcmp(argv[i], "--db") || !strcmp(argv[i], "--resume"))
+		    && i + 1 < argc) {
+			i++;
+			continue;
+		}
+		if (!strncmp(argv[i], "--db=", 5) ||
+		    !strncmp(argv[i], "--resume=", 9))
+			continue;
+		if (!strncmp(argv[i], "--", 2) && eq) {
+			char *opt = xasprintf("%.*s", (int)(eq - argv[i]),
+					      argv[i]);
+
+			json_array_append_new(args, json_string(opt));
+			json_array_append_new(args, path_arg(opt, eq + 1));
+			free(opt);
+			continue;
+		}
+		json_array_append_new(args, json_string(argv[i]));
+		if (!strncmp(argv[i], "--", 2) && i + 1 < argc &&
+		    strcmp(argv[i], "--list")) {
+			json_array_append_new(args, path_arg(argv[i],
+							     argv[i + 1]));
+			i++;
+		}
+	}
+	return args;
+}
+
+static int list_bisects(struct kab_db *db)
+{
+	long long id;
+	int shown = 0;
+
+	for (id = 1;; id++) {
+		struct kab_bisect_row r;
+		struct kab_err err;
+
+		if (kab_db_bisect_get(db, id, &r, &err))
+			break;
+		printf("%lld  %-9s %s  %s..%s  %s%s%.12s\n", id, r.status,
+		       r.created_at, r.good, r.bad, r.metric,
+		       r.first_bad ? "  first bad " : "",
+		       r.first_bad ? r.first_bad : "");
+		kab_bisect_row_free(&r);
+		shown++;
+	}
+	if (!shown)
+		printf("(no bisects in %s)\n", kab_db_path(db));
+	return EXIT_OK;
+}
+
+static int bisect_run(struct kab_db *db, const struct bisect_opts *o,
+		      long long id)
+{
+	struct kab_bisect_row row;
+	struct bisect_ctx b;
+	struct kab_err err;
+	char *good = NULL, *bad = NULL, *why = NULL, *first = NULL;
+	int rc = EXIT_RUN;
+
+	if (kab_db_bisect_get(db, id, &row, &err))
+		return cli_error(EXIT_RUN, "%s", err.msg);
+	if (!kab_tree_is_git(o->tree)) {
+		rc = cli_error(EXIT_USAGE, "%s is not the top of a git tree: "
+			       "kab bisect needs the history", o->tree);
+		goto out_row;
+	}
+	good = kab_tree_commit(o->tree, o->good, &err);
+	bad = good ? kab_tree_commit(o->tree, o->bad, &err) : NULL;
+	if (!bad) {
+		rc = cli_error(EXIT_USAGE, "%s", err.msg);
+		goto out_row;
+	}
+	if (bisect_ctx_init(&b, o, db)) {
+		rc = EXIT_USAGE;
+		goto out_ctx;
+	}
+	fprintf(stderr, "kab: bisect %lld of %s between %s %.12s and %s "
+		"%.12s (if it stops: kab bisect --resume %lld)\n", id,
+		o->metric, o->term_old, good, o->term_new, bad, id);
+	if (endpoints(&b, db, id, good, bad, &row))
+		goto out_ctx;
+	if (!really_differs(db, o, &row, &why)) {
+		fprintf(stderr, "kab: %s\n", why);
+		cli_error(EXIT_RUN, "%s does not really differ between the "
+			  "endpoints: nothing to bisect (more --boots or "
+			  "--runs may show a smaller change)", o->metric);
+		kab_db_bisect_finish(db, id, "no-change", NULL, why, &err);
+		goto out_ctx;
+	}
+	fprintf(stderr, "kab: %s: bisecting\n", why);
+	free(why);
+	why = NULL;
+	first = run_git_bisect(&b, db, id, good, bad, &why);
+	if (!first) {
+		if (!stop_requested)
+			kab_db_bisect_finish(db, id, "inconclusive", NULL, why,
+					     &err);
+		cli_error(EXIT_RUN, "bisect %lld: %s", id, why);
+		goto out_ctx;
+	}
+	kab_db_bisect_finish(db, id, "done", first, NULL, &err);
+	printf("\n");
+	bisect_show(db, id);
+	rc = EXIT_OK;
+out_ctx:
+	bisect_ctx_free(&b);
+out_row:
+	kab_bisect_row_free(&row);
+	free(good);
+	free(bad);
+	free(why);
+	free(first);
+	return rc;
+}
+
+int cmd_bisect(struct cli *cli, int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = runjob_on_signal };
+	struct bisect_opts o, stored = { 0 };
+	struct kab_bisect_row row = { 0 };
+	json_t *args = NULL;
+	struct kab_db *db;
+	struct kab_err err;
+	int64_t id;
+	int rc;
+
+	rc = bisect_parse(argc, argv, false, &o);
+	if (rc < 0) {
+		bisect_usage(stdout);
+		bisect_opts_free(&o);
+		return EXIT_OK;
+	}
+	if (rc) {
+		bisect_opts_free(&o);
+		return rc;
+	}
+	if (cli_open_db(cli, o.db, o.show || o.list ? KAB_DB_READ :
+			KAB_DB_WRITE, &db)) {
+		bisect_opts_free(&o);
+		return EXIT_RUN;
+	}
+	if (o.list) {
+		rc = list_bisects(db);
+		goto out;
+	}
+	if (o.show) {
+		rc = bisect_show(db, o.show);
+		goto out;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (o.resume) {
+		char **v;
+		json_t *a;
+		size_t i;
+
+		if (kab_db_bisect_get(db, o.resume, &row, &err)) {
+			rc = cli_error(EXIT_USAGE, "%s", err.msg);
+			goto out;
+		}
+		args = json_loads(row.argv, 0, NULL);
+		v = xcalloc(json_array_size(args) + 2, sizeof(*v));
+		v[0] = "bisect";
+		json_array_foreach(args, i, a)
+			v[i + 1] = (char *)json_string_value(a);
+		rc = bisect_parse((int)json_array_size(args) + 1, v, false,
+				  &stored);
+		free(v);
+		if (rc) {
+			rc = EXIT_RUN;
+			goto out;
+		}
+		if (!strcmp(row.status, "done")) {
+			rc = bisect_show(db, o.resume);
+			goto out;
+		}
+		rc = bisect_run(db, &stored, o.resume);
+		goto out;
+	}
+	{
+		char *s, *good, *bad = NULL;
+
+		good = kab_tree_is_git(o.tree) ?
+		       kab_tree_commit(o.tree, o.good, &err) : NULL;
+		bad = good ? kab_tree_commit(o.tree, o.bad, &err) : NULL;
+		if (!bad) {
+			free(good);
+			rc = cli_error(EXIT_USAGE, "%s", kab_tree_is_git(o.tree)
+				       ? err.msg : "--tree: kab bisect needs "
+				       "the top of a git tree");
+			goto out;
+		}
+		resolved_good = good;
+		resolved_bad = bad;
+		args = stored_args(argc, argv);
+		s = json_dumps(args, JSON_COMPACT);
+		rc = kab_db_bisect_create(db, s, o.metric, good, bad, &id,
+					  &err);
+		free(s);
+		free(good);
+		free(bad);
+		if (rc) {
+			rc = cli_error(EXIT_RUN, "%s", err.msg);
+			goto out;
+		}
+	}
+	rc = bisect_run(db, &o, id);
+out:
+	kab_bisect_row_free(&row);
+	json_decref(args);
+	bisect_opts_free(&stored);
+	bisect_opts_free(&o);
+	kab_db_close(db);
+	return rc;
+}

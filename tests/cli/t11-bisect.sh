@@ -1,0 +1,137 @@
+#!/bin/bash
+# kab bisect on a generated history whose commits change a small
+# "kernel recipe" (build.sh, run by --build-cmd): Debian's kernel from
+# /boot, with slub_debug=FZPU -- a real, large slowdown of malloc1 --
+# from a known commit on; one commit does not build, one panics.
+. "$(dirname "$0")/lib.sh"
+
+JOB=$TOP/jobs/will-it-scale-malloc1.yaml
+M=will-it-scale.per_process_ops
+QUICK="--set nr_task=1 --set warmup=0 --set testtime=1s --monitors none"
+export XDG_CACHE_HOME=$TMP/cache
+K=$(ls /boot/vmlinuz-* | sort -V | tail -1)
+R=$TMP/repo
+
+recipe() {
+	printf '#!/bin/sh\necho "kernel %s"\n' "$K"
+	[ -z "${1:-}" ] || echo "echo \"cmdline $1\""
+}
+commit() {
+	git -C $R add -A
+	git -C $R -c user.name=t -c user.email=t@t commit -q -m "$1"
+	git -C $R rev-parse HEAD
+}
+mkdir -p $R
+git -C $R init -q
+recipe >$R/build.sh; echo recipe >$R/README
+C0=$(commit "c0: base")
+echo more >>$R/README
+C1=$(commit "c1: unrelated")
+printf '#!/bin/sh\necho broken >&2\nexit 2\n' >$R/build.sh
+C2=$(commit "c2: the recipe does not build")
+recipe >$R/build.sh
+C3=$(commit "c3: it builds again")
+recipe slub_debug=FZPU >$R/build.sh
+C4=$(commit "c4: slub_debug, the regression")
+recipe "slub_debug=FZPU rdinit=/nonexistent" >$R/build.sh
+C5=$(commit "c5: a kernel that panics")
+recipe slub_debug=FZPU >$R/build.sh
+C6=$(commit "c6: it boots again")
+echo even more >>$R/README
+C7=$(commit "c7: unrelated")
+
+BISECT="--tree $R --job $JOB $QUICK --metric $M --build-cmd 'sh build.sh'"
+
+test_expect "kab bisect names the seeded commit; killed, it resumes" '
+	eval "\"$KAB\" bisect --good $C0 --bad $C7 --term-old fast \
+		--term-new slow $BISECT" >$TMP/o1 2>$TMP/e1 &
+	pid=$!
+	for i in $(seq 1 1200); do
+		n=$(sql "SELECT count(*) FROM bisect_steps" 2>/dev/null || echo 0)
+		[ "${n:-0}" -ge 1 ] && break
+		sleep 0.1
+	done
+	kill -9 $pid
+	wait $pid || true
+	cat $TMP/e1
+	grep -q "kab bisect --resume 1" $TMP/e1
+	first=$(sql "SELECT commit_sha FROM bisect_steps ORDER BY id LIMIT 1")
+	runs_before=$(sql "SELECT count(*) FROM runs")
+	sleep 1
+	! pgrep -f "qemu-system-x86_64.*kab-console" >/dev/null
+	kab bisect --resume 1 >$TMP/o 2>$TMP/e
+	cat $TMP/e $TMP/o
+	grep -q "^$C4 is the first slow commit" $TMP/o
+	grep -q "c4: slub_debug, the regression" $TMP/o
+	test "$(sql "SELECT status || '"'"' '"'"' || first_bad FROM bisects WHERE id = 1")" = "done $C4"
+	# the commit measured before the kill was not measured again
+	grep -q "as measured before" $TMP/e
+	test "$(sql "SELECT count(*) FROM bisect_steps WHERE commit_sha = '"'"'$first'"'"'")" = 1
+	# every tested commit is listed, the table and the plot are there
+	grep -q "^  ${C0:0:12}  good" $TMP/o
+	grep -q "^  ${C7:0:12}  bad" $TMP/o
+	grep -q "will-it-scale.per_process_ops$" $TMP/o
+	grep -q "\[O\] bisect-bad  sample" $TMP/o
+	# the user'"'"'s checkout was never touched
+	test "$(git -C $R rev-parse HEAD)" = $C7
+	test -z "$(git -C $R status --porcelain)"
+	# and it prints again from the database alone
+	kab bisect --show 1 >$TMP/show
+	grep -q "^$C4 is the first slow commit" $TMP/show
+	kab bisect --list | grep -q "^1  done"
+'
+
+test_expect "bisect-step: a commit that does not build or boot is skipped (125)" '
+	git -C $R checkout -q $C2
+	rc=0
+	(cd $R && "$KAB" bisect-step --metric $M --good-run 1,3 \
+		--bad-run 2,4 --job $JOB $QUICK --build-cmd "sh build.sh") \
+		2>$TMP/e || rc=$?
+	cat $TMP/e
+	test $rc = 125
+	grep -q "skip: the build command failed" $TMP/e
+	git -C $R checkout -q $C5
+	rc=0
+	(cd $R && "$KAB" bisect-step --metric $M --good-run 1,3 \
+		--bad-run 2,4 --job $JOB $QUICK --build-cmd "sh build.sh") \
+		2>$TMP/e || rc=$?
+	cat $TMP/e
+	test $rc = 125
+	grep -q "skip: it does not boot or run: boot panic" $TMP/e
+	git -C $R checkout -q $C7
+	# an error of kab'"'"'s own stops git bisect run: 255, never a verdict
+	rc=0
+	(cd $R && "$KAB" bisect-step --metric $M --job $JOB --good-run 1) \
+		2>$TMP/e || rc=$?
+	test $rc = 255
+	grep -q "needs the endpoints" $TMP/e
+	rc=0
+	(cd $R && "$KAB" bisect-step --metric nosuch.metric --good-run 1 \
+		--bad-run 2 --job $JOB) 2>$TMP/e || rc=$?
+	cat $TMP/e
+	test $rc = 255
+	grep -q "no nosuch.metric samples" $TMP/e
+'
+
+test_expect "endpoints that do not differ: nothing to bisect, and it says so" '
+	rc=0
+	eval "\"$KAB\" bisect --good $C0 --bad $C1 $BISECT" >$TMP/o 2>$TMP/e || rc=$?
+	cat $TMP/e
+	test $rc = 1
+	grep -q "does not really differ between the endpoints: nothing to bisect" $TMP/e
+	grep -q "noise floor" $TMP/e
+	id=$(sql "SELECT max(id) FROM bisects")
+	test "$(sql "SELECT status FROM bisects WHERE id = $id")" = no-change
+'
+
+test_expect "bad kab bisect input is refused" '
+	expect_error 2 "which metric" -- "$KAB" bisect --tree $R --good $C0 \
+		--bad $C7 --job $JOB
+	expect_error 2 "no commit .nosuch." -- "$KAB" bisect --tree $R \
+		--good nosuch --bad $C7 --job $JOB --metric $M
+	expect_error 2 "needs the top of a git tree" -- "$KAB" bisect \
+		--tree $TMP --good a --bad b --job $JOB --metric $M
+	expect_error 2 "no bisect 9" -- "$KAB" bisect --show 9
+'
+
+test_done

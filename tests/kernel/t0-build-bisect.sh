@@ -1,0 +1,74 @@
+#!/bin/bash
+# make test-kernel: the slow tests.  Debian's linux-source-6.1 built for
+# real with kab's fragments (about 5 minutes on 2 cores), a cache hit,
+# a dropped option, a build failure, a boot of what was built, and
+# kab bisect naming the THP-alignment commit of the demo's history.
+. "$(dirname "$0")/../cli/lib.sh"
+
+JOB=$TOP/jobs/will-it-scale-malloc1.yaml
+QUICK="--set nr_task=1 --set warmup=1 --set testtime=1s"
+# KAB_KERNEL_CACHE=~/.cache reuses the demo's builds; by default every
+# build here is made from nothing, as on a new machine.
+export XDG_CACHE_HOME=${KAB_KERNEL_CACHE:-$TMP/cache}
+TARBALL=/usr/src/linux-source-6.1.tar.xz
+L=$TMP/linux
+
+test_expect "Debian's plain tree builds; the same build again is a cache hit" '
+	mkdir -p $L
+	tar -C $L --strip-components=1 -xf $TARBALL
+	start=$(date +%s)
+	kab build --tree $L >$TMP/o 2>$TMP/e
+	cat $TMP/e $TMP/o
+	image=$(sed -n "s/^image: *//p" $TMP/o)
+	file $image | grep -q "Linux kernel x86 boot executable bzImage"
+	grep -qx "CONFIG_TRANSPARENT_HUGEPAGE=y" $(sed -n "s/^config: *\([^ ]*\).*/\1/p" $TMP/o)
+	grep -q "^source: *tree-" $TMP/o
+	test "$(sql "SELECT status || '"'"' '"'"' || cached FROM builds")" = "ok 0"
+	test "$(sql "SELECT length(config) > 1000 AND length(log) > 1000 FROM builds")" = 1
+	start=$(date +%s)
+	kab build --tree $L >$TMP/o2 2>$TMP/e2
+	cat $TMP/e2
+	grep -q "cached build" $TMP/e2
+	test "$(sed -n "s/^image: *//p" $TMP/o2)" = "$image"
+	check "$(date +%s) - $start < 60"
+	test "$(sql "SELECT count(*) FROM builds WHERE cached = 1")" = 1
+'
+
+test_expect "an option Kconfig drops is an error that names it" '
+	printf "CONFIG_DRM_I915=y\n" >$TMP/i915.config
+	expect_error 2 "lacks CONFIG_DRM_I915=y.*Kconfig dropped it" -- \
+		"$KAB" build --tree $L --kconfig $TMP/i915.config
+'
+
+test_expect "the kernel kab built boots under QEMU, entered through PVH" '
+	kab run --tree $L --kernel-label built --runs 2 $QUICK $JOB >$TMP/o 2>&1
+	cat $TMP/o
+	id=$(sql "SELECT max(id) FROM runs")
+	test "$(sql "SELECT status FROM runs WHERE id = $id")" = ok
+	test "$(sql "SELECT entry || '"'"' '"'"' || outcome FROM boots WHERE run_id = $id")" = "pvh ok"
+	sql "SELECT host FROM runs WHERE id = $id" | grep -q "6\.1\."
+'
+
+test_expect "a build that fails shows the log's last lines and is stored" '
+	cp $L/mm/mmap.c $TMP/mmap.c
+	echo "this is not C;" >>$L/mm/mmap.c
+	expect_error 1 "make bzImage failed" -- "$KAB" build --tree $L
+	grep -q "the build log.s last lines" $TMP/stderr
+	grep -q "mm/mmap.c" $TMP/stderr
+	test "$(sql "SELECT status FROM builds ORDER BY id DESC LIMIT 1")" = failed
+	cp $TMP/mmap.c $L/mm/mmap.c
+'
+
+test_expect "kab bisect names the THP-alignment commit in the demo history" '
+	T=$($TOP/scripts/demo-tree.sh)
+	align=$(git -C $T rev-parse kab-demo/align)
+	kab bisect --tree $T --good kab-demo/base --bad kab-demo/fix~1 \
+		--job $JOB $QUICK --metric will-it-scale.per_process_ops \
+		>$TMP/o 2>$TMP/e
+	cat $TMP/o
+	grep -q "^$align is the first bad commit" $TMP/o
+	grep -q "mm: align larger anonymous mappings on THP boundaries" $TMP/o
+	grep -q "proc-vmstat.thp_fault_alloc" $TMP/o
+'
+
+test_done
