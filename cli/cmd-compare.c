@@ -346,6 +346,25 @@ static int check_machines(const struct side_runs *sides, size_t nr,
 	return 0;
 }
 
+/*
+ * A side named by its own commit ("721bcbf4c5 (\"721bcbf4c5d7\")")
+ * reads better with the commit's subject, as lkp's commit: lines have.
+ */
+static void name_by_subject(struct kab_db *db, struct kab_side *s)
+{
+	const char *open = strstr(s->desc, " (\"");
+	char *subject;
+
+	if (!open || strncmp(open + 3, s->id, 10))
+		return;
+	subject = kab_db_commit_subject(db, s->id);
+	if (!subject)
+		return;
+	free((char *)s->desc);
+	s->desc = xasprintf("%.10s (\"%s\")", s->id, subject);
+	free(subject);
+}
+
 static int one_table(struct kab_db *db, const struct side_runs *sides,
 		     size_t nr_sides, const char *params, json_t *params_obj,
 		     const struct cmp_opts *o, json_t *jtables, bool *first)
@@ -363,6 +382,7 @@ static int one_table(struct kab_db *db, const struct side_runs *sides,
 							   &n);
 
 		side_name(runs, n, sides[i].spec, &side[i]);
+		name_by_subject(db, &side[i]);
 		if (side_pool(db, runs, n, &side[i], &bad, &err))
 			rc = cli_error(EXIT_RUN, "%s", err.msg);
 		free(runs);

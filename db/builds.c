@@ -75,3 +75,21 @@ out:
 	free(zl);
 	return ret;
 }
+
+char *kab_db_commit_subject(struct kab_db *db, const char *commit)
+{
+	sqlite3_stmt *st;
+	char *out = NULL;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT subject FROM builds WHERE "
+			       "commit_sha = ?1 AND subject IS NOT NULL UNION "
+			       "ALL SELECT subject FROM bisect_steps WHERE "
+			       "commit_sha = ?1 AND subject IS NOT NULL LIMIT 1",
+			       -1, &st, NULL))
+		return NULL;
+	sqlite3_bind_text(st, 1, commit, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		out = xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return out;
+}

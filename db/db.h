@@ -158,6 +158,8 @@ struct kab_build_row {
 
 int kab_db_build_insert(struct kab_db *db, const struct kab_build_row *b,
 			int64_t *id, struct kab_err *err);
+/* The subject of a commit kab built or bisected, or NULL. */
+char *kab_db_commit_subject(struct kab_db *db, const char *commit);
 
 /* ---- bisections ---- */
 

@@ -1,37 +1,62 @@
 #!/bin/bash
-# make demo: kab's main job on its embedded default.  Debian's kernel
-# from /boot is booted under QEMU (KVM when it works, TCG otherwise)
-# with two command lines -- transparent_hugepage=never against always,
-# the knob at the heart of the seed's story -- boots interleaved A B A B,
-# malloc1 and radixsort in each, everything stored in .demo/kab.db and
-# compared in lkp's table.
+# make demo: the seed's story, reproduced on this machine by kernels kab
+# builds itself.  Debian's linux-source-6.1 is built three times from
+# kconfigs/ (tinyconfig plus what kab needs):
+#   base   as is
+#   align  + examples/0001: anonymous mappings of 2 MiB or more are
+#          THP-aligned (what upstream efa7df3e3bb5 did)
+#   fix    + examples/0002: only lengths that are PMD-size multiples
+#          (what d4148aeab412 did)
+# Each is booted under QEMU (KVM when it works, TCG otherwise), boots
+# interleaved base align fix base align fix ..., malloc1 and radixsort
+# in each, everything stored in .demo/kab.db and compared in lkp's
+# three-column table.  The first run builds (about 5-10 minutes on 2
+# cores); later runs reuse the cached kernels.
 set -eu
 cd "$(dirname "$0")/.."
 KAB=./build/kab
 DB=${KAB_DEMO_DB:-.demo/kab.db}
-BOOTS=${KAB_DEMO_BOOTS:-2}
-RUNS=${KAB_DEMO_RUNS:-5}
+BOOTS=${KAB_DEMO_BOOTS:-3}
+RUNS=${KAB_DEMO_RUNS:-4}
+KERNELS="base align fix"
 
 rm -f "$DB" "$DB-wal" "$DB-shm"
 mkdir -p "$(dirname "$DB")"
-AB="$KAB --db $DB ab --a-cmdline transparent_hugepage=never
-    --b-cmdline transparent_hugepage=always --boots $BOOTS
-    --runs-per-boot $RUNS"
+tree=$(scripts/demo-tree.sh)
 
-echo "== kab demo: THP never (A) against always (B), Debian's kernel under QEMU"
-echo "   $BOOTS boots a side, $RUNS runs per boot; database $DB"
+echo "== kab demo: the seed's malloc1 story on Debian's 6.1, three kernels"
+echo "   tree $tree"
+echo "   database $DB; $BOOTS boots per kernel, interleaved"
 echo
-$AB --job jobs/will-it-scale-malloc1.yaml --set nr_task=1 --set warmup=1 \
-	--set testtime=1s
+echo "== building (kab build: cached by commit, config and compiler)"
+for k in $KERNELS; do
+	$KAB --db "$DB" build --tree "$tree" --rev kab-demo/$k -q >/dev/null
+done
 echo
-$AB --job jobs/stress-ng-radixsort.yaml --set testtime=2s
+echo "== measuring: malloc1 ($RUNS runs a boot) and radixsort (3 runs a boot)"
+for round in $(seq 1 "$BOOTS"); do
+	for k in $KERNELS; do
+		for job in "jobs/will-it-scale-malloc1.yaml --runs $RUNS --set nr_task=1 --set warmup=1 --set testtime=3s" \
+			   "jobs/stress-ng-radixsort.yaml --runs 3 --set testtime=2s"; do
+			# shellcheck disable=SC2086
+			$KAB --db "$DB" run --tree "$tree" --rev kab-demo/$k \
+				--kernel-label $k $job 2>/dev/null |
+				grep "^run " | sed -E "s/ \(.*\)//; s/, stored in .*//" |
+				sed "s/^/  round $round: $k: /"
+		done
+	done
+done
 echo
-echo "== what was stored"
-$KAB --db "$DB" ls
+echo "== base against align and fix"
+$KAB --db "$DB" compare $KERNELS
 echo
-echo "== malloc1 per process, both sides"
-$KAB --db "$DB" compare --all --plot transparent_hugepage=never \
-	transparent_hugepage=always | grep -A12 '^will-it-scale.per_process_ops$' || true
+echo "== malloc1 per process, base against align"
+$KAB --db "$DB" compare --all --plot base align |
+	grep -A12 '^will-it-scale.per_process_ops$' || true
 echo
-echo "Next: 'kab --db $DB compare --all --stats transparent_hugepage=never transparent_hugepage=always'"
-echo "      for every row with p and CI, 'kab --db $DB show ID' for one run."
+echo "Next: 'kab --db $DB compare --all --stats $KERNELS' for every row,"
+echo "      'kab --db $DB show align' for the boots of one kernel, and"
+echo "      kab bisect --tree $tree --good kab-demo/base --bad kab-demo/fix~1 \\"
+echo "          --job jobs/will-it-scale-malloc1.yaml --set nr_task=1 --set warmup=1 \\"
+echo "          --set testtime=1s --metric will-it-scale.per_process_ops"
+echo "      to find the alignment commit (make test-kernel does that too)."

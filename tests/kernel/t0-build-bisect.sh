@@ -71,4 +71,18 @@ test_expect "kab bisect names the THP-alignment commit in the demo history" '
 	grep -q "proc-vmstat.thp_fault_alloc" $TMP/o
 '
 
+test_expect "kab ab of two revisions builds both (cached) and compares them" '
+	T=$($TOP/scripts/demo-tree.sh)
+	base=$(git -C $T rev-parse kab-demo/base)
+	align=$(git -C $T rev-parse kab-demo/align)
+	kab ab --tree $T --a-rev kab-demo/base --b-rev kab-demo/align \
+		--job $JOB $QUICK --boots 3 --runs-per-boot 2 >$TMP/o 2>$TMP/e
+	cat $TMP/e $TMP/o
+	grep -q "cached build" $TMP/e
+	# lkp'"'"'s commit: lines, with the subjects kab build stored
+	grep -q "^  ${base:0:10} (\"linux-source-6.1: Debian.s tree as is\")" $TMP/o
+	grep -q "^  ${align:0:10} (\"mm: align larger anonymous mappings on THP boundaries\")" $TMP/o
+	grep -q "will-it-scale.per_process_ops$" $TMP/o
+'
+
 test_done
