@@ -156,7 +156,9 @@ int bisect_measure(struct bisect_ctx *b, const char *commit, int boots,
 		c.job_nr = i + 1;
 		c.run_id = 0;
 		if (runjob_one(&c, b->agent, &fatal)) {
-			if (fatal || stop_requested) {
+			/* an interrupted boot says nothing of the commit */
+			if (fatal || stop_requested ||
+			    c.last_outcome == KAB_BOOT_INTERRUPTED) {
 				ret = -1;
 				goto out;
 			}

@@ -48,6 +48,7 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "bisect", required_argument, NULL, 'i' },
+		{ "owner", required_argument, NULL, 'O' },
 		{ "good-run", required_argument, NULL, 'G' },
 		{ "bad-run", required_argument, NULL, 'Z' },
 		{ "resume", required_argument, NULL, 'R' },
@@ -153,6 +154,9 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 			break;
 		case 'i':
 			o->bisect_id = atoll(optarg);
+			break;
+		case 'O':
+			o->owner = atoi(optarg);
 			break;
 		case 'G':
 			o->good_runs = optarg;

@@ -40,6 +40,7 @@ struct bisect_opts {
 	struct build_args build;
 	/* bisect-step only */
 	long long bisect_id;
+	int owner;		/* the kab bisect that started it */
 	const char *good_runs, *bad_runs;
 	/* kab bisect only */
 	long long resume, show;

@@ -8,6 +8,7 @@
  * 255 to stop the bisect on an error of kab's own.  Nothing else: an
  * exit code git would read as a verdict by accident is never used.
  */
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -209,6 +210,7 @@ out:
 
 int cmd_bisect_step(struct cli *cli, int argc, char **argv)
 {
+	struct sigaction sa = { .sa_handler = runjob_on_signal };
 	struct bisect_opts o, stored = { 0 };
 	struct kab_bisect_row row = { 0 };
 	json_t *args = NULL;
@@ -229,9 +231,20 @@ int cmd_bisect_step(struct cli *cli, int argc, char **argv)
 		bisect_opts_free(&o);
 		return STEP_ABORT;
 	}
+	/* stopped, the commit is not skipped: git bisect run stops too */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	if (o.bisect_id) {
 		/* started by kab bisect: go when it goes */
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (o.owner > 0 && kill(o.owner, 0) && errno == ESRCH) {
+			cli_error(EXIT_RUN, "the kab bisect that started this "
+				  "step is gone: stopping; kab bisect --resume "
+				  "%lld continues", o.bisect_id);
+			kab_db_close(db);
+			bisect_opts_free(&o);
+			return STEP_ABORT;
+		}
 		rc = load_bisect(db, o.bisect_id, &args, &stored, &row);
 		rc = rc ? STEP_ABORT : step(db, &stored, o.bisect_id);
 		bisect_opts_free(&stored);

@@ -9,6 +9,7 @@
  * (the bisect, each tested commit, every run), so an interrupted bisect
  * resumes without measuring a commit twice, and --show prints it again.
  */
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -161,6 +162,38 @@ static char *self_exe(void)
 	return xstrdup(buf);
 }
 
+/*
+ * git bisect run is a shell script whose helper outlives a killed kab:
+ * its process group is remembered next to the worktree, and a bisect
+ * that starts there later stops what is left of it first.
+ */
+static void stop_leftover(const char *pidfile)
+{
+	struct strbuf sb = STRBUF_INIT, cmd = STRBUF_INIT;
+	char *proc;
+	pid_t pg;
+	int i;
+
+	if (read_file(pidfile, &sb, NULL))
+		return;
+	pg = atoi(sb.buf);
+	proc = xasprintf("/proc/%d/cmdline", (int)pg);
+	if (pg > 1 && !read_file(proc, &cmd, NULL) && cmd.len &&
+	    strstr(cmd.buf, "git")) {
+		fprintf(stderr, "kab: stopping the git bisect run left by a "
+			"kab bisect that was killed (process group %d)\n",
+			(int)pg);
+		kill(-pg, SIGTERM);
+		for (i = 0; i < 50 && !kill(-pg, 0); i++)
+			usleep(100000);
+		kill(-pg, SIGKILL);
+	}
+	unlink(pidfile);
+	free(proc);
+	strbuf_release(&sb);
+	strbuf_release(&cmd);
+}
+
 /* git bisect in kab's worktree; the first bad commit or NULL. */
 static char *run_git_bisect(struct bisect_ctx *b, struct kab_db *db,
 			    long long id, const char *good, const char *bad,
@@ -170,7 +203,7 @@ static char *run_git_bisect(struct bisect_ctx *b, struct kab_db *db,
 	struct strbuf log = STRBUF_INIT;
 	struct kab_err err;
 	char *wt, *self = self_exe(), ids[32], *told, *tnew, *r, *first = NULL;
-	char *needle;
+	char *needle, *pidfile = NULL, owner[32];
 	int rc;
 
 	wt = kab_tree_worktree(o->tree, b->cache, &err);
@@ -179,7 +212,9 @@ static char *run_git_bisect(struct bisect_ctx *b, struct kab_db *db,
 		free(self);
 		return NULL;
 	}
-	free(kab_cmd_line(wt, NULL, "git", "bisect", "reset", "-q", NULL));
+	pidfile = xasprintf("%s.bisect-pid", wt);
+	stop_leftover(pidfile);
+	free(kab_cmd_line(wt, NULL, "git", "bisect", "reset", NULL));
 	told = xasprintf("--term-old=%s", o->term_old);
 	tnew = xasprintf("--term-new=%s", o->term_new);
 	r = kab_cmd_line(wt, &err, "git", "bisect", "start", told, tnew, bad,
@@ -192,14 +227,16 @@ static char *run_git_bisect(struct bisect_ctx *b, struct kab_db *db,
 	}
 	free(r);
 	snprintf(ids, sizeof(ids), "%lld", id);
+	snprintf(owner, sizeof(owner), "%d", (int)getpid());
 	{
 		char *const argv[] = { "git", "bisect", "run", self, "--db",
 				       (char *)kab_db_path(db), "bisect-step",
-				       "--bisect", ids, NULL };
+				       "--bisect", ids, "--owner", owner,
+				       NULL };
 		struct kab_spawn s = { .argv = argv, .cwd = wt,
 				       .merge_stderr = true,
-				       .pdeathsig = SIGTERM };
-		int fd;
+				       .pdeathsig = SIGTERM, .new_pgrp = true };
+		int fd, pf;
 		pid_t pid;
 		char buf[4096];
 		ssize_t n;
@@ -209,6 +246,12 @@ static char *run_git_bisect(struct bisect_ctx *b, struct kab_db *db,
 		if (pid < 0) {
 			*why = xstrdup(err.msg);
 			goto out;
+		}
+		pf = open(pidfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			  0644);
+		if (pf >= 0) {
+			dprintf(pf, "%d\n", (int)pid);
+			close(pf);
 		}
 		while ((n = read(fd, buf, sizeof(buf))) > 0)
 			if (write_all(2, buf, n))
@@ -240,7 +283,10 @@ static char *run_git_bisect(struct bisect_ctx *b, struct kab_db *db,
 	}
 	free(needle);
 out:
-	free(kab_cmd_line(wt, NULL, "git", "bisect", "reset", "-q", NULL));
+	free(kab_cmd_line(wt, NULL, "git", "bisect", "reset", NULL));
+	if (pidfile)
+		unlink(pidfile);
+	free(pidfile);
 	strbuf_release(&log);
 	free(wt);
 	free(self);

@@ -86,6 +86,7 @@ struct kab_spawn {
 	bool quiet;		/* stdout/stderr not captured go to /dev/null */
 	bool merge_stderr;	/* stderr to wherever stdout goes */
 	int pdeathsig;		/* signal when kab dies, or 0 */
+	bool new_pgrp;		/* a process group of its own */
 };
 
 /* Start s; with out_fd its stdout is a pipe returned there. */

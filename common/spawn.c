@@ -50,6 +50,8 @@ pid_t kab_spawn(const struct kab_spawn *s, int *out_fd, struct kab_err *err)
 				strerror(errno));
 			_exit(127);
 		}
+		if (s->new_pgrp)
+			setpgid(0, 0);
 		if (s->pdeathsig)
 			prctl(PR_SET_PDEATHSIG, s->pdeathsig);
 		if (s->env)

@@ -111,7 +111,7 @@ char *kab_tree_worktree(const char *tree, const char *cache_dir,
 	}
 	free(top);
 	/* gone or half made: let git forget it, then add it afresh */
-	kab_cmd_line(tree, NULL, "git", "worktree", "prune", NULL);
+	free(kab_cmd_line(tree, NULL, "git", "worktree", "prune", NULL));
 	free(kab_cmd_line(tree, NULL, "rm", "-rf", wt, NULL));
 	top = kab_cmd_line(tree, err, "git", "worktree", "add", "--detach",
 			   "-q", wt, "HEAD", NULL);
