@@ -87,8 +87,9 @@ struct kab_classify {
 };
 
 /*
- * Like the endpoint its median is nearer to, when it also differs from
- * the other one at alpha; else neither.
+ * Like good when it differs from bad at alpha and either cannot be told
+ * from good or lies in the third of the way nearest good; like bad the
+ * other way round; else neither.
  */
 void kab_classify(const double *x, size_t n, const double *good, size_t ng,
 		  const double *bad, size_t nb, double alpha,

@@ -4,9 +4,12 @@
  * bad endpoint's, or not clearly either?
  *
  * Its median places it between the two endpoints' medians (t = 0 at
- * good, 1 at bad); it is called like the nearer one only when it also
- * differs significantly (Mann-Whitney U, two-sided) from the farther
- * one.  Otherwise more samples may tell, and a bisect measures again.
+ * good, 1 at bad).  It is like good when it differs significantly
+ * (Mann-Whitney U, two-sided) from bad and either cannot be told from
+ * good or sits in the third nearest good (t < 1/3); like bad the other
+ * way round.  A commit in the middle third that differs from both
+ * resembles neither, as does one too few samples separate from
+ * anything: a bisect measures it again.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -50,8 +53,10 @@ void kab_classify(const double *x, size_t n, const double *good, size_t ng,
 	kab_mwu(x, n, bad, nb, &ub);
 	out->p_good = ug.p;
 	out->p_bad = ub.p;
-	if (out->position < 0.5 && ub.p < alpha)
+	if (out->position < 0.5 && ub.p < alpha &&
+	    (ug.p >= alpha || out->position < 1.0 / 3))
 		out->like = KAB_LIKE_GOOD;
-	else if (out->position > 0.5 && ug.p < alpha)
+	else if (out->position > 0.5 && ug.p < alpha &&
+		 (ub.p >= alpha || out->position > 2.0 / 3))
 		out->like = KAB_LIKE_BAD;
 }

@@ -242,6 +242,41 @@ static void test_compare_three_boots(void **state)
 	kab_comparison_free(&c);
 }
 
+/*
+ * A bisected commit against good {100..105} and bad {50..55}: near one
+ * and separable from the other, it is like that one; halfway, or with
+ * too few samples to separate, it is neither (and gets more boots).
+ */
+static void test_classify(void **state)
+{
+	double good[] = { 100, 101, 102, 103, 104, 105 };
+	double bad[] = { 50, 51, 52, 53, 54, 55 };
+	double g[] = { 99, 102, 104 }, b[] = { 49, 53, 56 };
+	double mid[] = { 76, 77, 78 }, one[] = { 101 };
+	double drift[] = { 92, 93, 94 };
+	struct kab_classify c;
+
+	kab_classify(g, 3, good, 6, bad, 6, 0.05, &c);
+	assert_int_equal(c.like, KAB_LIKE_GOOD);
+	close_to(c.median, 102);
+	/* exact U: 3 against 6 all apart, p = 2 / C(9,3) = 0.0238 */
+	close_to(c.p_bad, 2.0 / 84);
+	kab_classify(b, 3, good, 6, bad, 6, 0.05, &c);
+	assert_int_equal(c.like, KAB_LIKE_BAD);
+	assert_true(c.position > 0.9);
+	kab_classify(mid, 3, good, 6, bad, 6, 0.05, &c);
+	assert_int_equal(c.like, KAB_LIKE_NEITHER);
+	/* one sample cannot be told from either endpoint */
+	kab_classify(one, 1, good, 6, bad, 6, 0.05, &c);
+	assert_int_equal(c.like, KAB_LIKE_NEITHER);
+	/* below good but far nearer to it than to bad: good */
+	kab_classify(drift, 3, good, 6, bad, 6, 0.05, &c);
+	assert_int_equal(c.like, KAB_LIKE_GOOD);
+	/* endpoints that do not differ decide nothing */
+	kab_classify(g, 3, good, 6, good, 6, 0.05, &c);
+	assert_int_equal(c.like, KAB_LIKE_NEITHER);
+}
+
 /* When boots dominate, the boot is the unit: two boots a side are few. */
 static void test_compare_per_boot(void **state)
 {
@@ -286,6 +321,7 @@ int main(void)
 		cmocka_unit_test(test_boots_dominate),
 		cmocka_unit_test(test_compare_per_boot),
 		cmocka_unit_test(test_compare_three_boots),
+		cmocka_unit_test(test_classify),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);
