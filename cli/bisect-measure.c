@@ -183,6 +183,8 @@ out:
 struct collect {
 	const char *metric;
 	double *v;
+	int *boot;
+	int cur;
 	size_t n;
 };
 
@@ -194,21 +196,36 @@ static int take(void *arg, int it, const char *metric, double value)
 	if (strcmp(metric, c->metric) || !isfinite(value))
 		return 0;
 	c->v = xrealloc(c->v, (c->n + 1) * sizeof(*c->v));
+	c->boot = xrealloc(c->boot, (c->n + 1) * sizeof(*c->boot));
+	c->boot[c->n] = c->cur;
 	c->v[c->n++] = value;
 	return 0;
 }
 
-double *bisect_samples(struct kab_db *db, const char *metric,
-		       const int64_t *runs, size_t nr, size_t *n)
+double *bisect_samples_boots(struct kab_db *db, const char *metric,
+			     const int64_t *runs, size_t nr, size_t *n,
+			     int **boot)
 {
 	struct collect c = { .metric = metric };
 	struct kab_err err;
 	size_t i;
 
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
+		c.cur = (int)i;
 		kab_db_samples_foreach(db, runs[i], take, &c, &err);
+	}
 	*n = c.n;
+	if (boot)
+		*boot = c.boot;
+	else
+		free(c.boot);
 	return c.v;
+}
+
+double *bisect_samples(struct kab_db *db, const char *metric,
+		       const int64_t *runs, size_t nr, size_t *n)
+{
+	return bisect_samples_boots(db, metric, runs, nr, n, NULL);
 }
 
 char *runs_join(const int64_t *runs, size_t nr)

@@ -62,7 +62,7 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->runs = 3;
-	o->boots = 2;
+	o->boots = 3;
 	o->max_boots = 3;
 	o->alpha = 0.05;
 	o->noise = 1;

@@ -87,6 +87,10 @@ void measured_free(struct measured *m);
 /* The metric's samples over runs ("3,4" or an array). */
 double *bisect_samples(struct kab_db *db, const char *metric,
 		       const int64_t *runs, size_t nr, size_t *n);
+/* The same with the boot (index in runs) of each sample. */
+double *bisect_samples_boots(struct kab_db *db, const char *metric,
+			     const int64_t *runs, size_t nr, size_t *n,
+			     int **boot);
 /* "3,4,5" <-> array */
 char *runs_join(const int64_t *runs, size_t nr);
 int64_t *runs_split(const char *s, size_t *nr);

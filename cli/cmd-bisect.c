@@ -34,7 +34,7 @@ static void bisect_usage(FILE *f)
 		"\n"
 		"Finds the first commit between --good (old behaviour) and "
 		"--bad (new)\nthat moved --metric.  Each endpoint is built "
-		"(kab build), booted --boots\ntimes (2) with --runs iterations "
+		"(kab build), booted --boots\ntimes (3) with --runs iterations "
 		"each (3), interleaved; unless the metric\ndiffers "
 		"significantly (Mann-Whitney U at --alpha, 0.05) by more than "
 		"the\nnoise floor (--noise %%, 1, or the endpoints' own %%stddev "
@@ -110,20 +110,55 @@ static double pct_sd(const double *v, size_t n)
 	return p;
 }
 
+/*
+ * The endpoints' test, as kab compare's: Mann-Whitney U on the samples,
+ * unless boots dominate on a side (one boot's iterations are not
+ * independent samples), then Welch's t on the boot means.
+ */
+static double endpoint_p(const double *gv, const int *gb, size_t ng,
+			 const double *bv, const int *bb, size_t nb,
+			 bool *per_boot)
+{
+	struct kab_anova ag, ab;
+	struct kab_welch w;
+	struct kab_mwu u;
+	double *gm, *bm;
+	size_t *sz, kg, kb;
+
+	kab_anova(gv, gb, ng, &ag);
+	kab_anova(bv, bb, nb, &ab);
+	*per_boot = kab_boots_dominate(&ag, ng) || kab_boots_dominate(&ab, nb);
+	if (!*per_boot) {
+		kab_mwu(gv, ng, bv, nb, &u);
+		return u.p;
+	}
+	gm = xmalloc(ng * sizeof(*gm));
+	bm = xmalloc(nb * sizeof(*bm));
+	sz = xmalloc((ng > nb ? ng : nb) * sizeof(*sz));
+	kg = kab_group_means(gv, gb, ng, gm, sz);
+	kb = kab_group_means(bv, bb, nb, bm, sz);
+	kab_welch(gm, kg, bm, kb, &w);
+	free(gm);
+	free(bm);
+	free(sz);
+	return kg < 2 || kb < 2 || isnan(w.p) ? 1 : w.p;
+}
+
 /* Does the metric really differ between the endpoints? */
 static int really_differs(struct kab_db *db, const struct bisect_opts *o,
 			  const struct kab_bisect_row *row, char **why)
 {
 	int64_t *g, *b;
-	double *gv, *bv, change, floor, gm = 0, bm = 0;
+	int *gb = NULL, *bb = NULL;
+	double *gv, *bv, change, floor, gm = 0, bm = 0, p;
 	size_t ngr, nbr, ng, nb, i;
-	struct kab_mwu u;
+	bool per_boot;
 	int ok;
 
 	g = runs_split(row->good_runs, &ngr);
 	b = runs_split(row->bad_runs, &nbr);
-	gv = bisect_samples(db, o->metric, g, ngr, &ng);
-	bv = bisect_samples(db, o->metric, b, nbr, &nb);
+	gv = bisect_samples_boots(db, o->metric, g, ngr, &ng, &gb);
+	bv = bisect_samples_boots(db, o->metric, b, nbr, &nb, &bb);
 	if (!ng || !nb) {
 		*why = xasprintf("the endpoints have no %s samples (kab show "
 				 "%s lists the metrics they have)", o->metric,
@@ -137,17 +172,21 @@ static int really_differs(struct kab_db *db, const struct bisect_opts *o,
 		bm += bv[i] / nb;
 	change = gm ? 100 * (bm - gm) / fabs(gm) : INFINITY;
 	floor = fmax(o->noise, fmax(pct_sd(gv, ng), pct_sd(bv, nb)));
-	kab_mwu(gv, ng, bv, nb, &u);
-	ok = u.p < o->alpha && fabs(change) > floor;
+	p = endpoint_p(gv, gb, ng, bv, bb, nb, &per_boot);
+	ok = p < o->alpha && fabs(change) > floor;
 	*why = xasprintf("%s: %s %.12s mean %g (n %zu), %s %.12s mean %g (n "
-			 "%zu): %+.1f%%, p = %.2g, noise floor %.1f%%",
+			 "%zu): %+.1f%%, p = %.2g (%s), noise floor %.1f%%",
 			 o->metric, o->term_old, o->good, gm, ng, o->term_new,
-			 o->bad, bm, nb, change, u.p, floor);
+			 o->bad, bm, nb, change, p, per_boot ?
+			 "Welch's t on boot means: boots differ more than "
+			 "runs" : "U test on the samples", floor);
 out:
 	free(g);
 	free(b);
 	free(gv);
 	free(bv);
+	free(gb);
+	free(bb);
 	return ok;
 }
 
