@@ -18,7 +18,7 @@ static const struct cmd commands[] = {
 	{ "build", cmd_build, "build a kernel from a tree (a git revision or as is), cached" },
 	{ "compare", cmd_compare, "lkp's %change table, rows chosen by statistics" },
 	{ "ls", cmd_ls, "list the stored runs" },
-	{ "show", cmd_show, "per-metric n, mean and stddev of a run" },
+	{ "show", cmd_show, "per-metric n, mean and stddev of a run, or of a kernel's boots" },
 	{ "export", cmd_export, "write runs as CSV or JSON" },
 	{ "import", cmd_import, "read runs written by 'kab export --format json'" },
 };
@@ -36,7 +36,7 @@ static void usage(FILE *f)
 		"and again, stores every sample in SQLite and\ntells with "
 		"statistics what changed.\n\nCommands:\n");
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-11s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f,
 		"\n'kab <command> --help' describes a command.\n"
 		"\nDatabase: --db PATH, else $KAB_DB, else "

@@ -4,7 +4,9 @@
 
 test_expect "kab --help lists the commands and the exit codes" '
 	kab --help >$TMP/h
-	for c in run ls show export import; do grep -q "^  $c " $TMP/h; done
+	for c in run ab bisect bisect-step build compare ls show export import; do
+		grep -q "^  $c " $TMP/h
+	done
 	grep -q "2  usage error" $TMP/h
 	grep -q "1  a run failed" $TMP/h
 '
@@ -14,9 +16,10 @@ test_expect "kab --version prints the version" '
 '
 
 test_expect "every command has --help" '
-	for c in run ls show export import; do
+	for c in run ab bisect build compare ls show export import; do
 		kab $c --help | grep -q "usage: kab $c"
 	done
+	kab bisect-step --help | grep -q "usage: git bisect run kab bisect-step"
 '
 
 test_expect "an unknown command is a usage error" '
