@@ -76,6 +76,8 @@ static int load_info(const char *dir, struct kab_build *b)
 		return -1;
 	free(b->release);
 	b->release = dup_or_null(j, "release");
+	if (!b->config_sha256)
+		b->config_sha256 = dup_or_null(j, "config_sha256");
 	b->seconds = json_real_value(json_object_get(j, "seconds"));
 	json_decref(j);
 	return b->release ? 0 : -1;
@@ -141,6 +143,91 @@ static char *key_of(const struct kab_build *b)
 	return k;
 }
 
+/*
+ * What determines the final config: the source, the compiler, the base
+ * and the fragments' contents.  Kconfig is deterministic, so the same
+ * inputs map to the same cached kernel without working the config out
+ * again (which costs seconds of make).
+ */
+static char *input_key(const struct kab_build *b, const char *base,
+		       const char *const *frags, size_t nr)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *h, *k;
+	size_t i;
+
+	strbuf_addf(&sb, "source %s\ncompiler %s\n", b->source_id,
+		    b->compiler);
+	if (kbuild_base_is_target(base)) {
+		strbuf_addf(&sb, "base %s\n", base);
+	} else {
+		h = kab_file_sha256(base, NULL);
+		if (!h)
+			goto fail;
+		strbuf_addf(&sb, "base file %s\n", h);
+		free(h);
+	}
+	for (i = 0; i < nr; i++) {
+		h = kab_file_sha256(frags[i], NULL);
+		if (!h)
+			goto fail;
+		strbuf_addf(&sb, "fragment %s\n", h);
+		free(h);
+	}
+	k = kbuild_name_hash(sb.buf);
+	strbuf_release(&sb);
+	return k;
+fail:
+	strbuf_release(&sb);
+	return NULL;
+}
+
+/* kernels/<key>/ holds a whole build: fill b from it. */
+static bool from_cache(const char *cache_dir, const char *key,
+		       struct kab_build *b)
+{
+	char *kdir = xasprintf("%s/kernels/%s", cache_dir, key);
+	char *image = xasprintf("%s/bzImage", kdir);
+	bool ok = !access(image, R_OK) && !load_info(kdir, b);
+
+	if (ok) {
+		free(b->key);
+		free(b->image);
+		free(b->config_path);
+		free(b->log_path);
+		b->key = xstrdup(key);
+		b->image = image;
+		b->config_path = xasprintf("%s/config", kdir);
+		b->log_path = xasprintf("%s/build.log", kdir);
+		b->cached = true;
+	} else {
+		free(image);
+	}
+	free(kdir);
+	return ok;
+}
+
+static void remember_inputs(const char *cache_dir, const char *ikey,
+			    const char *key)
+{
+	char *dir = xasprintf("%s/inputs", cache_dir);
+	char *path = xasprintf("%s/%s", dir, ikey);
+	char *tmp = xasprintf("%s.tmp", path);
+	int fd;
+
+	if (!mkdir_p(dir, 0755)) {
+		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			if (write_all(fd, key, strlen(key)) || close(fd) ||
+			    rename(tmp, path))
+				unlink(tmp);
+		}
+	}
+	free(tmp);
+	free(path);
+	free(dir);
+}
+
 /* The last lines of a log, indented, for the error message. */
 static void print_tail(const char *log, int lines)
 {
@@ -170,7 +257,7 @@ int kab_build_kernel(const struct kab_build_opts *o, struct kab_build *b,
 {
 	char *bdir = NULL, *src = NULL, *cfg = NULL, *out = NULL;
 	char *kdir = NULL, *image = NULL, *lock = NULL, *tmplog = NULL;
-	char *frag_paths[2] = { NULL, NULL }, *missing, *p;
+	char *frag_paths[2] = { NULL, NULL }, *missing, *p, *ikey = NULL;
 	const char **frags = NULL;
 	size_t nr = 0, i;
 	double t0;
@@ -214,6 +301,20 @@ int kab_build_kernel(const struct kab_build_opts *o, struct kab_build *b,
 		}
 		frags[nr++] = o->fragments[i];
 	}
+	ikey = input_key(b, o->base ? o->base : "tinyconfig", frags, nr);
+	if (ikey) {
+		char *path = xasprintf("%s/inputs/%s", o->cache_dir, ikey);
+		struct strbuf known = STRBUF_INIT;
+		bool hit = !read_file(path, &known, NULL) && known.len &&
+			   from_cache(o->cache_dir, known.buf, b);
+
+		free(path);
+		strbuf_release(&known);
+		if (hit) {
+			ret = 0;
+			goto out;
+		}
+	}
 	cfg = xasprintf("%s/cfg", bdir);
 	if (o->progress)
 		fprintf(stderr, "\rkab: configuring %s", o->label ? o->label :
@@ -253,6 +354,8 @@ int kab_build_kernel(const struct kab_build_opts *o, struct kab_build *b,
 	if (!access(image, R_OK) && !load_info(kdir, b)) {
 		b->cached = true;
 		free(p);
+		if (ikey)
+			remember_inputs(o->cache_dir, ikey, b->key);
 		ret = 0;
 		goto out;
 	}
@@ -302,9 +405,12 @@ int kab_build_kernel(const struct kab_build_opts *o, struct kab_build *b,
 	ret = copy_file(tmplog, b->log_path, err) ||
 	      copy_file(p, image, err) || store_info(kdir, b, err) ? -1 : 0;
 	free(p);
+	if (!ret && ikey)
+		remember_inputs(o->cache_dir, ikey, b->key);
 out:
 	if (lockfd >= 0)
 		close(lockfd);
+	free(ikey);
 	free(frag_paths[0]);
 	free(frag_paths[1]);
 	free(frags);

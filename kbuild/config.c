@@ -94,7 +94,7 @@ static int run(const char *src, struct strbuf *out, struct kab_err *err,
 	return rc ? -1 : 0;
 }
 
-static bool is_target(const char *base)
+bool kbuild_base_is_target(const char *base)
 {
 	static const char *const targets[] = { "tinyconfig", "defconfig",
 		"allnoconfig", "allmodconfig", "allyesconfig", NULL };
@@ -123,7 +123,7 @@ int kbuild_make_config(const char *src, const char *cfg,
 		goto out;
 	}
 	dot = xasprintf("%s/.config", cfg);
-	if (is_target(base)) {
+	if (kbuild_base_is_target(base)) {
 		char *const mk[] = { "make", "-s", outarg, (char *)base, NULL };
 
 		if (run(src, &out, err, mk))

@@ -22,6 +22,9 @@ int kbuild_make_config(const char *src, const char *cfg,
 		       const char *const *frags, size_t nr,
 		       struct kab_err *err);
 
+/* Is --base a make target (tinyconfig, defconfig...) rather than a file? */
+bool kbuild_base_is_target(const char *base);
+
 /* Run make in src with O=out, output to log, progress as asked. */
 int kbuild_make(const char *src, const char *out, const char *log,
 		const struct kab_build_opts *o, int *objects,
