@@ -144,8 +144,8 @@ static char *key_of(const struct kab_build *b)
 }
 
 /*
- * What determines the final config: the source, the compiler, the base
- * and the fragments' contents.  Kconfig is deterministic, so the same
+ * What determines the final config: the source, the compiler (and ld
+ * and make), the base and the fragments' contents.  Kconfig is deterministic, so the same
  * inputs map to the same cached kernel without working the config out
  * again (which costs seconds of make).
  */
@@ -158,6 +158,14 @@ static char *input_key(const struct kab_build *b, const char *base,
 
 	strbuf_addf(&sb, "source %s\ncompiler %s\n", b->source_id,
 		    b->compiler);
+	/* Kconfig asks the linker and make about themselves too */
+	for (i = 0; i < 2; i++) {
+		h = kab_cmd_line(NULL, NULL, i ? "make" : "ld", "--version",
+				 NULL);
+		strbuf_addf(&sb, "%s %.*s\n", i ? "make" : "ld",
+			    h ? (int)strcspn(h, "\n") : 0, h ? h : "");
+		free(h);
+	}
 	if (kbuild_base_is_target(base)) {
 		strbuf_addf(&sb, "base %s\n", base);
 	} else {
