@@ -163,7 +163,7 @@ struct kab_cell {
 	double ci_lo, ci_hi;	/* NAN when not computed */
 	bool few;		/* fewer than 3 units on a side */
 	bool per_boot;		/* boots dominate: tests used boot means */
-	bool boot_welch;	/* too few boots for U: Welch on their means */
+	bool boot_welch;	/* per boot under mwu: Welch on boot means */
 	double f_base, f_head;	/* between/within F of each side, or NAN */
 	bool significant;
 	int verdict;		/* +1 improvement, -1 regression, 0 */

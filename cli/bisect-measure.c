@@ -79,6 +79,13 @@ static int user_build(struct bisect_ctx *b, const char *commit,
 	rc = kab_run_capture(&s, &out, &err);
 	free(env[0]);
 	free(wt);
+	/* killed (kab bisect stopping), it says nothing of the commit */
+	if (rc < 0 || rc >= 128 || stop_requested) {
+		cli_error(EXIT_RUN, "the build command was stopped (exit %d)",
+			  rc);
+		strbuf_release(&out);
+		return -1;
+	}
 	if (rc) {
 		m->why = xasprintf("the build command failed (exit %d)", rc);
 		strbuf_release(&out);

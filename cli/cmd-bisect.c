@@ -36,9 +36,8 @@ static void bisect_usage(FILE *f)
 		"--bad (new)\nthat moved --metric.  Each endpoint is built "
 		"(kab build), booted --boots\ntimes (3) with --runs iterations "
 		"each (3), interleaved; unless the metric\ndiffers "
-		"significantly at --alpha (0.05; U test, or Welch on boot "
-		"means when\nboots differ more than runs) by more than "
-		"the\nnoise floor (--noise %%, 1, or the endpoints' own %%stddev "
+		"significantly at --alpha (0.05; Welch's t on the boot "
+		"means) by\nmore than the noise floor (--noise %%, 1, or the endpoints' own %%stddev "
 		"if larger),\nkab stops and says so.  Then git bisect run "
 		"calls kab bisect-step on\neach commit, in kab's worktree: "
 		"your checkout is never touched.  A\ncommit is like-good or "
@@ -112,37 +111,38 @@ static double pct_sd(const double *v, size_t n)
 }
 
 /*
- * The endpoints' test, as kab compare's: Mann-Whitney U on the samples,
- * unless boots dominate on a side (one boot's iterations are not
- * independent samples), then Welch's t on the boot means.
+ * The endpoints' test: the unit is the boot.  Iterations of one boot
+ * share its luck (TCG scheduling, page placement), and with a few
+ * boots ANOVA rarely has the power to show it, so a test of every
+ * sample would call two boots of one kernel different now and then.
+ * Welch's t on the boot means; the U test on the samples only when a
+ * side has a single boot.
  */
 static double endpoint_p(const double *gv, const int *gb, size_t ng,
 			 const double *bv, const int *bb, size_t nb,
 			 bool *per_boot)
 {
-	struct kab_anova ag, ab;
 	struct kab_welch w;
 	struct kab_mwu u;
 	double *gm, *bm;
 	size_t *sz, kg, kb;
 
-	kab_anova(gv, gb, ng, &ag);
-	kab_anova(bv, bb, nb, &ab);
-	*per_boot = kab_boots_dominate(&ag, ng) || kab_boots_dominate(&ab, nb);
-	if (!*per_boot) {
-		kab_mwu(gv, ng, bv, nb, &u);
-		return u.p;
-	}
 	gm = xmalloc(ng * sizeof(*gm));
 	bm = xmalloc(nb * sizeof(*bm));
 	sz = xmalloc((ng > nb ? ng : nb) * sizeof(*sz));
 	kg = kab_group_means(gv, gb, ng, gm, sz);
 	kb = kab_group_means(bv, bb, nb, bm, sz);
-	kab_welch(gm, kg, bm, kb, &w);
+	*per_boot = kg >= 2 && kb >= 2;
+	if (*per_boot)
+		kab_welch(gm, kg, bm, kb, &w);
+	else
+		kab_mwu(gv, ng, bv, nb, &u);
 	free(gm);
 	free(bm);
 	free(sz);
-	return kg < 2 || kb < 2 || isnan(w.p) ? 1 : w.p;
+	if (!*per_boot)
+		return u.p;
+	return isnan(w.p) ? 1 : w.p;
 }
 
 /* Does the metric really differ between the endpoints? */
@@ -179,8 +179,8 @@ static int really_differs(struct kab_db *db, const struct bisect_opts *o,
 			 "%zu): %+.1f%%, p = %.2g (%s), noise floor %.1f%%",
 			 o->metric, o->term_old, o->good, gm, ng, o->term_new,
 			 o->bad, bm, nb, change, p, per_boot ?
-			 "Welch's t on boot means: boots differ more than "
-			 "runs" : "U test on the samples", floor);
+			 "Welch's t on the boot means" :
+			 "U test on the samples of one boot", floor);
 out:
 	free(g);
 	free(b);
@@ -227,11 +227,33 @@ static void stop_leftover(const char *pidfile)
 		for (i = 0; i < 50 && !kill(-pg, 0); i++)
 			usleep(100000);
 		kill(-pg, SIGKILL);
+		for (i = 0; i < 50 && !kill(-pg, 0); i++)
+			usleep(100000);
 	}
 	unlink(pidfile);
 	free(proc);
 	strbuf_release(&sb);
 	strbuf_release(&cmd);
+}
+
+/*
+ * No verdict of an earlier bisect may survive into this one: git bisect
+ * reset, then whatever refs/bisect/ still holds is deleted.
+ */
+static void clear_bisect_state(const char *wt)
+{
+	char *refs, *line, *save;
+
+	free(kab_cmd_line(wt, NULL, "git", "bisect", "reset", NULL));
+	refs = kab_cmd_line(wt, NULL, "git", "for-each-ref",
+			    "--format=%(refname)", "refs/bisect/", NULL);
+	if (!refs)
+		return;
+	for (line = strtok_r(refs, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		free(kab_cmd_line(wt, NULL, "git", "update-ref", "-d", line,
+				  NULL));
+	free(refs);
 }
 
 /* git bisect in kab's worktree; the first bad commit or NULL. */
@@ -254,7 +276,7 @@ static char *run_git_bisect(struct bisect_ctx *b, struct kab_db *db,
 	}
 	pidfile = xasprintf("%s.bisect-pid", wt);
 	stop_leftover(pidfile);
-	free(kab_cmd_line(wt, NULL, "git", "bisect", "reset", NULL));
+	clear_bisect_state(wt);
 	told = xasprintf("--term-old=%s", o->term_old);
 	tnew = xasprintf("--term-new=%s", o->term_new);
 	r = kab_cmd_line(wt, &err, "git", "bisect", "start", told, tnew, bad,

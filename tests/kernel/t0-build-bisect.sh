@@ -23,7 +23,8 @@ test_expect "Debian's plain tree builds; the same build again is a cache hit" '
 	file $image | grep -q "Linux kernel x86 boot executable bzImage"
 	grep -qx "CONFIG_TRANSPARENT_HUGEPAGE=y" $(sed -n "s/^config: *\([^ ]*\).*/\1/p" $TMP/o)
 	grep -q "^source: *tree-" $TMP/o
-	test "$(sql "SELECT status || '"'"' '"'"' || cached FROM builds")" = "ok 0"
+	# (cached already when KAB_KERNEL_CACHE holds this very tarball'"'"'s build)
+	test "$(sql "SELECT status FROM builds")" = ok
 	test "$(sql "SELECT length(config) > 1000 AND length(log) > 1000 FROM builds")" = 1
 	start=$(date +%s)
 	kab build --tree $L >$TMP/o2 2>$TMP/e2
@@ -31,7 +32,7 @@ test_expect "Debian's plain tree builds; the same build again is a cache hit" '
 	grep -q "cached build" $TMP/e2
 	test "$(sed -n "s/^image: *//p" $TMP/o2)" = "$image"
 	check "$(date +%s) - $start < 60"
-	test "$(sql "SELECT count(*) FROM builds WHERE cached = 1")" = 1
+	test "$(sql "SELECT cached FROM builds ORDER BY id DESC LIMIT 1")" = 1
 '
 
 test_expect "an option Kconfig drops is an error that names it" '
