@@ -74,6 +74,8 @@ void iso8601_utc(double t, char *buf, size_t n);
 /* crc32 of a buffer (zlib's polynomial). */
 uint32_t kab_crc32(const void *buf, size_t n);
 
+/* The first digits (at most 64) of buf's sha256 in hex. */
+char *kab_sha256_hex(const void *buf, size_t len, size_t digits);
 /* sha256 of a file's content in hex, or NULL with err. */
 char *kab_file_sha256(const char *path, struct kab_err *err);
 

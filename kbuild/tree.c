@@ -50,17 +50,7 @@ char *kab_tree_commit(const char *tree, const char *rev, struct kab_err *err)
 /* A short stable name for a path or a repository. */
 char *kbuild_name_hash(const char *s)
 {
-	uint8_t d[SHA256_DIGEST_SIZE];
-	struct sha256_ctx h;
-	char hex[17];
-	int i;
-
-	sha256_init(&h);
-	sha256_update(&h, strlen(s), (const uint8_t *)s);
-	sha256_digest(&h, sizeof(d), d);
-	for (i = 0; i < 8; i++)
-		sprintf(hex + 2 * i, "%02x", d[i]);
-	return xstrdup(hex);
+	return kab_sha256_hex(s, strlen(s), 16);
 }
 
 /*

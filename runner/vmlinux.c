@@ -19,7 +19,6 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <nettle/sha2.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,21 +130,6 @@ static bool has_pvh_note(const struct strbuf *elf)
 	return false;
 }
 
-static char *image_key(const struct strbuf *img)
-{
-	uint8_t d[SHA256_DIGEST_SIZE];
-	struct sha256_ctx h;
-	char hex[33];
-	int i;
-
-	sha256_init(&h);
-	sha256_update(&h, img->len, (const uint8_t *)img->buf);
-	sha256_digest(&h, sizeof(d), d);
-	for (i = 0; i < 16; i++)
-		sprintf(hex + 2 * i, "%02x", d[i]);
-	return xstrdup(hex);
-}
-
 char *kab_kernel_unpacked(const char *bzimage, const char *cache_dir)
 {
 	struct strbuf img = STRBUF_INIT, elf = STRBUF_INIT;
@@ -157,7 +141,7 @@ char *kab_kernel_unpacked(const char *bzimage, const char *cache_dir)
 
 	if (!cache_dir || read_file(bzimage, &img, &err))
 		goto out;
-	key = image_key(&img);
+	key = kab_sha256_hex(img.buf, img.len, 32);
 	path = xasprintf("%s/vmlinux-%s", cache_dir, key);
 	none = xasprintf("%s/vmlinux-%s.no-pvh", cache_dir, key);
 	if (!access(path, R_OK))
