@@ -145,111 +145,164 @@ static void print_table(struct kab_db *db, const struct tested_list *l,
 	free(up);
 }
 
-int bisect_show(struct kab_db *db, long long id)
-{
+struct loaded {
 	struct kab_bisect_row r;
-	struct tested_list l = { 0 };
-	struct bisect_opts o = { 0 };
-	struct kab_trend_point *pts;
-	struct kab_err err;
-	const char *tree = NULL;
+	struct tested_list l;
+	struct bisect_opts o;
+	const char *tree;
 	json_t *args;
-	size_t i, k;
+};
 
-	if (kab_db_bisect_get(db, id, &r, &err))
+/* A bisect and its tested commits, in history order when the tree is git. */
+static int load(struct kab_db *db, long long id, struct loaded *b)
+{
+	struct kab_err err;
+	size_t i;
+
+	memset(b, 0, sizeof(*b));
+	if (kab_db_bisect_get(db, id, &b->r, &err))
 		return cli_error(EXIT_USAGE, "%s", err.msg);
-	args = json_loads(r.argv, 0, NULL);
-	if (json_is_array(args)) {
-		char **v = xcalloc(json_array_size(args) + 2, sizeof(*v));
+	b->args = json_loads(b->r.argv, 0, NULL);
+	if (json_is_array(b->args)) {
+		char **v = xcalloc(json_array_size(b->args) + 2, sizeof(*v));
 		json_t *a;
 
 		v[0] = "bisect";
-		json_array_foreach(args, i, a)
+		json_array_foreach(b->args, i, a)
 			v[i + 1] = (char *)json_string_value(a);
-		if (!bisect_parse((int)json_array_size(args) + 1, v, false,
-				  &o) && kab_tree_is_git(o.tree))
-			tree = o.tree;
+		if (!bisect_parse((int)json_array_size(b->args) + 1, v, false,
+				  &b->o) && kab_tree_is_git(b->o.tree))
+			b->tree = b->o.tree;
 		free(v);
 	}
-	printf("bisect %lld: %s, %s %.12s, %s %.12s: %s\n", id, r.metric,
-	       o.term_old ? o.term_old : "good", r.good,
-	       o.term_new ? o.term_new : "bad", r.bad, r.status);
-	if (r.message)
-		printf("  %s\n", r.message);
-	if (r.good_runs)
-		add_endpoint(db, &l, tree, r.good, r.good_runs, r.metric,
-			     "good");
-	kab_db_bisect_steps(db, id, add_step, &l, &err);
-	if (r.bad_runs)
-		add_endpoint(db, &l, tree, r.bad, r.bad_runs, r.metric, "bad");
-	if (tree && l.nr) {
-		place(&l, tree, l.v[0].commit, r.bad);
+	if (b->r.good_runs)
+		add_endpoint(db, &b->l, b->tree, b->r.good, b->r.good_runs,
+			     b->r.metric, "good");
+	kab_db_bisect_steps(db, id, add_step, &b->l, &err);
+	if (b->r.bad_runs)
+		add_endpoint(db, &b->l, b->tree, b->r.bad, b->r.bad_runs,
+			     b->r.metric, "bad");
+	if (b->tree && b->l.nr) {
+		place(&b->l, b->tree, b->l.v[0].commit, b->r.bad);
 		/* the bad endpoint is last in the history */
-		if (l.v[l.nr - 1].pos < 0)
-			l.v[l.nr - 1].pos = 1L << 30;
-		qsort(l.v, l.nr, sizeof(*l.v), by_pos);
+		if (b->l.v[b->l.nr - 1].pos < 0)
+			b->l.v[b->l.nr - 1].pos = 1L << 30;
+		qsort(b->l.v, b->l.nr, sizeof(*b->l.v), by_pos);
 	}
-	if (r.first_bad) {
-		for (i = 0; i < l.nr && strcmp(l.v[i].commit, r.first_bad); i++)
-			;
-		printf("\n%s is the first %s commit\n", r.first_bad,
-		       o.term_new ? o.term_new : "bad");
-		if (i < l.nr && l.v[i].subject)
-			printf("    %s\n", l.v[i].subject);
-		printf("\n");
-		print_table(db, &l, tree, r.first_bad);
-	}
-	printf("tested commits%s:\n", tree ? ", in history order" : "");
-	printf("  %-12s  %-5s %12s  %-5s %s\n", "commit", "", "median", "n",
-	       "subject");
-	for (i = 0; i < l.nr; i++) {
-		char med[32] = "-";
+	return 0;
+}
 
-		if (!isnan(l.v[i].median))
-			snprintf(med, sizeof(med), "%.6g", l.v[i].median);
-		printf("  %.12s  %-5s %12s  %-5d %s\n", l.v[i].commit,
-		       l.v[i].verdict, med, l.v[i].n,
-		       l.v[i].subject ? l.v[i].subject : "");
+static void unload(struct loaded *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->l.nr; i++) {
+		free(b->l.v[i].commit);
+		free(b->l.v[i].subject);
+		free(b->l.v[i].runs);
 	}
-	pts = xcalloc(l.nr ? l.nr : 1, sizeof(*pts));
-	for (i = k = 0; i < l.nr; i++) {
+	free(b->l.v);
+	json_decref(b->args);
+	bisect_opts_free(&b->o);
+	kab_bisect_row_free(&b->r);
+}
+
+/* Trend points of the tested commits, named by 7 digits. */
+static struct kab_trend_point *points(struct kab_db *db,
+				      const struct loaded *b, size_t *k)
+{
+	struct kab_trend_point *pts;
+	size_t i;
+
+	pts = xcalloc(b->l.nr ? b->l.nr : 1, sizeof(*pts));
+	for (i = *k = 0; i < b->l.nr; i++) {
 		size_t nr, n;
-		int64_t *ids = runs_split(l.v[i].runs, &nr);
+		int64_t *ids = runs_split(b->l.v[i].runs, &nr);
 
 		if (!ids)
 			continue;
-		pts[k].name = l.v[i].commit;
-		pts[k].kind = !strcmp(l.v[i].verdict, "good") ? 1 :
-			      !strcmp(l.v[i].verdict, "bad") ? -1 : 0;
-		pts[k].v = bisect_samples(db, r.metric, ids, nr, &n);
-		pts[k].n = n;
+		pts[*k].name = xasprintf("%.7s", b->l.v[i].commit);
+		pts[*k].kind = !strcmp(b->l.v[i].verdict, "good") ? 1 :
+			       !strcmp(b->l.v[i].verdict, "bad") ? -1 : 0;
+		pts[*k].v = bisect_samples(db, b->r.metric, ids, nr, &n);
+		pts[*k].n = n;
 		free(ids);
-		k++;
+		(*k)++;
 	}
-	if (k) {
-		char **names = xcalloc(k, sizeof(*names));
+	return pts;
+}
 
-		for (i = 0; i < k; i++) {
-			names[i] = xasprintf("%.7s", pts[i].name);
-			pts[i].name = names[i];
-		}
-		printf("\n");
-		kab_trend_plot(stdout, r.metric, pts, k, 72, 16);
-		for (i = 0; i < k; i++) {
-			free(names[i]);
-			free((double *)pts[i].v);
-		}
-		free(names);
+void bisect_trend_free(struct kab_trend_point *pts, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		free((char *)pts[i].name);
+		free((double *)pts[i].v);
 	}
 	free(pts);
-	for (i = 0; i < l.nr; i++) {
-		free(l.v[i].commit);
-		free(l.v[i].subject);
-		free(l.v[i].runs);
+}
+
+int bisect_trend(struct kab_db *db, long long id, char **metric,
+		 struct kab_trend_point **pts, size_t *nr)
+{
+	struct loaded b;
+	int rc = load(db, id, &b);
+
+	if (!rc) {
+		*pts = points(db, &b, nr);
+		*metric = xstrdup(b.r.metric);
 	}
-	free(l.v);
-	json_decref(args);
-	bisect_opts_free(&o);
-	kab_bisect_row_free(&r);
+	unload(&b);
+	return rc;
+}
+
+int bisect_show(struct kab_db *db, long long id)
+{
+	struct kab_trend_point *pts;
+	struct loaded b;
+	const struct tested_list *l = &b.l;
+	size_t i, k;
+	int rc = load(db, id, &b);
+
+	if (rc) {
+		unload(&b);
+		return rc;
+	}
+	printf("bisect %lld: %s, %s %.12s, %s %.12s: %s\n", id, b.r.metric,
+	       b.o.term_old ? b.o.term_old : "good", b.r.good,
+	       b.o.term_new ? b.o.term_new : "bad", b.r.bad, b.r.status);
+	if (b.r.message)
+		printf("  %s\n", b.r.message);
+	if (b.r.first_bad) {
+		for (i = 0; i < l->nr && strcmp(l->v[i].commit,
+						 b.r.first_bad); i++)
+			;
+		printf("\n%s is the first %s commit\n", b.r.first_bad,
+		       b.o.term_new ? b.o.term_new : "bad");
+		if (i < l->nr && l->v[i].subject)
+			printf("    %s\n", l->v[i].subject);
+		printf("\n");
+		print_table(db, l, b.tree, b.r.first_bad);
+	}
+	printf("tested commits%s:\n", b.tree ? ", in history order" : "");
+	printf("  %-12s  %-5s %12s  %-5s %s\n", "commit", "", "median", "n",
+	       "subject");
+	for (i = 0; i < l->nr; i++) {
+		char med[32] = "-";
+
+		if (!isnan(l->v[i].median))
+			snprintf(med, sizeof(med), "%.6g", l->v[i].median);
+		printf("  %.12s  %-5s %12s  %-5d %s\n", l->v[i].commit,
+		       l->v[i].verdict, med, l->v[i].n,
+		       l->v[i].subject ? l->v[i].subject : "");
+	}
+	pts = points(db, &b, &k);
+	if (k) {
+		printf("\n");
+		kab_trend_plot(stdout, b.r.metric, pts, k, 72, 16);
+	}
+	bisect_trend_free(pts, k);
+	unload(&b);
 	return EXIT_OK;
 }

@@ -97,5 +97,9 @@ int64_t *runs_split(const char *s, size_t *nr);
 
 /* Print a finished (or running) bisect: the result, table, steps, plot. */
 int bisect_show(struct kab_db *db, long long id);
+/* Its tested commits' samples in history order, for a trend chart. */
+int bisect_trend(struct kab_db *db, long long id, char **metric,
+		 struct kab_trend_point **pts, size_t *nr);
+void bisect_trend_free(struct kab_trend_point *pts, size_t nr);
 
 #endif /* KAB_CLI_BISECT_H */

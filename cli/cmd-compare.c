@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sides.h"
+#include "tables.h"
 
 struct cmp_opts {
 	struct kab_compare_opts c;
@@ -265,232 +265,54 @@ static void plots(FILE *out, const struct kab_table_head *h,
 	}
 }
 
-/* ---- grouping runs by parameter set ---- */
-
-static const struct run_info **with_params(const struct side_runs *s,
-					   const char *params, size_t *n)
+static void one_table(const struct cmp_table *t, const struct cmp_opts *o,
+		      json_t *jtables, bool first)
 {
-	const struct run_info **v = NULL;
-	size_t i;
-
-	*n = 0;
-	for (i = 0; i < s->nr; i++)
-		if (!strcmp(s->v[i]->params, params)) {
-			v = xrealloc(v, (*n + 1) * sizeof(*v));
-			v[(*n)++] = s->v[i];
-		}
-	return v;
-}
-
-static void axis(json_t *params, char **keys, char **values)
-{
-	struct strbuf k = STRBUF_INIT, v = STRBUF_INIT;
-	const char **names;
-	size_t n = json_object_size(params), i = 0, j;
-	const char *key;
-	json_t *val;
-
-	names = xcalloc(n ? n : 1, sizeof(*names));
-	json_object_foreach(params, key, val)
-		names[i++] = key;
-	/* sorted, as lkp sorts its axes */
-	for (i = 1; i < n; i++)
-		for (j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
-			const char *t = names[j];
-
-			names[j] = names[j - 1];
-			names[j - 1] = t;
-		}
-	for (i = 0; i < n; i++) {
-		strbuf_addf(&k, "%s%s", i ? "/" : "", names[i]);
-		strbuf_addf(&v, "%s%s", i ? "/" : "",
-			    json_string_value(json_object_get(params,
-							      names[i])));
-	}
-	free(names);
-	*keys = strbuf_detach(&k);
-	*values = strbuf_detach(&v);
-}
-
-/*
- * Numbers from different machines are not a kernel's doing: refuse
- * unless --force.  Numbers from TCG emulation are said to be so.
- */
-static int check_machines(const struct side_runs *sides, size_t nr,
-			  const char *params, const struct cmp_opts *o)
-{
-	const char *first = NULL;
-	bool emulated = false;
-	size_t i, k;
-
-	for (i = 0; i < nr; i++)
-		for (k = 0; k < sides[i].nr; k++) {
-			const struct run_info *r = sides[i].v[k];
-
-			if (strcmp(r->params, params))
-				continue;
-			emulated |= r->emulated;
-			if (!first) {
-				first = r->machine;
-			} else if (strcmp(first, r->machine) && !o->force) {
-				return cli_error(EXIT_USAGE, "run %lld ran on "
-						 "another machine (%s) than the "
-						 "base (%s): pass --force to "
-						 "compare anyway", r->id,
-						 r->machine, first);
-			}
-		}
-	if (emulated && !strcmp(o->format, "text"))
-		printf("note: these numbers come from QEMU TCG emulation, "
-		       "not a real CPU: compare kernels, not machines\n");
-	return 0;
-}
-
-/*
- * A side named by its own commit ("721bcbf4c5 (\"721bcbf4c5d7\")")
- * reads better with the commit's subject, as lkp's commit: lines have.
- */
-static void name_by_subject(struct kab_db *db, struct kab_side *s)
-{
-	const char *open = strstr(s->desc, " (\"");
-	char *subject;
-
-	if (!open || strncmp(open + 3, s->id, 10))
-		return;
-	subject = kab_db_commit_subject(db, s->id);
-	if (!subject)
-		return;
-	free((char *)s->desc);
-	s->desc = xasprintf("%.10s (\"%s\")", s->id, subject);
-	free(subject);
-}
-
-static int one_table(struct kab_db *db, const struct side_runs *sides,
-		     size_t nr_sides, const char *params, json_t *params_obj,
-		     const struct cmp_opts *o, json_t *jtables, bool *first)
-{
-	struct kab_side *side = xcalloc(nr_sides, sizeof(*side));
-	struct kab_comparison c;
-	struct kab_table_head h;
-	struct kab_err err;
-	size_t i, bad = 0;
-	int rc = EXIT_OK;
-
-	for (i = 0; i < nr_sides; i++) {
-		size_t n;
-		const struct run_info **runs = with_params(&sides[i], params,
-							   &n);
-
-		side_name(runs, n, sides[i].spec, &side[i]);
-		name_by_subject(db, &side[i]);
-		if (side_pool(db, runs, n, &side[i], &bad, &err))
-			rc = cli_error(EXIT_RUN, "%s", err.msg);
-		free(runs);
-	}
-	if (rc)
-		goto out;
-	if (bad)
-		fprintf(stderr, "kab: note: %zu stored values are not finite "
-			"numbers (a damaged database?) and were left out\n",
-			bad);
-	if (kab_compare(&side[0], &side[1], nr_sides - 1, &o->c, &c)) {
-		rc = cli_error(EXIT_RUN, "out of memory comparing");
-		goto out;
-	}
-	if (!c.nr_rows) {
-		rc = cli_error(EXIT_USAGE, "%s and %s have no metric in common",
-			       sides[0].spec, sides[1].spec);
-		kab_comparison_free(&c);
-		goto out;
-	}
-	h.base = &side[0];
-	h.heads = &side[1];
-	h.nr_heads = nr_sides - 1;
-	axis(params_obj, (char **)&h.axis_keys, (char **)&h.axis_values);
 	if (!strcmp(o->format, "json")) {
-		json_array_append_new(jtables, table_json(&h, &c, params_obj));
+		json_array_append_new(jtables, table_json(&t->h, &t->c,
+							  t->params_obj));
 	} else if (!strcmp(o->format, "csv")) {
-		if (*first)
+		if (first)
 			printf("params,metric,base,head,base_n,base_mean,"
 			       "base_stddev,head_n,head_mean,head_stddev,"
 			       "change,change_kind,ci_low,ci_high,p_welch,"
 			       "p_mwu,p_adjusted,significant,direction,"
 			       "verdict\n");
-		csv_rows(stdout, &h, &c);
+		csv_rows(stdout, &t->h, &t->c);
 	} else if (!strcmp(o->format, "markdown")) {
-		markdown_table(stdout, &h, &c);
+		markdown_table(stdout, &t->h, &t->c);
 	} else {
-		if (!*first)
+		if (!first)
 			printf("\n");
-		text_table(stdout, &h, &c, o);
+		if (t->emulated)
+			printf("note: these numbers come from QEMU TCG "
+			       "emulation, not a real CPU: compare kernels, "
+			       "not machines\n");
+		text_table(stdout, &t->h, &t->c, o);
 		if (o->plot) {
 			printf("\n");
-			plots(stdout, &h, &c);
+			plots(stdout, &t->h, &t->c);
 		}
 	}
-	*first = false;
-	free((char *)h.axis_keys);
-	free((char *)h.axis_values);
-	kab_comparison_free(&c);
-out:
-	for (i = 0; i < nr_sides; i++)
-		side_free(&side[i]);
-	free(side);
-	return rc;
 }
 
 static int compare(struct kab_db *db, char **specs, size_t nr,
 		   const struct cmp_opts *o)
 {
-	struct side_runs *sides = xcalloc(nr, sizeof(*sides));
-	json_t *jtables = json_array();
-	struct run_list all;
-	struct kab_err err;
-	bool first = true;
-	size_t i, j, tables = 0;
-	int rc = EXIT_OK;
+	json_t *jtables;
+	struct cmp_set set;
+	size_t i;
+	int rc;
 
-	if (runs_load(db, &all, &err)) {
-		rc = cli_error(EXIT_RUN, "%s", err.msg);
-		goto out;
+	rc = cmp_set_build(db, specs, nr, &o->c, o->force, &set);
+	if (rc) {
+		cmp_set_free(&set);
+		return rc;
 	}
-	for (i = 0; i < nr; i++)
-		if (side_resolve(&all, specs[i], &sides[i], &err)) {
-			rc = cli_error(EXIT_USAGE, "%s", err.msg);
-			goto out;
-		}
-	/* One table per parameter set of the base that every head ran. */
-	for (i = 0; i < sides[0].nr && !rc; i++) {
-		const struct run_info *r = sides[0].v[i];
-		bool everywhere = true;
-		size_t n, k;
-
-		for (k = 0; k < i; k++)
-			if (!strcmp(sides[0].v[k]->params, r->params))
-				break;
-		if (k < i)
-			continue;	/* this set is done */
-		for (j = 1; j < nr; j++) {
-			free(with_params(&sides[j], r->params, &n));
-			everywhere &= n > 0;
-		}
-		if (!everywhere) {
-			fprintf(stderr, "kab: note: %s: no run of its "
-				"parameters on every side, skipped\n",
-				r->params);
-			continue;
-		}
-		rc = check_machines(sides, nr, r->params, o);
-		if (!rc)
-			rc = one_table(db, sides, nr, r->params, r->params_obj,
-				       o, jtables, &first);
-		tables++;
-	}
-	if (!rc && !tables)
-		rc = cli_error(EXIT_USAGE, "%s and the other sides share no "
-			       "job parameters: compare runs of the same job",
-			       specs[0]);
-	if (!rc && !strcmp(o->format, "json")) {
+	jtables = json_array();
+	for (i = 0; i < set.nr; i++)
+		one_table(&set.t[i], o, jtables, i == 0);
+	if (!strcmp(o->format, "json")) {
 		json_t *doc = json_pack("{s:s, s:f, s:f, s:O}", "test",
 					o->c.test == KAB_TEST_MWU ? "mwu" :
 					o->c.test == KAB_TEST_WELCH ? "welch" :
@@ -502,13 +324,9 @@ static int compare(struct kab_db *db, char **specs, size_t nr,
 		printf("\n");
 		json_decref(doc);
 	}
-out:
 	json_decref(jtables);
-	for (i = 0; i < nr; i++)
-		free(sides[i].v);
-	free(sides);
-	runs_free(&all);
-	return rc;
+	cmp_set_free(&set);
+	return EXIT_OK;
 }
 
 int cli_compare_default(struct kab_db *db, char **sides, size_t nr,

@@ -86,6 +86,15 @@ char *xstrdup(const char *s)
 	return p;
 }
 
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+
+	if (!p)
+		die_oom(n);
+	return p;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
@@ -161,6 +170,28 @@ char *strbuf_detach(struct strbuf *sb)
 	sb->buf = NULL;
 	sb->len = sb->alloc = 0;
 	return p;
+}
+
+void strbuf_add_shell_word(struct strbuf *sb, const char *s)
+{
+	const char *p;
+
+	for (p = s; *p; p++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789_-./=:,+%@^", *p))
+			break;
+	if (*s && !*p) {
+		strbuf_addstr(sb, s);
+		return;
+	}
+	strbuf_addstr(sb, "'");
+	for (p = s; *p; p++) {
+		if (*p == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_add(sb, p, 1);
+	}
+	strbuf_addstr(sb, "'");
 }
 
 int read_file(const char *path, struct strbuf *out, struct kab_err *err)

@@ -35,6 +35,7 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 struct strbuf {
@@ -53,6 +54,8 @@ void strbuf_reset(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
 /* Hand over the buffer (never NULL) and reset sb. */
 char *strbuf_detach(struct strbuf *sb);
+/* s as one POSIX shell word: as is when safe, else in single quotes. */
+void strbuf_add_shell_word(struct strbuf *sb, const char *s);
 
 /* Whole-file helpers; return 0 or -1 with err set. */
 int read_file(const char *path, struct strbuf *out, struct kab_err *err);

@@ -222,3 +222,19 @@ int kab_db_bisect_steps(struct kab_db *db, int64_t bisect_id,
 	sqlite3_finalize(st);
 	return ret;
 }
+
+int64_t kab_db_bisect_find(struct kab_db *db, const char *commit)
+{
+	sqlite3_stmt *st;
+	int64_t id = 0;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT id FROM bisects WHERE "
+			       "first_bad = ? AND status = 'done' ORDER BY id "
+			       "DESC LIMIT 1", -1, &st, NULL))
+		return 0;
+	sqlite3_bind_text(st, 1, commit, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return id;
+}

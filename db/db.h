@@ -161,6 +161,22 @@ int kab_db_build_insert(struct kab_db *db, const struct kab_build_row *b,
 /* The subject of a commit kab built or bisected, or NULL. */
 char *kab_db_commit_subject(struct kab_db *db, const char *commit);
 
+/* ---- what a report says about a run ---- */
+
+struct kab_run_facts {
+	char *accel;		/* tcg or kvm; NULL: not a QEMU boot */
+	char *qemu_version;
+	char *ab_argv;		/* JSON array: the kab ab that made it */
+	char *compiler;		/* of the build of its image, or NULL */
+	char *config_sha256;
+	char *tree;
+	char *subject;		/* of its commit, when kab built it */
+};
+
+int kab_db_run_facts(struct kab_db *db, int64_t run_id,
+		     struct kab_run_facts *out, struct kab_err *err);
+void kab_run_facts_free(struct kab_run_facts *f);
+
 /* ---- bisections ---- */
 
 struct kab_bisect_row {
@@ -198,6 +214,8 @@ int kab_db_bisect_finish(struct kab_db *db, int64_t id, const char *status,
 int kab_db_bisect_get(struct kab_db *db, int64_t id,
 		      struct kab_bisect_row *out, struct kab_err *err);
 void kab_bisect_row_free(struct kab_bisect_row *r);
+/* The newest finished bisect that named commit first bad, or 0. */
+int64_t kab_db_bisect_find(struct kab_db *db, const char *commit);
 int kab_db_bisect_step_add(struct kab_db *db, int64_t bisect_id,
 			   const struct kab_bisect_step *s,
 			   struct kab_err *err);

@@ -129,6 +129,8 @@ json_t *kab_host_facts(void)
 	set_str(o, "thp_defrag",
 		bracketed("/sys/kernel/mm/transparent_hugepage/defrag"));
 	set_str(o, "cmdline", first_line("/proc/cmdline"));
+	/* names the compiler that built the kernel, for reports */
+	set_str(o, "proc_version", first_line("/proc/version"));
 	flags = field("/proc/cpuinfo", "flags");
 	json_object_set_new(o, "hypervisor",
 			    json_boolean(flags && strstr(flags, " hypervisor")));

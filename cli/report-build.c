@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report-build.c - what a report says: which KPI of which job changed,
+ * the subject line, the machine, compiler and config, and the kab
+ * commands that reproduce it.  The renderers only lay this out.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+/* ---- the key performance indicator of a job ---- */
+
+static const struct kab_row *row_of(const struct cmp_table *t,
+				    const char *metric)
+{
+	size_t i;
+
+	for (i = 0; i < t->c.nr_rows; i++)
+		if (!strcmp(t->c.rows[i].metric, metric))
+			return &t->c.rows[i];
+	return NULL;
+}
+
+static const char *param(const struct cmp_table *t, const char *key)
+{
+	return json_string_value(json_object_get(t->params_obj, key));
+}
+
+/* The suite's own KPI, as lkp's robot reports it. */
+static const struct kab_row *default_kpi(const struct cmp_table *t)
+{
+	const char *tc = param(t, "testcase"), *test = param(t, "test");
+	const struct kab_row *row = NULL;
+	size_t i;
+
+	if (tc && !strcmp(tc, "will-it-scale")) {
+		const char *mode = param(t, "mode");
+
+		row = row_of(t, mode && !strcmp(mode, "thread") ?
+				"will-it-scale.per_thread_ops" :
+				"will-it-scale.per_process_ops");
+	} else if (tc && test) {
+		char *m = xasprintf("%s.%s.ops_per_sec", tc, test);
+
+		row = row_of(t, m);
+		free(m);
+	}
+	for (i = 0; !row && i < t->c.nr_rows; i++) {
+		const char *m = t->c.rows[i].metric;
+		size_t n = strlen(m);
+
+		if ((n > 12 && !strcmp(m + n - 12, ".ops_per_sec")) ||
+		    (n > 9 && !strcmp(m + n - 9, ".workload")))
+			row = &t->c.rows[i];
+	}
+	return row;
+}
+
+char *report_change(const struct report_job *j)
+{
+	const struct kab_cell *c;
+
+	if (!j->noticed)
+		return NULL;
+	c = &j->kpi->cells[0];
+	return xasprintf("%.1f%s %s", fabs(c->change),
+			 c->absolute || c->zero_base ? "" : "%",
+			 c->verdict > 0 ? "improvement" : "regression");
+}
+
+const struct report_job *report_main(const struct report *r)
+{
+	return &r->job[r->main];
+}
+
+/* ---- facts ---- */
+
+/* "gcc-12" from "gcc (Debian 12.2.0-14) 12.2.0" or /proc/version. */
+static char *compiler_short(const char *s)
+{
+	const char *p, *ver = NULL, *q;
+	char *cc;
+	int major;
+
+	if (!s)
+		return NULL;
+	p = strstr(s, ") (");	/* /proc/version: "... (builder) (gcc ..." */
+	if (!strncmp(s, "Linux version ", 14) && p)
+		s = p + 3;
+	if ((p = strstr(s, "clang version "))) {
+		major = atoi(p + 14);
+		return major > 0 ? xasprintf("clang-%d", major) : NULL;
+	}
+	if (!strncmp(s, "gcc-", 4) && isdigit((unsigned char)s[4]))
+		return xasprintf("gcc-%d", atoi(s + 4));
+	if (strncmp(s, "gcc", 3))
+		return NULL;
+	/* the version is the last word before a comma or the end */
+	for (q = s; *q && *q != ',' && *q != '\n'; q++)
+		if (q > s && q[-1] == ' ' && isdigit((unsigned char)*q))
+			ver = q;
+	cc = ver ? xasprintf("gcc-%d", atoi(ver)) : NULL;
+	return cc;
+}
+
+static char *describe_machine(json_t *host, const struct kab_run_facts *f)
+{
+	const char *cpu = json_string_value(json_object_get(host,
+							     "cpu_model"));
+	long long kb = json_integer_value(json_object_get(host,
+							  "mem_total_kb"));
+	long long gib = (kb + 524288) / 1048576;
+	char *mem = gib ? xasprintf("%lldG", gib) :
+		    xasprintf("%lldM", (kb + 512) / 1024);
+	const char *virt = "";
+	char *s;
+
+	if (f->accel && !strcmp(f->accel, "kvm"))
+		virt = " (QEMU KVM guest)";
+	else if (f->accel)
+		virt = " (QEMU TCG guest)";
+	else if (json_is_true(json_object_get(host, "hypervisor")))
+		virt = " (virtual machine)";
+	s = xasprintf("%lld threads %lld sockets %s%s with %s memory",
+		      (long long)json_integer_value(json_object_get(host,
+								    "nr_cpus")),
+		      (long long)json_integer_value(json_object_get(host,
+								    "sockets")),
+		      cpu ? cpu : "unknown CPU", virt, mem);
+	free(mem);
+	return s;
+}
+
+static char *kernel_line(struct kab_db *db, const struct kab_run *run,
+			 const struct run_info *ri, const char *subject)
+{
+	char *sub = NULL, *s;
+
+	if (ri->commit) {
+		if (!subject)
+			sub = kab_db_commit_subject(db, ri->commit);
+		s = xasprintf("%s (\"%s\")", ri->commit,
+			      subject ? subject : sub ? sub : ri->label);
+		free(sub);
+		return s;
+	}
+	return xasprintf("%s (%s%s%s)", ri->label, run->kernel.release,
+			 run->kernel.image_path ? ", " : "",
+			 run->kernel.image_path ? run->kernel.image_path : "");
+}
+
+/* "mm, mmap" from "mm, mmap: limit THP alignment ...". */
+static char *subsystem_of(const char *subject)
+{
+	const char *colon = subject ? strstr(subject, ": ") : NULL;
+
+	if (!colon || colon == subject || colon - subject > 40)
+		return NULL;
+	return xstrndup(subject, colon - subject);
+}
+
+/* ---- how to reproduce ---- */
+
+static void add_argv(struct strbuf *sb, const char *cmd, json_t *argv)
+{
+	size_t i;
+	json_t *a;
+
+	strbuf_addstr(sb, cmd);
+	json_array_foreach(argv, i, a) {
+		strbuf_addstr(sb, " ");
+		strbuf_add_shell_word(sb, json_string_value(a) ?
+				      json_string_value(a) : "");
+	}
+	strbuf_addstr(sb, "\n");
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The job's parameters as a flat lkp job file (kab reads it back). */
+static void add_job(struct strbuf *sb, const struct cmp_table *t,
+		    const char *file)
+{
+	size_t n = json_object_size(t->params_obj), i = 0;
+	const char **keys = xcalloc(n ? n : 1, sizeof(*keys));
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(t->params_obj, k, v)
+		keys[i++] = k;
+	qsort(keys, n, sizeof(*keys), cmp_key);
+	strbuf_addf(sb, "cat > %s <<'EOF'\n", file);
+	for (i = 0; i < n; i++) {
+		strbuf_addf(sb, "%s: ", keys[i]);
+		strbuf_add_shell_word(sb, param(t, keys[i]));
+		strbuf_addstr(sb, "\n");
+	}
+	strbuf_addstr(sb, "EOF\n");
+	free(keys);
+}
+
+static char *reproduce(struct kab_db *db, const struct report *r,
+		       const struct report_job *j, const struct kab_run *base,
+		       const struct kab_run *head)
+{
+	const struct cmp_table *t = j->t;
+	const struct run_info *b = t->runs[0].v[0], *h = t->runs[1].v[0];
+	struct strbuf sb = STRBUF_INIT;
+	char *file = xasprintf("%s.yaml", head->job);
+	json_t *argv = j->facts.ab_argv ? json_loads(j->facts.ab_argv, 0,
+						      NULL) : NULL;
+
+	add_job(&sb, t, file);
+	if (json_is_array(argv)) {
+		strbuf_addf(&sb, "# the A/B as it was run (its job is the "
+			    "file above):\n");
+		add_argv(&sb, "kab ab", argv);
+	} else if (b->commit && h->commit && j->facts.tree) {
+		strbuf_addf(&sb, "kab ab --tree LINUX --a-rev %.12s --b-rev "
+			    "%.12s --boots %zu --runs-per-boot %d --job %s\n",
+			    b->commit, h->commit, t->runs[1].nr,
+			    head->nr_iterations, file);
+		strbuf_addf(&sb, "# LINUX: a clone holding both commits "
+			    "(here: %s)\n", j->facts.tree);
+	} else if (!strcmp(head->target, "qemu")) {
+		const struct kab_run *side[2] = { base, head };
+		int i;
+
+		for (i = 0; i < 2; i++) {
+			strbuf_addf(&sb, "kab run --target qemu --kernel ");
+			strbuf_add_shell_word(&sb, side[i]->kernel.image_path ?
+					      side[i]->kernel.image_path :
+					      "BZIMAGE");
+			strbuf_addstr(&sb, " --kernel-label ");
+			strbuf_add_shell_word(&sb, side[i]->kernel.label);
+			strbuf_addf(&sb, " --iterations %d --job %s\n",
+				    side[i]->nr_iterations, file);
+		}
+		strbuf_addf(&sb, "# repeat both %zu times, interleaved; the "
+			    "command line the kernels had is in 'kab show'\n",
+			    t->runs[1].nr);
+	} else {
+		strbuf_addf(&sb, "# on each kernel in turn, %zu times:\n",
+			    t->runs[1].nr);
+		strbuf_addf(&sb, "kab run --kernel-label LABEL --iterations %d "
+			    "--job %s\n", head->nr_iterations, file);
+	}
+	strbuf_addstr(&sb, "kab report ");
+	strbuf_add_shell_word(&sb, r->base_spec);
+	strbuf_addstr(&sb, " ");
+	strbuf_add_shell_word(&sb, r->head_spec);
+	strbuf_addstr(&sb, "\n");
+	json_decref(argv);
+	free(file);
+	return strbuf_detach(&sb);
+}
+
+/* ---- assembling ---- */
+
+static int job_facts(struct kab_db *db, struct report_job *j,
+		     struct kab_run *head)
+{
+	struct kab_err err;
+
+	j->testcase = xstrdup(param(j->t, "testcase") ? param(j->t,
+							       "testcase") :
+			      head->suite);
+	if (kab_db_run_facts(db, head->id, &j->facts, &err))
+		return cli_error(EXIT_RUN, "%s", err.msg);
+	j->machine = describe_machine(head->host, &j->facts);
+	j->target = xstrdup(head->target);
+	return 0;
+}
+
+static size_t pick_main(const struct report *r)
+{
+	size_t i, best = r->nr;
+	double big = -1;
+
+	for (i = 0; i < r->nr; i++) {
+		const struct report_job *j = &r->job[i];
+		double ch;
+
+		if (!j->kpi)
+			continue;
+		if (best == r->nr)
+			best = i;	/* the first with a KPI, failing all */
+		ch = fabs(j->kpi->cells[0].change);
+		if (j->noticed && (!r->job[best].noticed || ch > big)) {
+			best = i;
+			big = ch;
+		}
+	}
+	return best;
+}
+
+static int get_run(struct kab_db *db, long long id, struct kab_run *out)
+{
+	struct kab_err err;
+
+	if (kab_db_run_get(db, id, out, &err))
+		return cli_error(EXIT_RUN, "%s", err.msg);
+	return 0;
+}
+
+static void head_lines(struct kab_db *db, struct report *r,
+		       const struct report_job *m, const struct kab_run *base,
+		       const struct kab_run *head)
+{
+	const struct run_info *b = m->t->runs[0].v[0], *h = m->t->runs[1].v[0];
+	const char *cc;
+
+	r->head_line = kernel_line(db, head, h, m->facts.subject);
+	r->base_line = kernel_line(db, base, b, NULL);
+	cc = json_string_value(json_object_get(head->host, "proc_version"));
+	r->compiler = compiler_short(cc);
+	if (!r->compiler)
+		r->compiler = compiler_short(m->facts.compiler);
+	if (!r->compiler)
+		r->compiler = xstrdup("unknown (not recorded)");
+	if (m->facts.config_sha256)
+		r->config = xasprintf("%s-%s (.config sha256 %.12s, built by "
+				      "kab)", json_string_value(json_object_get(
+				      head->host, "machine")) ?: "x86_64",
+				      head->kernel.release,
+				      m->facts.config_sha256);
+	else
+		r->config = xasprintf("%s-%s",
+				      json_string_value(json_object_get(
+				      head->host, "machine")) ?: "x86_64",
+				      head->kernel.release);
+}
+
+static void make_subject(struct kab_db *db, struct report *r,
+			 const struct report_opts *o)
+{
+	const struct report_job *m = report_main(r);
+	const struct run_info *h = m->t->runs[1].v[0];
+	char *sub = NULL, *subsys, *change = report_change(m);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (o->subject_prefix && *o->subject_prefix)
+		strbuf_addf(&sb, "[%s] ", o->subject_prefix);
+	if (h->commit && !m->facts.subject)
+		sub = kab_db_commit_subject(db, h->commit);
+	subsys = o->subsystem ? xstrdup(o->subsystem) :
+		 subsystem_of(m->facts.subject ? m->facts.subject : sub);
+	if (subsys && *subsys)
+		strbuf_addf(&sb, "[%s] ", subsys);
+	if (h->commit)
+		strbuf_addf(&sb, "%.10s: ", h->commit);
+	else
+		strbuf_addf(&sb, "%s: ", h->label);
+	if (change)
+		strbuf_addf(&sb, "%s %s", m->kpi->metric, change);
+	else
+		strbuf_addf(&sb, "no significant change of %s",
+			    m->kpi->metric);
+	r->subject = strbuf_detach(&sb);
+	free(sub);
+	free(subsys);
+	free(change);
+}
+
+/* lkp's commit: lines name each commit by its subject. */
+static void name_sides(struct kab_db *db, struct cmp_table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_sides; i++) {
+		const char *commit = t->runs[i].v[0]->commit;
+		char *subject = commit ? kab_db_commit_subject(db, commit) :
+				NULL;
+
+		if (!subject || strcmp(t->side[i].id, commit)) {
+			free(subject);
+			continue;
+		}
+		free((char *)t->side[i].desc);
+		t->side[i].desc = xasprintf("%.10s (\"%s\")", commit, subject);
+		free(subject);
+	}
+}
+
+int report_build(struct kab_db *db, const char *base, const char *head,
+		 const struct report_opts *o, struct report *r)
+{
+	char *specs[2] = { (char *)base, (char *)head };
+	struct kab_run brun = { 0 }, hrun = { 0 };
+	struct report_job *m;
+	size_t i;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->base_spec = base;
+	r->head_spec = head;
+	r->reported_by = o->reported_by;
+	rc = cmp_set_build(db, specs, 2, &o->c, false, &r->set);
+	if (rc)
+		return rc;
+	r->nr = r->set.nr;
+	r->job = xcalloc(r->nr, sizeof(*r->job));
+	for (i = 0; i < r->nr; i++) {
+		struct report_job *j = &r->job[i];
+		const struct kab_cell *c;
+
+		j->t = &r->set.t[i];
+		name_sides(db, &r->set.t[i]);
+		j->kpi = o->kpi ? row_of(j->t, o->kpi) : default_kpi(j->t);
+		c = j->kpi ? &j->kpi->cells[0] : NULL;
+		j->noticed = c && c->s.n && c->significant && c->verdict;
+		if (get_run(db, j->t->runs[1].v[0]->id, &hrun))
+			return EXIT_RUN;
+		rc = job_facts(db, j, &hrun);
+		kab_run_free(&hrun);
+		if (rc)
+			return rc;
+	}
+	r->main = pick_main(r);
+	if (r->main == r->nr && o->kpi)
+		return cli_error(EXIT_USAGE, "no job of %s and %s has the "
+				 "metric %s: 'kab compare --all %s %s' lists "
+				 "them", base, head, o->kpi, base, head);
+	if (r->main == r->nr)
+		return cli_error(EXIT_USAGE, "no job of %s and %s has a KPI "
+				 "kab knows: name one with --kpi METRIC", base,
+				 head);
+	m = &r->job[r->main];
+	if (get_run(db, m->t->runs[0].v[0]->id, &brun) ||
+	    get_run(db, m->t->runs[1].v[0]->id, &hrun)) {
+		kab_run_free(&brun);
+		return EXIT_RUN;
+	}
+	head_lines(db, r, m, &brun, &hrun);
+	make_subject(db, r, o);
+	r->reproduce = reproduce(db, r, m, &brun, &hrun);
+	kab_run_free(&brun);
+	kab_run_free(&hrun);
+	return 0;
+}
+
+void report_free(struct report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr; i++) {
+		free(r->job[i].testcase);
+		free(r->job[i].machine);
+		free(r->job[i].target);
+		kab_run_facts_free(&r->job[i].facts);
+	}
+	free(r->job);
+	free(r->subject);
+	free(r->head_line);
+	free(r->base_line);
+	free(r->compiler);
+	free(r->config);
+	free(r->reproduce);
+	free(r->trend);
+	free(r->trend_metric);
+	cmp_set_free(&r->set);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report-html.c - the report as one self-contained page: the facts,
+ * a strip chart of every KPI the A/B moved (and of the main one in any
+ * case), the bisect's trend when there was one, lkp's tables and the
+ * commands.  No script, no external file: it opens from disk.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+static const char style[] =
+	"body{font-family:sans-serif;max-width:60em;margin:2em auto;"
+	"color:#222}\n"
+	"pre{background:#f6f6f6;padding:1em;overflow-x:auto;font-size:85%}\n"
+	"dt{font-weight:bold;float:left;clear:left;width:9em}\n"
+	"dd{margin-left:10em}\n"
+	".improvement{color:#070}.regression{color:#b00}\n"
+	"svg .sample{fill-opacity:.7}\n"
+	"svg .base{fill:#4575b4}svg .head{fill:#d73027}\n"
+	"svg .good{fill:#4575b4}svg .bad{fill:#d73027}svg .skip{fill:#999}\n"
+	"svg .median{stroke:#000;stroke-width:2}\n"
+	"svg .grid{stroke:#ddd}svg .tick{font-size:11px;fill:#555}\n"
+	"svg .side{font-size:12px}\n";
+
+static void fact(FILE *out, const char *name, const char *value)
+{
+	fprintf(out, "<dt>%s</dt><dd>", name);
+	html_escape(out, value);
+	fputs("</dd>\n", out);
+}
+
+static void chart(FILE *out, const struct report_job *j)
+{
+	const struct cmp_table *t = j->t;
+	const struct kab_series *b = side_series(&t->side[0], j->kpi->metric);
+	const struct kab_series *h = side_series(&t->side[1], j->kpi->metric);
+	char *change = report_change(j);
+
+	if (!b || !h) {
+		free(change);
+		return;
+	}
+	fputs("<figure>\n", out);
+	svg_strip(out, j->kpi->metric, b, t->side[0].id, h, t->side[1].id);
+	fputs("<figcaption>", out);
+	html_escape(out, j->testcase);
+	fputs(": <code>", out);
+	html_escape(out, j->kpi->metric);
+	fputs("</code> ", out);
+	if (change)
+		fprintf(out, "<span class=\"%s\">%s</span>",
+			j->kpi->cells[0].verdict > 0 ? "improvement" :
+			"regression", change);
+	else
+		fputs("no significant change", out);
+	fputs(" (", out);
+	html_escape(out, t->h.axis_values);
+	fputs("); a dot per sample, a row per boot, the bar at the "
+	      "median</figcaption>\n</figure>\n", out);
+	free(change);
+}
+
+static void tables(FILE *out, const struct report *r)
+{
+	char *buf = NULL;
+	size_t len = 0, i, k;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return;
+	for (i = 0; i < r->nr; i++) {
+		const struct cmp_table *t = r->job[i].t;
+
+		kab_lkp_header(f, &t->h);
+		for (k = 0; k < t->c.nr_rows; k++)
+			if (t->c.rows[k].shown)
+				kab_lkp_row(f, &t->c.rows[k], 1, false);
+		fputc('\n', f);
+	}
+	fclose(f);
+	fputs("<pre class=\"lkp\">", out);
+	html_escape(out, buf);
+	fputs("</pre>\n", out);
+	free(buf);
+}
+
+void report_html(FILE *out, const struct report *r)
+{
+	const struct report_job *m = report_main(r);
+	char *change = report_change(m);
+	size_t i;
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\""
+	      "utf-8\">\n<title>", out);
+	html_escape(out, r->subject);
+	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>",
+		style);
+	html_escape(out, r->subject);
+	fputs("</h1>\n<p>", out);
+	if (change)
+		fprintf(out, "kab noticed a <strong class=\"%s\">%s</strong> of ",
+			m->kpi->cells[0].verdict > 0 ? "improvement" :
+			"regression", change);
+	else
+		fputs("kab found <strong>no significant change</strong> of ",
+		      out);
+	fputs("<code>", out);
+	html_escape(out, m->kpi->metric);
+	fputs("</code>.</p>\n<dl>\n", out);
+	fact(out, "commit", r->head_line);
+	fact(out, "compared with", r->base_line);
+	fact(out, "testcase", m->testcase);
+	fact(out, "config", r->config);
+	fact(out, "compiler", r->compiler);
+	fact(out, "test machine", m->machine);
+	fact(out, "parameters", m->t->h.axis_values);
+	fputs("</dl>\n<h2>Key performance indicators</h2>\n", out);
+	chart(out, m);
+	for (i = 0; i < r->nr; i++)
+		if (i != r->main && r->job[i].kpi)
+			chart(out, &r->job[i]);
+	if (r->nr_trend) {
+		fputs("<h2>Over the bisected commits</h2>\n<figure>\n", out);
+		svg_trend(out, r->trend_metric, r->trend, r->nr_trend);
+		fputs("<figcaption>blue: good, red: bad, grey: skipped; one dot "
+		      "per sample</figcaption>\n</figure>\n", out);
+	}
+	fputs("<h2>Details</h2>\n", out);
+	tables(out, r);
+	fputs("<h2>To reproduce with kab</h2>\n<pre class=\"reproduce\">", out);
+	html_escape(out, r->reproduce);
+	fprintf(out, "</pre>\n<p><small>kab %s</small></p>\n</body>\n</html>\n",
+		KAB_VERSION);
+	free(change);
+}

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report-md.c - the report as a GitHub or GitLab comment: the facts as
+ * a list, the other tests as a table, lkp's tables and the commands in
+ * code blocks that fold away.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+/* Inline code that survives backquotes in the text. */
+static void code(FILE *out, const char *s)
+{
+	fprintf(out, strchr(s, '`') ? "`` %s ``" : "`%s`", s);
+}
+
+/* A table cell: '|' and newlines would break the row. */
+static void cell(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputs("\\|", out);
+		else if (*s == '\n')
+			fputc(' ', out);
+		else
+			fputc(*s, out);
+	}
+}
+
+static void params(FILE *out, const struct cmp_table *t)
+{
+	const char *k;
+	json_t *v;
+	bool first = true;
+
+	json_object_foreach(t->params_obj, k, v) {
+		char *kv;
+
+		if (!strcmp(k, "testcase"))
+			continue;
+		kv = xasprintf("%s=%s", k, json_string_value(v));
+		fputs(first ? "" : " ", out);
+		code(out, kv);
+		free(kv);
+		first = false;
+	}
+}
+
+static void others(FILE *out, const struct report *r)
+{
+	bool head = false;
+	size_t i;
+
+	for (i = 0; i < r->nr; i++) {
+		const struct report_job *j = &r->job[i];
+		char *change;
+
+		if (i == r->main || !j->noticed)
+			continue;
+		if (!head)
+			fputs("The commit also moved:\n\n| testcase | KPI | "
+			      "change | test machine | parameters |\n|---|---|"
+			      "---:|---|---|\n", out);
+		head = true;
+		change = report_change(j);
+		fputs("| ", out);
+		cell(out, j->testcase);
+		fputs(" | ", out);
+		code(out, j->kpi->metric);
+		fprintf(out, " | **%s** | ", change);
+		cell(out, j->machine);
+		fputs(" | ", out);
+		params(out, j->t);
+		fputs(" |\n", out);
+		free(change);
+	}
+	if (head)
+		fputc('\n', out);
+}
+
+static void fenced(FILE *out, const char *summary, const char *lang,
+		   void (*fn)(FILE *, const void *), const void *arg)
+{
+	fprintf(out, "<details><summary>%s</summary>\n\n```%s\n", summary,
+		lang);
+	fn(out, arg);
+	fputs("```\n\n</details>\n\n", out);
+}
+
+static void tables(FILE *out, const void *arg)
+{
+	const struct report *r = arg;
+	size_t i, k;
+
+	for (i = 0; i < r->nr; i++) {
+		const struct cmp_table *t = r->job[i].t;
+
+		kab_lkp_header(out, &t->h);
+		for (k = 0; k < t->c.nr_rows; k++)
+			if (t->c.rows[k].shown)
+				kab_lkp_row(out, &t->c.rows[k], 1, false);
+		fputc('\n', out);
+	}
+}
+
+static void commands(FILE *out, const void *arg)
+{
+	fputs(arg, out);
+}
+
+void report_markdown(FILE *out, const struct report *r)
+{
+	const struct report_job *m = report_main(r);
+	char *change = report_change(m);
+
+	fputs("### ", out);
+	cell(out, r->subject);
+	fputs("\n\n", out);
+	if (change)
+		fprintf(out, "kab noticed a **%s** of ", change);
+	else
+		fputs("kab found **no significant change** of ", out);
+	code(out, m->kpi->metric);
+	fputs(" on:\n\n- **commit:** ", out);
+	cell(out, r->head_line);
+	fputs("\n- **compared with:** ", out);
+	cell(out, r->base_line);
+	fprintf(out, "\n- **testcase:** %s\n- **config:** ", m->testcase);
+	cell(out, r->config);
+	fprintf(out, "\n- **compiler:** %s\n- **test machine:** ",
+		r->compiler);
+	cell(out, m->machine);
+	fputs("\n- **parameters:** ", out);
+	params(out, m->t);
+	fputs("\n\n", out);
+	others(out, r);
+	fenced(out, "lkp's tables", "text", tables, r);
+	fenced(out, "Reproduce with kab", "sh", commands, r->reproduce);
+	free(change);
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * report.h - kab report: an A/B written up as the kernel test robot
+ * writes to mailing lists, as plain text, an mbox message, markdown or
+ * an HTML page with SVG charts.
+ */
+#ifndef KAB_CLI_REPORT_H
+#define KAB_CLI_REPORT_H
+
+#include "tables.h"
+
+/* One job parameter set of the A/B and its key performance indicator. */
+struct report_job {
+	const struct cmp_table *t;
+	const struct kab_row *kpi;	/* NULL: no KPI in this table */
+	bool noticed;			/* the KPI changed significantly */
+	char *testcase;
+	char *machine;			/* "2 threads 1 sockets ..." */
+	char *target;			/* qemu, local, ... */
+	struct kab_run_facts facts;	/* of the head's first run */
+};
+
+struct report {
+	struct cmp_set set;
+	size_t nr;
+	struct report_job *job;		/* one per table */
+	size_t main;			/* the announced one */
+	const char *base_spec, *head_spec;
+	char *subject;
+	char *head_line;		/* "commit: ..." or "kernel: ..." */
+	char *base_line;
+	char *compiler, *config;
+	char *reproduce;		/* commands, one per line */
+	const char *reported_by;	/* "Name <addr>" or NULL */
+	/* the bisect that found the head, for the trend chart */
+	struct kab_trend_point *trend;
+	size_t nr_trend;
+	char *trend_metric;
+};
+
+struct report_opts {
+	const char *kpi;		/* NULL: each suite's own */
+	const char *subject_prefix;	/* "linus:master", or NULL */
+	const char *subsystem;		/* NULL: from the commit's subject */
+	const char *reported_by;
+	struct kab_compare_opts c;
+};
+
+/* Gather what the report says; errors are printed, an exit code returned. */
+int report_build(struct kab_db *db, const char *base, const char *head,
+		 const struct report_opts *o, struct report *r);
+void report_free(struct report *r);
+const struct report_job *report_main(const struct report *r);
+/* "-96.7% regression" of a job's KPI, or NULL when not noticed. */
+char *report_change(const struct report_job *j);
+
+void report_text(FILE *out, const struct report *r);
+/* The same without the Subject: line, for a message. */
+void report_text_body(FILE *out, const struct report *r);
+void report_markdown(FILE *out, const struct report *r);
+void report_html(FILE *out, const struct report *r);
+/* Inline SVG charts and the escaping they and the page need. */
+void html_escape(FILE *out, const char *s);
+void svg_strip(FILE *out, const char *metric, const struct kab_series *b,
+	       const char *bname, const struct kab_series *h,
+	       const char *hname);
+void svg_trend(FILE *out, const char *metric,
+	       const struct kab_trend_point *p, size_t nr);
+/* The whole message, headers and body; NULL with err on a bad address. */
+struct report_mail {
+	const char *from, *in_reply_to;
+	const char *const *to, *const *cc;
+	size_t nr_to, nr_cc;
+	time_t date;
+};
+char *report_mbox(const struct report *r, const struct report_mail *m,
+		  struct kab_err *err);
+
+#endif /* KAB_CLI_REPORT_H */

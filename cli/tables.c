@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tables.c - sides resolved to runs, grouped by job parameter set,
+ * pooled and compared: one lkp table per set that every side ran.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tables.h"
+
+static const struct run_info **with_params(const struct side_runs *s,
+					   const char *params, size_t *n)
+{
+	const struct run_info **v = NULL;
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < s->nr; i++)
+		if (!strcmp(s->v[i]->params, params)) {
+			v = xrealloc(v, (*n + 1) * sizeof(*v));
+			v[(*n)++] = s->v[i];
+		}
+	return v;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* "mode/nr_task/test" and "process/100%/malloc1": sorted, as lkp's. */
+static void axis(json_t *params, char **keys, char **values)
+{
+	struct strbuf k = STRBUF_INIT, v = STRBUF_INIT;
+	size_t n = json_object_size(params), i = 0;
+	const char **names = xcalloc(n ? n : 1, sizeof(*names));
+	const char *key;
+	json_t *val;
+
+	json_object_foreach(params, key, val)
+		names[i++] = key;
+	qsort(names, n, sizeof(*names), cmp_str);
+	for (i = 0; i < n; i++) {
+		strbuf_addf(&k, "%s%s", i ? "/" : "", names[i]);
+		strbuf_addf(&v, "%s%s", i ? "/" : "",
+			    json_string_value(json_object_get(params,
+							      names[i])));
+	}
+	free(names);
+	*keys = strbuf_detach(&k);
+	*values = strbuf_detach(&v);
+}
+
+/*
+ * Numbers from different machines are not a kernel's doing: refuse
+ * unless forced.  Whether any come from TCG emulation is noted.
+ */
+static int check_machines(const struct cmp_table *t, bool force,
+			  bool *emulated)
+{
+	const char *first = NULL;
+	size_t i, k;
+
+	*emulated = false;
+	for (i = 0; i < t->nr_sides; i++)
+		for (k = 0; k < t->runs[i].nr; k++) {
+			const struct run_info *r = t->runs[i].v[k];
+
+			*emulated |= r->emulated;
+			if (!first)
+				first = r->machine;
+			else if (strcmp(first, r->machine) && !force)
+				return cli_error(EXIT_USAGE, "run %lld ran on "
+						 "another machine (%s) than the "
+						 "base (%s): pass --force to "
+						 "compare anyway", r->id,
+						 r->machine, first);
+		}
+	return 0;
+}
+
+/*
+ * A side named by its own commit ("721bcbf4c5 (\"721bcbf4c5d7\")")
+ * reads better with the commit's subject, as lkp's commit: lines have.
+ */
+static void name_by_subject(struct kab_db *db, struct kab_side *s)
+{
+	const char *open = strstr(s->desc, " (\"");
+	char *subject;
+
+	if (!open || strncmp(open + 3, s->id, 10))
+		return;
+	subject = kab_db_commit_subject(db, s->id);
+	if (!subject)
+		return;
+	free((char *)s->desc);
+	s->desc = xasprintf("%.10s (\"%s\")", s->id, subject);
+	free(subject);
+}
+
+static int table_build(struct kab_db *db, const struct cmp_set *set,
+		       const struct run_info *first,
+		       const struct kab_compare_opts *o, bool force,
+		       struct cmp_table *t)
+{
+	struct kab_err err;
+	size_t i, bad = 0;
+	int rc;
+
+	t->params = first->params;
+	t->params_obj = first->params_obj;
+	t->nr_sides = set->nr_sides;
+	t->side = xcalloc(t->nr_sides, sizeof(*t->side));
+	t->runs = xcalloc(t->nr_sides, sizeof(*t->runs));
+	for (i = 0; i < t->nr_sides; i++) {
+		t->runs[i].spec = set->sides[i].spec;
+		t->runs[i].v = with_params(&set->sides[i], t->params,
+					   &t->runs[i].nr);
+	}
+	rc = check_machines(t, force, &t->emulated);
+	if (rc)
+		return rc;
+	for (i = 0; i < t->nr_sides; i++) {
+		side_name(t->runs[i].v, t->runs[i].nr, t->runs[i].spec,
+			  &t->side[i]);
+		name_by_subject(db, &t->side[i]);
+		if (side_pool(db, t->runs[i].v, t->runs[i].nr, &t->side[i],
+			      &bad, &err))
+			return cli_error(EXIT_RUN, "%s", err.msg);
+	}
+	if (bad)
+		fprintf(stderr, "kab: note: %zu stored values are not finite "
+			"numbers (a damaged database?) and were left out\n",
+			bad);
+	if (kab_compare(&t->side[0], &t->side[1], t->nr_sides - 1, o, &t->c))
+		return cli_error(EXIT_RUN, "out of memory comparing");
+	if (!t->c.nr_rows)
+		return cli_error(EXIT_USAGE, "%s and %s have no metric in "
+				 "common", t->runs[0].spec, t->runs[1].spec);
+	t->h.base = &t->side[0];
+	t->h.heads = &t->side[1];
+	t->h.nr_heads = t->nr_sides - 1;
+	axis(t->params_obj, (char **)&t->h.axis_keys,
+	     (char **)&t->h.axis_values);
+	return 0;
+}
+
+/* Does every side have a run of these parameters? */
+static bool everywhere(const struct cmp_set *set, const char *params)
+{
+	size_t j, n;
+
+	for (j = 1; j < set->nr_sides; j++) {
+		free(with_params(&set->sides[j], params, &n));
+		if (!n)
+			return false;
+	}
+	return true;
+}
+
+int cmp_set_build(struct kab_db *db, char *const *specs, size_t nr,
+		  const struct kab_compare_opts *o, bool force,
+		  struct cmp_set *out)
+{
+	const struct side_runs *base;
+	struct kab_err err;
+	size_t i, k;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (runs_load(db, &out->all, &err))
+		return cli_error(EXIT_RUN, "%s", err.msg);
+	out->sides = xcalloc(nr, sizeof(*out->sides));
+	out->nr_sides = nr;
+	for (i = 0; i < nr; i++)
+		if (side_resolve(&out->all, specs[i], &out->sides[i], &err))
+			return cli_error(EXIT_USAGE, "%s", err.msg);
+	/* One table per parameter set of the base that every head ran. */
+	base = &out->sides[0];
+	for (i = 0; i < base->nr; i++) {
+		const struct run_info *r = base->v[i];
+
+		for (k = 0; k < i; k++)
+			if (!strcmp(base->v[k]->params, r->params))
+				break;
+		if (k < i)
+			continue;	/* this set is done */
+		if (!everywhere(out, r->params)) {
+			fprintf(stderr, "kab: note: %s: no run of its "
+				"parameters on every side, skipped\n",
+				r->params);
+			continue;
+		}
+		out->t = xrealloc(out->t, (out->nr + 1) * sizeof(*out->t));
+		memset(&out->t[out->nr], 0, sizeof(*out->t));
+		rc = table_build(db, out, r, o, force, &out->t[out->nr++]);
+		if (rc)
+			return rc;
+	}
+	if (!out->nr)
+		return cli_error(EXIT_USAGE, "%s and the other sides share no "
+				 "job parameters: compare runs of the same job",
+				 specs[0]);
+	return 0;
+}
+
+void cmp_set_free(struct cmp_set *s)
+{
+	size_t i, j;
+
+	for (i = 0; i < s->nr; i++) {
+		struct cmp_table *t = &s->t[i];
+
+		for (j = 0; j < t->nr_sides; j++) {
+			side_free(&t->side[j]);
+			free(t->runs[j].v);
+		}
+		free(t->side);
+		free(t->runs);
+		kab_comparison_free(&t->c);
+		free((char *)t->h.axis_keys);
+		free((char *)t->h.axis_values);
+	}
+	free(s->t);
+	for (i = 0; i < s->nr_sides; i++)
+		free(s->sides[i].v);
+	free(s->sides);
+	runs_free(&s->all);
+	memset(s, 0, sizeof(*s));
+}
+
+const struct kab_series *side_series(const struct kab_side *s,
+				     const char *metric)
+{
+	size_t lo = 0, hi = s->nr;
+
+	/* series are sorted by metric */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(s->series[mid].metric, metric);
+
+		if (!c)
+			return &s->series[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tables.h - the comparisons of some sides, one per job parameter set
+ * that every side ran: what kab compare, report and ci gate print.
+ */
+#ifndef KAB_CLI_TABLES_H
+#define KAB_CLI_TABLES_H
+
+#include "sides.h"
+
+struct cmp_table {
+	const char *params;		/* canonical JSON, borrowed */
+	json_t *params_obj;		/* borrowed */
+	struct kab_table_head h;	/* axis strings owned */
+	size_t nr_sides;
+	struct kab_side *side;		/* [0] is the base */
+	struct side_runs *runs;		/* each side's runs of these params */
+	struct kab_comparison c;
+	bool emulated;			/* some run came from QEMU TCG */
+};
+
+struct cmp_set {
+	struct run_list all;
+	size_t nr_sides;
+	struct side_runs *sides;
+	size_t nr;
+	struct cmp_table *t;
+};
+
+/*
+ * Compare sides named as on kab compare's command line.  Errors are
+ * printed; the exit code is returned.  Runs from different machines
+ * are refused unless force.
+ */
+int cmp_set_build(struct kab_db *db, char *const *specs, size_t nr,
+		  const struct kab_compare_opts *o, bool force,
+		  struct cmp_set *out);
+void cmp_set_free(struct cmp_set *s);
+
+/* The series of a metric on a side, or NULL. */
+const struct kab_series *side_series(const struct kab_side *s,
+				     const char *metric);
+
+#endif /* KAB_CLI_TABLES_H */
