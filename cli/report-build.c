@@ -68,7 +68,9 @@ char *report_change(const struct report_job *j)
 	c = &j->kpi->cells[0];
 	return xasprintf("%.1f%s %s", fabs(c->change),
 			 c->absolute || c->zero_base ? "" : "%",
-			 c->verdict > 0 ? "improvement" : "regression");
+			 c->verdict > 0 ? "improvement" : c->verdict < 0 ?
+			 "regression" : c->change > 0 ? "increase" :
+			 "decrease");
 }
 
 const struct report_job *report_main(const struct report *r)
@@ -239,7 +241,7 @@ static char *reproduce(struct kab_db *db, const struct report *r,
 					      "BZIMAGE");
 			strbuf_addstr(&sb, " --kernel-label ");
 			strbuf_add_shell_word(&sb, side[i]->kernel.label);
-			strbuf_addf(&sb, " --iterations %d --job %s\n",
+			strbuf_addf(&sb, " --runs %d %s\n",
 				    side[i]->nr_iterations, file);
 		}
 		strbuf_addf(&sb, "# repeat both %zu times, interleaved; the "
@@ -248,8 +250,8 @@ static char *reproduce(struct kab_db *db, const struct report *r,
 	} else {
 		strbuf_addf(&sb, "# on each kernel in turn, %zu times:\n",
 			    t->runs[1].nr);
-		strbuf_addf(&sb, "kab run --kernel-label LABEL --iterations %d "
-			    "--job %s\n", head->nr_iterations, file);
+		strbuf_addf(&sb, "kab run --kernel-label LABEL --runs %d %s\n",
+			    head->nr_iterations, file);
 	}
 	strbuf_addstr(&sb, "kab report ");
 	strbuf_add_shell_word(&sb, r->base_spec);
@@ -414,7 +416,8 @@ int report_build(struct kab_db *db, const char *base, const char *head,
 		name_sides(db, &r->set.t[i]);
 		j->kpi = o->kpi ? row_of(j->t, o->kpi) : default_kpi(j->t);
 		c = j->kpi ? &j->kpi->cells[0] : NULL;
-		j->noticed = c && c->s.n && c->significant && c->verdict;
+		/* a KPI of unknown direction is an increase or decrease */
+		j->noticed = c && c->s.n && c->significant;
 		if (get_run(db, j->t->runs[1].v[0]->id, &hrun))
 			return EXIT_RUN;
 		rc = job_facts(db, j, &hrun);

@@ -24,6 +24,12 @@ static const char style[] =
 	"svg .grid{stroke:#ddd}svg .tick{font-size:11px;fill:#555}\n"
 	"svg .side{font-size:12px}\n";
 
+static const char *verdict_class(int verdict)
+{
+	return verdict > 0 ? "improvement" : verdict < 0 ? "regression" :
+	       "change";
+}
+
 static void fact(FILE *out, const char *name, const char *value)
 {
 	fprintf(out, "<dt>%s</dt><dd>", name);
@@ -51,8 +57,7 @@ static void chart(FILE *out, const struct report_job *j)
 	fputs("</code> ", out);
 	if (change)
 		fprintf(out, "<span class=\"%s\">%s</span>",
-			j->kpi->cells[0].verdict > 0 ? "improvement" :
-			"regression", change);
+			verdict_class(j->kpi->cells[0].verdict), change);
 	else
 		fputs("no significant change", out);
 	fputs(" (", out);
@@ -101,8 +106,7 @@ void report_html(FILE *out, const struct report *r)
 	fputs("</h1>\n<p>", out);
 	if (change)
 		fprintf(out, "kab noticed a <strong class=\"%s\">%s</strong> of ",
-			m->kpi->cells[0].verdict > 0 ? "improvement" :
-			"regression", change);
+			verdict_class(m->kpi->cells[0].verdict), change);
 	else
 		fputs("kab found <strong>no significant change</strong> of ",
 		      out);

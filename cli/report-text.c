@@ -106,8 +106,8 @@ static void box(FILE *out, const struct report *r)
 		pairs = param_pairs(j->t, &n);
 		qsort(pairs, n, sizeof(*pairs), cmp_str);
 		for (k = 0; k < n; k++) {
-			fprintf(out, "| %s | %-*s |\n", k ? "               "
-				"  " : "test parameters ", (int)w, pairs[k]);
+			fprintf(out, "| %s | %-*s |\n", k ? "                " :
+				"test parameters ", (int)w, pairs[k]);
 			free(pairs[k]);
 		}
 		free(pairs);

@@ -1,0 +1,214 @@
+#!/bin/bash
+# kab report: the robot's email from stored runs (a generated export of
+# two commits, two jobs each), the mbox message read back by Python's
+# email parser and git mailinfo, markdown, and the HTML page rendered
+# by headless Chromium.
+. "$(dirname "$0")/lib.sh"
+
+PY=/usr/bin/python3
+
+test_expect "an A/B of two commits and two jobs imports" '
+	$PY $FIXTURES/make-report-export.py >$TMP/r.json
+	kab import $TMP/r.json | grep -q "imported 24 runs"
+'
+
+test_expect "the email has the robot parts in the robot order" '
+	kab report --subject-prefix linus:master base head >$TMP/r.txt
+	cat $TMP/r.txt
+	grep -Eq "^Subject: \[linus:master\] 721bcbf4c5: will-it-scale.per_process_ops [0-9]+\.[0-9]% regression$" $TMP/r.txt
+	awk -v want="^Subject: |^Hello,$|^kab noticed a [0-9.]+% regression of will-it-scale.per_process_ops on:$|^commit: 721bcbf4c5d7d3621112040e3a125829c2e88417 |^testcase: will-it-scale$|^config: |^compiler: gcc-12$|^test machine: 2 threads 1 sockets QEMU TCG CPU version 2.5\\+ .* with 2G memory$|^parameters:$|^	mode: process$|^In addition to that|^Details are as below:$|^-+>$|^To reproduce with kab:$|^=+$|^ .*will-it-scale.per_process_ops$|^    x |^\\*+$|^Disclaimer:$" '"'"'
+		BEGIN { n = split(want, w, "|") ; i = 1 }
+		i <= n && $0 ~ w[i] { i++ }
+		END { if (i <= n) { print "missing or out of order: " w[i]; exit 1 } }
+	'"'"' $TMP/r.txt
+	grep -qx -- "$(printf -- "-%.0s" $(seq 98))>" $TMP/r.txt
+	grep -qx -- "$(printf -- "*%.0s" $(seq 99))" $TMP/r.txt
+'
+
+test_expect "the announced change is the one kab compare computes" '
+	kab compare --format json base head >$TMP/c.json
+	want=$($PY -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+for t in d[\"tables\"]:
+    for r in t[\"rows\"]:
+        if r[\"metric\"] == \"will-it-scale.per_process_ops\":
+            print(\"%.1f\" % abs(r[\"heads\"][0][\"change\"]))
+" $TMP/c.json)
+	grep -q "^kab noticed a $want% regression of will-it-scale.per_process_ops" $TMP/r.txt
+'
+
+test_expect "the other job that moved is boxed as lkp boxes it" '
+	sed -n "/^In addition/,/^$/p;/^+---/,/^+---/p" $TMP/r.txt | grep "^[|+]" >$TMP/box
+	cat $TMP/box
+	grep -Eq "^\| testcase: change \| stress-ng: stress-ng.radixsort.ops_per_sec [0-9.]+% regression +\|$" $TMP/box
+	grep -q "^| test parameters  | nr_threads=100% " $TMP/box
+	grep -q "^|                  | test=radixsort " $TMP/box
+	# every line of the box is as wide as its border
+	[ $(awk "{ print length(\$0) }" $TMP/box | sort -u | wc -l) -eq 1 ]
+'
+
+test_expect "the radixsort table follows a line of stars and the machine" '
+	grep -A1 "^\*\{99\}$" $TMP/r.txt | grep -q "^qemu: 2 threads 1 sockets"
+	sed -n "/^\*\{99\}$/,\$p" $TMP/r.txt | grep -q "stress-ng.radixsort.ops_per_sec$"
+'
+
+test_expect "the job file in the report runs as is and means the same job" '
+	sed -n "/^        cat > will-it-scale-malloc1.yaml/,/^        EOF$/p" $TMP/r.txt |
+		sed "1d;\$d;s/^        //" >$TMP/job.yaml
+	cat $TMP/job.yaml
+	kab --db $TMP/repro.db run --kernel-label repro --runs 1 --monitors none \
+		--set testtime=1s --set warmup=0 --set nr_task=1 $TMP/job.yaml >/dev/null
+	got=$(sqlite3 $TMP/repro.db "select json_remove(params, \"$.testtime\", \"$.warmup\", \"$.nr_task\") from runs")
+	want=$(sqlite3 $KAB_DB "select json_remove(params, \"$.testtime\", \"$.warmup\", \"$.nr_task\") from runs where test = \"malloc1\" limit 1")
+	[ "$got" = "$want" ] || fail "$got != $want"
+'
+
+test_expect "no significant change: said so, exit 0, nothing boxed" '
+	kab report base same >$TMP/n.txt
+	grep -q "^Subject: a5019e7545: no significant change of will-it-scale.per_process_ops$" $TMP/n.txt
+	grep -q "^kab found no significant change of will-it-scale.per_process_ops" $TMP/n.txt
+	! grep -q "In addition" $TMP/n.txt
+'
+
+test_expect "--kpi announces another metric; one of unknown direction increases" '
+	kab report --kpi meminfo.AnonHugePages base head >$TMP/k.txt
+	grep -Eq "^Subject: 721bcbf4c5: meminfo.AnonHugePages 200.0% increase$" $TMP/k.txt
+	expect_error 2 "no job of base and head has the metric nosuch.metric" -- kab report --kpi nosuch.metric base head
+'
+
+mbox_check() {
+	$PY - "$@" <<-PY
+	import email, email.policy, sys
+	path, want_subject, text = sys.argv[1], sys.argv[2], sys.argv[3]
+	raw = open(path, "rb").read()
+	assert raw.startswith(b"From "), raw[:40]
+	for line in raw.split(b"\n"):
+	    assert len(line) < 998, len(line)
+	m = email.message_from_bytes(raw.split(b"\n", 1)[1],
+	                             policy=email.policy.default)
+	assert m["Subject"] == want_subject, (m["Subject"], want_subject)
+	assert m["From"] == "Kab Tester <kab@example.org>", m["From"]
+	assert m["To"] == "linux-mm@kvack.org", m["To"]
+	assert m["Cc"] == "Ann Ex <ann@example.org>, b@example.org", m["Cc"]
+	assert m["In-Reply-To"] == "<202411072132.a8d2cf0f-oliver.sang@intel.com>"
+	assert m["References"] == m["In-Reply-To"]
+	assert m["Message-ID"].startswith("<") and m["Message-ID"].endswith("@example.org>")
+	assert m["Date"].datetime is not None
+	assert m["MIME-Version"] == "1.0"
+	assert m.get_content_type() == "text/plain"
+	assert m.get_content_charset() == "utf-8"
+	body = m.get_content()
+	# the body is the text report without its Subject: line
+	want = open(text, encoding="utf-8").read().split("\n\n", 1)[1]
+	assert body == want, "body differs"
+	assert "±" in body
+	print(m["Content-Transfer-Encoding"])
+	PY
+}
+
+send() {
+	kab report --from "Kab Tester <kab@example.org>" --to linux-mm@kvack.org \
+		--cc "Ann Ex <ann@example.org>" --cc b@example.org \
+		--in-reply-to 202411072132.a8d2cf0f-oliver.sang@intel.com "$@"
+}
+
+test_expect "--mbox writes a message that the Python email parser reads back" '
+	send --subject-prefix linus:master --mbox $TMP/m.mbox -o $TMP/m.txt base head
+	subject=$(sed -n "s/^Subject: //p" $TMP/m.txt)
+	[ "$(mbox_check $TMP/m.mbox "$subject" $TMP/m.txt)" = 8bit ]
+'
+
+test_expect "git mailinfo splits the message as git am would" '
+	(cd $TMP && git mailinfo msg patch <m.mbox >info)
+	cat $TMP/info
+	grep -q "^Author: Kab Tester$" $TMP/info
+	grep -q "^Email: kab@example.org$" $TMP/info
+	grep -q "^Subject: 721bcbf4c5: will-it-scale.per_process_ops .* regression$" $TMP/info
+'
+
+test_expect "a UTF-8 subject is RFC 2047 encoded and decodes back" '
+	send --subsystem "mm, THP ±" --mbox $TMP/u.mbox -o $TMP/u.txt base head
+	grep -q "^Subject: =?UTF-8?B?" $TMP/u.mbox
+	! grep -q "±" <(sed "/^$/q" $TMP/u.mbox)
+	subject=$(sed -n "s/^Subject: //p" $TMP/u.txt)
+	mbox_check $TMP/u.mbox "$subject" $TMP/u.txt
+'
+
+test_expect "a line longer than SMTP allows makes the body quoted-printable" '
+	$PY $FIXTURES/make-report-export.py --long-label >$TMP/l.json
+	kab --db $TMP/l.db import $TMP/l.json >/dev/null
+	head=head-$(printf "x%.0s" $(seq 1095))
+	send --db $TMP/l.db --mbox $TMP/l.mbox -o $TMP/l.txt base $head
+	awk "length > 998 { n++ } END { exit !n }" $TMP/l.txt
+	subject=$(sed -n "s/^Subject: //p" $TMP/l.txt)
+	[ "$(mbox_check $TMP/l.mbox "$subject" $TMP/l.txt)" = quoted-printable ]
+'
+
+test_expect "header injection and bad addresses are refused, nothing written" '
+	expect_error 2 "--to .* holds a control character" -- send --to "x@example.org
+Bcc: victim@example.org" --mbox $TMP/bad.mbox base head
+	[ ! -e $TMP/bad.mbox ]
+	expect_error 2 "--from .nobody. is not a mail address" -- kab report --from nobody --mbox $TMP/bad.mbox base head
+	expect_error 2 "add --mbox FILE" -- kab report --to a@example.org base head
+	expect_error 2 "a message needs a sender" -- kab report --mbox $TMP/bad.mbox base head
+	[ ! -e $TMP/bad.mbox ]
+'
+
+test_expect "markdown: a heading, the facts, folded tables and commands" '
+	kab report --format markdown base head >$TMP/r.md
+	head -1 $TMP/r.md | grep -q "^### 721bcbf4c5: will-it-scale.per_process_ops .* regression$"
+	grep -q "^- \*\*test machine:\*\* 2 threads" $TMP/r.md
+	grep -q "^| stress-ng | \`stress-ng.radixsort.ops_per_sec\` | \*\*[0-9.]*% regression\*\* |" $TMP/r.md
+	grep -q "^<details><summary>lkp.s tables</summary>$" $TMP/r.md
+	[ $(grep -c "^\`\`\`" $TMP/r.md) -eq 4 ]
+	grep -q "^kab report base head$" $TMP/r.md
+'
+
+# Counts, in the page Chromium rendered, each chart's dots and those
+# drawn inside the chart, and prints them into the DOM it dumps.
+probe='<script>
+window.onload = function () {
+	var out = [];
+	document.querySelectorAll("svg.kab-chart").forEach(function (svg) {
+		var box = svg.getBoundingClientRect(), dots = svg.querySelectorAll("circle"), inside = 0;
+		dots.forEach(function (c) {
+			var b = c.getBoundingClientRect();
+			if (b.width > 0 && b.left >= box.left && b.right <= box.right &&
+			    b.top >= box.top && b.bottom <= box.bottom)
+				inside++;
+		});
+		out.push(svg.getAttribute("class") + " " + svg.dataset.metric + " " + dots.length + " " + inside);
+	});
+	var pre = document.createElement("pre");
+	pre.id = "probe";
+	pre.textContent = out.join("\n");
+	document.body.appendChild(pre);
+};
+</script>'
+
+chromium_probe() {
+	{ cat "$1"; printf "%s\n" "$probe"; } >"$1.probe.html"
+	timeout 60 chromium --headless --no-sandbox --disable-gpu \
+		--user-data-dir=$TMP/chromium --virtual-time-budget=2000 \
+		--dump-dom "file://$1.probe.html" 2>/dev/null |
+		sed -n "/<pre id=\"probe\">/,/<\/pre>/p" |
+		sed "s/<[^>]*>//g"
+}
+
+test_expect "html: Chromium draws every sample of both KPIs inside its chart" '
+	kab report --format html -o $TMP/r.html base head
+	chromium_probe $TMP/r.html >$TMP/probe
+	cat $TMP/probe
+	grep -qx "kab-chart strip will-it-scale.per_process_ops 32 32" $TMP/probe
+	grep -qx "kab-chart strip stress-ng.radixsort.ops_per_sec 32 32" $TMP/probe
+	[ $(wc -l <$TMP/probe) -eq 2 ]
+'
+
+test_expect "html: guest-made text is escaped, never markup" '
+	grep -q "meminfo.&lt;i&gt;odd&amp;name&lt;/i&gt;$" $TMP/r.html
+	! grep -q "<i>odd" $TMP/r.html
+	! grep -q "<script" $TMP/r.html
+'
+
+test_done
