@@ -319,6 +319,7 @@ static void head_lines(struct kab_db *db, struct report *r,
 	const char *cc;
 
 	r->head_line = kernel_line(db, head, h, m->facts.subject);
+	r->head_kind = h->commit ? "commit" : "kernel";
 	r->base_line = kernel_line(db, base, b, NULL);
 	cc = json_string_value(json_object_get(head->host, "proc_version"));
 	r->compiler = compiler_short(cc);

@@ -113,7 +113,7 @@ void report_html(FILE *out, const struct report *r)
 	fputs("<code>", out);
 	html_escape(out, m->kpi->metric);
 	fputs("</code>.</p>\n<dl>\n", out);
-	fact(out, "commit", r->head_line);
+	fact(out, r->head_kind, r->head_line);
 	fact(out, "compared with", r->base_line);
 	fact(out, "testcase", m->testcase);
 	fact(out, "config", r->config);

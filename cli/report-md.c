@@ -122,7 +122,7 @@ void report_markdown(FILE *out, const struct report *r)
 	else
 		fputs("kab found **no significant change** of ", out);
 	code(out, m->kpi->metric);
-	fputs(" on:\n\n- **commit:** ", out);
+	fprintf(out, " on:\n\n- **%s:** ", r->head_kind);
 	cell(out, r->head_line);
 	fputs("\n- **compared with:** ", out);
 	cell(out, r->base_line);

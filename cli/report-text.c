@@ -173,8 +173,8 @@ static void body(FILE *out, const struct report *r)
 
 	fputs("Hello,\n\n", out);
 	sentence(out, r);
-	fprintf(out, "commit: %s\ncompared with: %s\n\n", r->head_line,
-		r->base_line);
+	fprintf(out, "%s: %s\ncompared with: %s\n\n", r->head_kind,
+		r->head_line, r->base_line);
 	fprintf(out, "testcase: %s\nconfig: %s\ncompiler: %s\n"
 		"test machine: %s\n", m->testcase, r->config, r->compiler,
 		m->machine);

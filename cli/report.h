@@ -27,7 +27,8 @@ struct report {
 	size_t main;			/* the announced one */
 	const char *base_spec, *head_spec;
 	char *subject;
-	char *head_line;		/* "commit: ..." or "kernel: ..." */
+	char *head_line;		/* the head's commit, or its kernel */
+	const char *head_kind;		/* "commit" or "kernel" */
 	char *base_line;
 	char *compiler, *config;
 	char *reproduce;		/* commands, one per line */

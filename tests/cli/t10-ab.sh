@@ -30,6 +30,30 @@ test_expect "a short A/B: two boots a side, alternating, stored and compared" '
 	awk "\$NF == \"will-it-scale.per_process_ops\" { ok = \$1 == 4 && \$2 == 2 } END { exit !ok }" $TMP/s
 '
 
+test_expect "kab report of the real A/B: the robot email, read back by a mail parser" '
+	kab report --from "Kab Tester <kab@example.org>" --to linux-mm@kvack.org \
+		--mbox $TMP/ab.mbox -o $TMP/ab.txt \
+		transparent_hugepage=never transparent_hugepage=always
+	cat $TMP/ab.txt
+	grep -Eq "^Subject: transparent_hugepage=always: will-it-scale.per_process_ops ([0-9.]+% (improvement|regression)|no significant change)" $TMP/ab.txt ||
+		grep -q "^Subject: transparent_hugepage=always: no significant change of will-it-scale.per_process_ops$" $TMP/ab.txt
+	grep -q "^kernel: transparent_hugepage=always (6\.1\." $TMP/ab.txt ||
+		grep -q "^commit: " $TMP/ab.txt
+	grep -Eq "^test machine: 2 threads 1 sockets .* \(QEMU (TCG|KVM) guest\) with 2G memory$" $TMP/ab.txt
+	grep -Eq "^compiler: gcc-[0-9]+$" $TMP/ab.txt
+	# the exact A/B, from what kab ab stored
+	grep -q "^        kab ab --a-cmdline transparent_hugepage=never --b-cmdline transparent_hugepage=always --job .* --boots 2 --runs-per-boot 2$" $TMP/ab.txt
+	/usr/bin/python3 - $TMP/ab.mbox $TMP/ab.txt <<-PY
+	import email, email.policy, sys
+	raw = open(sys.argv[1], "rb").read().split(b"\n", 1)[1]
+	m = email.message_from_bytes(raw, policy=email.policy.default)
+	text = open(sys.argv[2], encoding="utf-8").read()
+	subject, body = text.split("\n\n", 1)
+	assert m["Subject"] == subject[len("Subject: "):], m["Subject"]
+	assert m.get_content() == body
+	PY
+'
+
 test_expect "--order random boots both sides in every round, in a seeded order" '
 	kab --db $TMP/r1.db ab --a-label x --b-label y --job $JOB $QUICK \
 		--boots 2 --runs-per-boot 1 --order random --seed 7 \
