@@ -161,6 +161,23 @@ int kab_db_build_insert(struct kab_db *db, const struct kab_build_row *b,
 /* The subject of a commit kab built or bisected, or NULL. */
 char *kab_db_commit_subject(struct kab_db *db, const char *commit);
 
+/* ---- merging databases (one per CI matrix cell) ---- */
+
+struct kab_merge_stats {
+	int runs;		/* copied */
+	int runs_known;		/* already here: same UUID */
+	int kernels, samples, boots, builds;
+};
+
+/*
+ * Copy the runs of the database at path that this one lacks, with
+ * their kernels, samples, boots and A/Bs, and its builds; one
+ * transaction.  A source of a newer schema is refused; an older one is
+ * upgraded in a temporary copy.
+ */
+int kab_db_merge(struct kab_db *db, const char *path,
+		 struct kab_merge_stats *st, struct kab_err *err);
+
 /* ---- what a report says about a run ---- */
 
 struct kab_run_facts {

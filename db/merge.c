@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * merge.c - kab merge: the runs of another kab database copied into
+ * this one, each once.  A run is known by its UUID wherever it was
+ * made; its kernel, samples and boots (with their consoles and the A/B
+ * that asked for them) come with it, and the builds of the source.
+ * All in one transaction: a merge that fails adds nothing.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* "a, b, c" of a table's columns but id, each prefixed. */
+static char *columns(struct kab_db *db, const char *table,
+		     const char *prefix, const char *const *subst)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sqlite3_stmt *st;
+	char *sql = xasprintf("PRAGMA main.table_info(%s)", table);
+	size_t i;
+
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL)) {
+		free(sql);
+		return NULL;
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *c = (const char *)sqlite3_column_text(st, 1);
+		const char *expr = NULL;
+
+		if (!strcmp(c, "id"))
+			continue;
+		for (i = 0; subst && subst[i]; i += 2)
+			if (!strcmp(subst[i], c))
+				expr = subst[i + 1];
+		if (sb.len)
+			strbuf_addstr(&sb, ", ");
+		if (!prefix)
+			strbuf_addstr(&sb, c);
+		else if (expr)
+			strbuf_addstr(&sb, expr);
+		else
+			strbuf_addf(&sb, "%s.%s", prefix, c);
+	}
+	sqlite3_finalize(st);
+	free(sql);
+	return strbuf_detach(&sb);
+}
+
+/* INSERT INTO table (cols) SELECT <cols from s, substituted> rest */
+static int copy(struct kab_db *db, const char *table, const char *const *subst,
+		const char *rest, int *added, struct kab_err *err)
+{
+	char *into = columns(db, table, NULL, NULL);
+	char *from = columns(db, table, "s", subst);
+	char *sql = xasprintf("INSERT INTO main.%s (%s) SELECT %s %s", table,
+			      into, from, rest);
+	int rc = db_exec(db, sql, err);
+
+	if (!rc && added)
+		*added = sqlite3_changes(db->h);
+	free(sql);
+	free(into);
+	free(from);
+	return rc;
+}
+
+static int source_version(const char *path, int *v, struct kab_err *err)
+{
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	int rc = -1;
+
+	if (access(path, R_OK))
+		return kab_err_set(err, "cannot read %s: check the path", path);
+	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) ||
+	    sqlite3_prepare_v2(h, "PRAGMA user_version", -1, &st, NULL)) {
+		kab_err_set(err, "%s is not a usable database (%s): check the "
+			    "path", path, sqlite3_errmsg(h));
+		sqlite3_close(h);
+		return -1;
+	}
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*v = sqlite3_column_int(st, 0);
+		rc = 0;
+	} else {
+		kab_err_set(err, "%s is not a usable database (%s): check the "
+			    "path", path, sqlite3_errmsg(h));
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return rc;
+}
+
+/* An older source is upgraded in a copy, never in place. */
+static char *upgraded_copy(const char *path, struct kab_err *err)
+{
+	char tmpl[] = "/tmp/kab-merge.XXXXXX";
+	int fd = mkstemp(tmpl);
+	sqlite3 *src = NULL, *dst = NULL;
+	sqlite3_backup *b;
+	struct kab_db *db;
+	int rc = -1;
+
+	if (fd < 0) {
+		kab_err_set(err, "cannot make a temporary copy of %s: %m: set "
+			    "TMPDIR", path);
+		return NULL;
+	}
+	close(fd);
+	if (!sqlite3_open_v2(path, &src, SQLITE_OPEN_READONLY, NULL) &&
+	    !sqlite3_open(tmpl, &dst) &&
+	    (b = sqlite3_backup_init(dst, "main", src, "main"))) {
+		sqlite3_backup_step(b, -1);
+		rc = sqlite3_backup_finish(b) == SQLITE_OK ? 0 : -1;
+	}
+	if (rc)
+		kab_err_set(err, "cannot copy %s: %s: check the file", path,
+			    sqlite3_errmsg(dst ? dst : src));
+	sqlite3_close(src);
+	sqlite3_close(dst);
+	if (!rc && !kab_db_open(tmpl, KAB_DB_WRITE, &db, err)) {
+		kab_db_close(db);
+		return xstrdup(tmpl);
+	}
+	unlink(tmpl);
+	return NULL;
+}
+
+static const char kernel_match[] =
+	"(SELECT k.id FROM main.kernels k JOIN src.kernels x ON "
+	"k.label = x.label AND k.release = x.release AND k.cmdline = "
+	"x.cmdline AND k.image_sha256 = x.image_sha256 WHERE x.id = "
+	"s.kernel_id)";
+
+static int merge_attached(struct kab_db *db, struct kab_merge_stats *st,
+			  struct kab_err *err)
+{
+	static const char *const run_subst[] = { "kernel_id", kernel_match,
+						 NULL };
+	static const char *const boot_subst[] = {
+		"run_id", "(SELECT new FROM temp.run_map WHERE old = s.run_id)",
+		"ab_id", "(SELECT new FROM temp.ab_map WHERE old = s.ab_id)",
+		NULL };
+	sqlite3_stmt *q;
+
+	if (db_exec(db,
+		    "CREATE TEMP TABLE run_map (old INTEGER PRIMARY KEY, new "
+		    "INTEGER);"
+		    "CREATE TEMP TABLE ab_map (old INTEGER PRIMARY KEY, new "
+		    "INTEGER);"
+		    "INSERT INTO temp.run_map (old) SELECT id FROM src.runs "
+		    "WHERE uuid NOT IN (SELECT uuid FROM main.runs);", err))
+		return -1;
+	if (copy(db, "kernels", NULL, "FROM src.kernels s WHERE NOT EXISTS "
+		 "(SELECT 1 FROM main.kernels k WHERE k.label = s.label AND "
+		 "k.release = s.release AND k.cmdline = s.cmdline AND "
+		 "k.image_sha256 = s.image_sha256)", &st->kernels, err) ||
+	    copy(db, "runs", run_subst, "FROM src.runs s WHERE s.id IN "
+		 "(SELECT old FROM temp.run_map) ORDER BY s.id", &st->runs,
+		 err) ||
+	    db_exec(db, "UPDATE temp.run_map SET new = (SELECT r.id FROM "
+		    "main.runs r JOIN src.runs s ON s.uuid = r.uuid WHERE "
+		    "s.id = old)", err))
+		return -1;
+	/* each A/B some of whose boots come along, once */
+	if (db_exec(db, "INSERT INTO temp.ab_map (old) SELECT DISTINCT ab_id "
+		    "FROM src.boots WHERE ab_id IS NOT NULL AND run_id IN "
+		    "(SELECT old FROM temp.run_map)", err))
+		return -1;
+	{
+		static const char *const none[] = { NULL };
+
+		if (sqlite3_prepare_v2(db->h, "SELECT old FROM temp.ab_map", -1,
+				       &q, NULL))
+			return db_fail(db, err, "merging");
+		while (sqlite3_step(q) == SQLITE_ROW) {
+			char *rest = xasprintf("FROM src.abs s WHERE s.id = "
+					       "%lld", (long long)
+					       sqlite3_column_int64(q, 0));
+			char *set = xasprintf("UPDATE temp.ab_map SET new = "
+					      "last_insert_rowid() WHERE old = "
+					      "%lld", (long long)
+					      sqlite3_column_int64(q, 0));
+			int rc = copy(db, "abs", none, rest, NULL, err) ||
+				 db_exec(db, set, err);
+
+			free(rest);
+			free(set);
+			if (rc) {
+				sqlite3_finalize(q);
+				return -1;
+			}
+		}
+		sqlite3_finalize(q);
+	}
+	if (db_exec(db, "INSERT INTO main.samples SELECT m.new, s.iteration, "
+		    "s.metric, s.value FROM src.samples s JOIN temp.run_map m "
+		    "ON m.old = s.run_id", err))
+		return -1;
+	st->samples = sqlite3_changes(db->h);
+	/* boots of the new runs, and the failed boots of their A/Bs */
+	if (copy(db, "boots", boot_subst, "FROM src.boots s WHERE s.run_id IN "
+		 "(SELECT old FROM temp.run_map) OR (s.run_id IS NULL AND "
+		 "s.ab_id IN (SELECT old FROM temp.ab_map)) ORDER BY s.id",
+		 &st->boots, err))
+		return -1;
+	if (copy(db, "builds", NULL, "FROM src.builds s WHERE NOT EXISTS "
+		 "(SELECT 1 FROM main.builds b WHERE b.created_at = "
+		 "s.created_at AND b.tree = s.tree AND b.cache_key IS "
+		 "s.cache_key AND b.status = s.status)", &st->builds, err))
+		return -1;
+	if (sqlite3_prepare_v2(db->h, "SELECT count(*) FROM src.runs", -1, &q,
+			       NULL))
+		return db_fail(db, err, "merging");
+	if (sqlite3_step(q) == SQLITE_ROW)
+		st->runs_known = sqlite3_column_int(q, 0) - st->runs;
+	sqlite3_finalize(q);
+	return 0;
+}
+
+int kab_db_merge(struct kab_db *db, const char *path,
+		 struct kab_merge_stats *st, struct kab_err *err)
+{
+	char *copy_path = NULL, *sql;
+	const char *src = path;
+	int v = 0, rc;
+
+	memset(st, 0, sizeof(*st));
+	if (source_version(path, &v, err))
+		return -1;
+	if (v > KAB_DB_SCHEMA_VERSION)
+		return kab_err_set(err, "%s has schema version %d, newer than "
+				   "this kab's %d: merge it with a newer kab",
+				   path, v, KAB_DB_SCHEMA_VERSION);
+	if (v == 0)
+		return kab_err_set(err, "%s is not a kab database: check the "
+				   "path", path);
+	if (v < KAB_DB_SCHEMA_VERSION) {
+		copy_path = upgraded_copy(path, err);
+		if (!copy_path)
+			return -1;
+		src = copy_path;
+	}
+	sql = sqlite3_mprintf("ATTACH DATABASE %Q AS src", src);
+	rc = db_exec(db, sql, err);
+	sqlite3_free(sql);
+	if (rc)
+		goto out;
+	rc = db_exec(db, "BEGIN IMMEDIATE", err);
+	if (!rc) {
+		rc = merge_attached(db, st, err);
+		if (rc)
+			db_exec(db, "ROLLBACK", NULL);
+		else
+			rc = db_exec(db, "COMMIT", err);
+	}
+	db_exec(db, "DROP TABLE IF EXISTS temp.run_map; DROP TABLE IF EXISTS "
+		"temp.ab_map; DETACH DATABASE src", NULL);
+out:
+	if (copy_path) {
+		unlink(copy_path);
+		free(copy_path);
+	}
+	return rc;
+}
