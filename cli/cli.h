@@ -30,6 +30,7 @@ int cmd_run(struct cli *cli, int argc, char **argv);
 int cmd_compare(struct cli *cli, int argc, char **argv);
 int cmd_report(struct cli *cli, int argc, char **argv);
 int cmd_merge(struct cli *cli, int argc, char **argv);
+int cmd_ci(struct cli *cli, int argc, char **argv);
 int cmd_ab(struct cli *cli, int argc, char **argv);
 int cmd_build(struct cli *cli, int argc, char **argv);
 int cmd_bisect(struct cli *cli, int argc, char **argv);

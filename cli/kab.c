@@ -18,6 +18,7 @@ static const struct cmd commands[] = {
 	{ "build", cmd_build, "build a kernel from a tree (a git revision or as is), cached" },
 	{ "compare", cmd_compare, "lkp's %change table, rows chosen by statistics" },
 	{ "report", cmd_report, "the A/B as the kernel test robot's email, markdown or HTML" },
+	{ "ci", cmd_ci, "CI pipelines: 'ci matrix' plans the cells, 'ci gate' fails on a regression" },
 	{ "merge", cmd_merge, "copy the runs of other databases (CI cells) into one" },
 	{ "ls", cmd_ls, "list the stored runs" },
 	{ "show", cmd_show, "per-metric n, mean and stddev of a run, or of a kernel's boots" },

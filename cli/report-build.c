@@ -13,6 +13,11 @@
 
 /* ---- the key performance indicator of a job ---- */
 
+static int cmp_key(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 static const struct kab_row *row_of(const struct cmp_table *t,
 				    const char *metric)
 {
@@ -30,7 +35,7 @@ static const char *param(const struct cmp_table *t, const char *key)
 }
 
 /* The suite's own KPI, as lkp's robot reports it. */
-static const struct kab_row *default_kpi(const struct cmp_table *t)
+static const struct kab_row *suite_kpi(const struct cmp_table *t)
 {
 	const char *tc = param(t, "testcase"), *test = param(t, "test");
 	const struct kab_row *row = NULL;
@@ -57,6 +62,34 @@ static const struct kab_row *default_kpi(const struct cmp_table *t)
 			row = &t->c.rows[i];
 	}
 	return row;
+}
+
+const struct kab_row *report_kpi(const struct cmp_table *t, const char *kpi)
+{
+	return kpi ? row_of(t, kpi) : suite_kpi(t);
+}
+
+char *report_job_name(const struct cmp_table *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *tc = param(t, "testcase");
+	char **keys = NULL;
+	size_t n = 0, i;
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(t->params_obj, k, v) {
+		if (strcmp(k, "testcase")) {
+			keys = xrealloc(keys, (n + 1) * sizeof(*keys));
+			keys[n++] = (char *)k;
+		}
+	}
+	qsort(keys, n, sizeof(*keys), cmp_key);
+	strbuf_addf(&sb, "%s:", tc ? tc : "job");
+	for (i = 0; i < n; i++)
+		strbuf_addf(&sb, " %s=%s", keys[i], param(t, keys[i]));
+	free(keys);
+	return strbuf_detach(&sb);
 }
 
 char *report_change(const struct report_job *j)
@@ -178,11 +211,6 @@ static void add_argv(struct strbuf *sb, const char *cmd, json_t *argv)
 				      json_string_value(a) : "");
 	}
 	strbuf_addstr(sb, "\n");
-}
-
-static int cmp_key(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 /* The job's parameters as a flat lkp job file (kab reads it back). */
@@ -415,7 +443,7 @@ int report_build(struct kab_db *db, const char *base, const char *head,
 
 		j->t = &r->set.t[i];
 		name_sides(db, &r->set.t[i]);
-		j->kpi = o->kpi ? row_of(j->t, o->kpi) : default_kpi(j->t);
+		j->kpi = report_kpi(j->t, o->kpi);
 		c = j->kpi ? &j->kpi->cells[0] : NULL;
 		/* a KPI of unknown direction is an increase or decrease */
 		j->noticed = c && c->s.n && c->significant;

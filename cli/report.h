@@ -52,6 +52,10 @@ int report_build(struct kab_db *db, const char *base, const char *head,
 		 const struct report_opts *o, struct report *r);
 void report_free(struct report *r);
 const struct report_job *report_main(const struct report *r);
+/* "will-it-scale: mode=process nr_task=100% ...": a job's name. */
+char *report_job_name(const struct cmp_table *t);
+/* The row of kpi, or with NULL the suite's own KPI, or NULL. */
+const struct kab_row *report_kpi(const struct cmp_table *t, const char *kpi);
 /* "-96.7% regression" of a job's KPI, or NULL when not noticed. */
 char *report_change(const struct report_job *j);
 

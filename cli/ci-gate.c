@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ci-gate.c - kab ci gate BASE HEAD: each job's KPI tested as kab
+ * compare tests it; the pipeline fails when one regressed (or changed)
+ * significantly beyond a threshold.  JUnit XML for CI dashboards, a
+ * markdown summary for $GITHUB_STEP_SUMMARY.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ci.h"
+
+struct verdict {
+	const struct cmp_table *t;
+	const struct kab_row *row;
+	bool failed;
+	char *job;		/* "will-it-scale: mode=process ..." */
+	char *what;		/* "-81.6% regression", "+0.4%, not significant" */
+};
+
+static void judge(const struct gate_opts *o, struct verdict *v)
+{
+	const struct kab_cell *c = &v->row->cells[0];
+	bool bad = o->fail_on_change ? c->significant : c->verdict < 0;
+	const char *unit = c->absolute || c->zero_base ? "" : "%";
+
+	v->failed = c->significant && bad && fabs(c->change) >= o->threshold;
+	if (!c->significant)
+		v->what = xasprintf("%+.1f%s, not significant (adjusted p = "
+				    "%.2g)", c->change, unit, c->p_adj);
+	else
+		v->what = xasprintf("%+.1f%s %s (adjusted p = %.2g)", c->change,
+				    unit, c->verdict > 0 ? "improvement" :
+				    c->verdict < 0 ? "regression" : "change",
+				    c->p_adj);
+}
+
+static void xml_escape(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			/* XML 1.0 has no place for other control characters */
+			if ((unsigned char)*s >= 0x20 || *s == '\n' ||
+			    *s == '\t')
+				fputc(*s, f);
+		}
+	}
+}
+
+static void junit(FILE *f, const char *base, const char *head,
+		  const struct verdict *v, size_t nr, size_t failed)
+{
+	size_t i;
+
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<testsuites name=\"kab ci gate\" tests=\"%zu\" failures=\"%zu\">\n"
+		"  <testsuite name=\"", nr, failed);
+	xml_escape(f, base);
+	fputs(" -> ", f);
+	xml_escape(f, head);
+	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
+		"skipped=\"0\">\n", nr, failed);
+	for (i = 0; i < nr; i++) {
+		const struct kab_row *r = v[i].row;
+		const struct kab_cell *c = &r->cells[0];
+
+		fputs("    <testcase classname=\"", f);
+		xml_escape(f, v[i].job);
+		fputs("\" name=\"", f);
+		xml_escape(f, r->metric);
+		fputs("\">\n", f);
+		if (v[i].failed) {
+			fprintf(f, "      <failure type=\"%s\" message=\"",
+				c->verdict < 0 ? "regression" : "change");
+			xml_escape(f, v[i].what);
+			fputs("\">", f);
+			fprintf(f, "base mean %.6g (n=%zu, stddev %.3g%%), head "
+				"mean %.6g (n=%zu, stddev %.3g%%)", r->base.mean,
+				r->base.n, kab_summary_pct(&r->base),
+				c->s.mean, c->s.n, kab_summary_pct(&c->s));
+			fputs("</failure>\n", f);
+		}
+		fputs("      <system-out>", f);
+		xml_escape(f, v[i].what);
+		fputs("</system-out>\n    </testcase>\n", f);
+	}
+	fputs("  </testsuite>\n</testsuites>\n", f);
+}
+
+static void md_cell(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputs("\\|", f);
+		else
+			fputc(*s == '\n' ? ' ' : *s, f);
+	}
+}
+
+static void summary(FILE *f, const char *base, const char *head,
+		    const struct gate_opts *o, const struct verdict *v,
+		    size_t nr, size_t failed)
+{
+	size_t i;
+
+	if (failed)
+		fprintf(f, "## kab ci gate: :x: %zu of %zu KPIs %s\n\n", failed,
+			nr, o->fail_on_change ? "changed" : "regressed");
+	else
+		fprintf(f, "## kab ci gate: :white_check_mark: no KPI %s\n\n",
+			o->fail_on_change ? "changed" : "regressed");
+	fputs("`", f);
+	md_cell(f, head);
+	fputs("` against `", f);
+	md_cell(f, base);
+	fprintf(f, "`, failing on a significant %s beyond %g%%.\n\n"
+		"| job | KPI | base | head | change | verdict |\n"
+		"|---|---|---:|---:|---|---|\n",
+		o->fail_on_change ? "change" : "regression", o->threshold);
+	for (i = 0; i < nr; i++) {
+		const struct kab_row *r = v[i].row;
+		const struct kab_cell *c = &r->cells[0];
+
+		fputs("| ", f);
+		md_cell(f, v[i].job);
+		fputs(" | `", f);
+		md_cell(f, r->metric);
+		fprintf(f, "` | %.6g ±%.0f%% | %.6g ±%.0f%% | ", r->base.mean,
+			kab_summary_pct(&r->base), c->s.mean,
+			kab_summary_pct(&c->s));
+		md_cell(f, v[i].what);
+		fprintf(f, " | %s |\n", v[i].failed ? "**fail**" : "pass");
+	}
+}
+
+/* Write through a callback into path ("-": stdout); append to a summary. */
+static int write_to(const char *path, bool append,
+		    void (*fn)(FILE *, void *), void *arg)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, append ? "a" : "w") : stdout;
+
+	if (!f)
+		return cli_error(EXIT_USAGE, "cannot write %s: %m: check the "
+				 "path", path);
+	fn(f, arg);
+	if (f != stdout && fclose(f))
+		return cli_error(EXIT_USAGE, "cannot write %s: %m", path);
+	return 0;
+}
+
+struct out_ctx {
+	const char *base, *head;
+	const struct gate_opts *o;
+	const struct verdict *v;
+	size_t nr, failed;
+};
+
+static void do_junit(FILE *f, void *arg)
+{
+	const struct out_ctx *c = arg;
+
+	junit(f, c->base, c->head, c->v, c->nr, c->failed);
+}
+
+static void do_summary(FILE *f, void *arg)
+{
+	const struct out_ctx *c = arg;
+
+	summary(f, c->base, c->head, c->o, c->v, c->nr, c->failed);
+}
+
+static size_t collect(const struct cmp_set *set, const struct gate_opts *o,
+		      struct verdict **out)
+{
+	struct verdict *v = NULL;
+	size_t i, k, nr = 0;
+
+	for (i = 0; i < set->nr; i++) {
+		for (k = 0; k < (o->nr_kpi ? o->nr_kpi : 1); k++) {
+			const struct kab_row *row = report_kpi(&set->t[i],
+				o->nr_kpi ? o->kpi[k] : NULL);
+
+			if (!row || !row->cells[0].s.n)
+				continue;
+			v = xrealloc(v, (nr + 1) * sizeof(*v));
+			v[nr].t = &set->t[i];
+			v[nr].row = row;
+			v[nr].job = report_job_name(&set->t[i]);
+			judge(o, &v[nr++]);
+		}
+	}
+	*out = v;
+	return nr;
+}
+
+int ci_gate(struct kab_db *db, const char *base, const char *head,
+	    const struct gate_opts *o)
+{
+	struct kab_compare_opts c = { .test = KAB_TEST_MWU, .fdr = 0.05,
+				      .noise = 1, .resamples = 10000,
+				      .seed = 20241107 };
+	char *specs[2] = { (char *)base, (char *)head };
+	struct out_ctx ctx = { base, head, o, NULL, 0, 0 };
+	struct verdict *v;
+	struct cmp_set set;
+	size_t i;
+	int rc;
+
+	if (cmp_set_build(db, specs, 2, &c, false, &set)) {
+		cmp_set_free(&set);
+		return EXIT_USAGE;
+	}
+	ctx.nr = collect(&set, o, &v);
+	ctx.v = v;
+	if (!ctx.nr) {
+		cmp_set_free(&set);
+		free(v);
+		return cli_error(EXIT_USAGE, "no KPI to gate on in %s and %s: "
+				 "name one with --kpi METRIC", base, head);
+	}
+	for (i = 0; i < ctx.nr; i++) {
+		ctx.failed += v[i].failed;
+		printf("%s  %s  %s: %s\n", v[i].failed ? "FAIL" : "pass",
+		       v[i].job, v[i].row->metric, v[i].what);
+	}
+	rc = ctx.failed ? 1 : EXIT_OK;
+	if (o->junit && write_to(o->junit, false, do_junit, &ctx))
+		rc = EXIT_USAGE;
+	if (o->summary && write_to(o->summary, true, do_summary, &ctx))
+		rc = EXIT_USAGE;
+	for (i = 0; i < ctx.nr; i++) {
+		free(v[i].what);
+		free(v[i].job);
+	}
+	free(v);
+	cmp_set_free(&set);
+	return rc;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ci.h - kab ci: a CI matrix's cells, and the gate that fails a
+ * pipeline when a KPI regressed.
+ */
+#ifndef KAB_CLI_CI_H
+#define KAB_CLI_CI_H
+
+#include "report.h"
+
+int ci_matrix(char *const *jobs, size_t nr_jobs, char *const *kernels,
+	      size_t nr_kernels);
+
+struct gate_opts {
+	bool fail_on_change;	/* else only regressions fail */
+	double threshold;	/* |%change| a failure must exceed */
+	const char *junit, *summary;
+	const char **kpi;	/* NULL: each suite's own */
+	size_t nr_kpi;
+};
+
+/* 0 nothing regressed, 1 a KPI did, 2 usage or missing data. */
+int ci_gate(struct kab_db *db, const char *base, const char *head,
+	    const struct gate_opts *o);
+
+#endif /* KAB_CLI_CI_H */

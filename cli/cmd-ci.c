@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-ci.c - kab ci matrix | gate: kab inside a CI pipeline.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ci.h"
+
+static void ci_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: kab ci matrix [--kernels A,B,...] JOB.yaml...\n"
+		"       kab ci gate [options] BASE HEAD\n"
+		"\n"
+		"matrix prints, on one line, the {\"include\": [...]} that GitHub "
+		"Actions'\nstrategy.matrix takes: a cell per job parameter set "
+		"and kernel (default\nbase,head), each with cell (a file-safe "
+		"name), job, set (the --set options\nthat pick its parameter "
+		"set, shell-quoted), params and kernel.\n"
+		"\n"
+		"gate tests each job's KPI (or --kpi METRIC, repeatable) of HEAD "
+		"against BASE as\nkab compare does, and exits 0 when none "
+		"regressed significantly by more\nthan the threshold, 1 when one "
+		"did, 2 on a usage error or missing data.\n"
+		"\n"
+		"  --fail-on regression|change   what fails the gate "
+		"(regression)\n"
+		"  --threshold PCT       smallest |%%change| that fails (0)\n"
+		"  --kpi METRIC          gate on this metric instead of the "
+		"suite's KPI\n"
+		"  --junit FILE          JUnit XML: a test case per KPI\n"
+		"  --summary FILE        append a markdown summary (e.g. "
+		"$GITHUB_STEP_SUMMARY)\n"
+		"  --db PATH             database\n");
+}
+
+static char **split_commas(const char *s, size_t *n)
+{
+	char *copy = xstrdup(s), *tok, *save, **v = NULL;
+
+	*n = 0;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		v = xrealloc(v, (*n + 1) * sizeof(*v));
+		v[(*n)++] = xstrdup(tok);
+	}
+	free(copy);
+	return v;
+}
+
+static int matrix(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "kernels", required_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *kernels = "base,head";
+	char **kv;
+	size_t nk, i;
+	int opt, rc;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (opt == 'k') {
+			kernels = optarg;
+		} else if (opt == 'h') {
+			ci_usage(stdout);
+			return EXIT_OK;
+		} else {
+			ci_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc)
+		return cli_error(EXIT_USAGE, "ci matrix needs job files: 'kab ci "
+				 "matrix jobs/will-it-scale-malloc1.yaml'");
+	kv = split_commas(kernels, &nk);
+	if (!nk) {
+		free(kv);
+		return cli_error(EXIT_USAGE, "--kernels '%s': name at least one "
+				 "kernel, e.g. base,head", kernels);
+	}
+	rc = ci_matrix(argv + optind, argc - optind, kv, nk);
+	for (i = 0; i < nk; i++)
+		free(kv[i]);
+	free(kv);
+	return rc;
+}
+
+static int gate(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "fail-on", required_argument, NULL, 'f' },
+		{ "threshold", required_argument, NULL, 't' },
+		{ "kpi", required_argument, NULL, 'k' },
+		{ "junit", required_argument, NULL, 'j' },
+		{ "summary", required_argument, NULL, 's' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct gate_opts o = { 0 };
+	const char *db_opt = NULL;
+	struct kab_db *db;
+	char *end;
+	int opt, rc;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'f':
+			if (!strcmp(optarg, "change"))
+				o.fail_on_change = true;
+			else if (strcmp(optarg, "regression"))
+				return cli_error(EXIT_USAGE, "--fail-on '%s': "
+						 "use regression or change",
+						 optarg);
+			break;
+		case 't':
+			o.threshold = strtod(optarg, &end);
+			if (end == optarg || *end || !(o.threshold >= 0))
+				return cli_error(EXIT_USAGE, "--threshold '%s': "
+						 "give a percentage, e.g. 5",
+						 optarg);
+			break;
+		case 'k':
+			o.kpi = xrealloc(o.kpi, (o.nr_kpi + 1) *
+					 sizeof(*o.kpi));
+			o.kpi[o.nr_kpi++] = optarg;
+			break;
+		case 'j':
+			o.junit = optarg;
+			break;
+		case 's':
+			o.summary = optarg;
+			break;
+		case 'd':
+			db_opt = optarg;
+			break;
+		case 'h':
+			ci_usage(stdout);
+			free(o.kpi);
+			return EXIT_OK;
+		default:
+			ci_usage(stderr);
+			free(o.kpi);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2) {
+		free(o.kpi);
+		return cli_error(EXIT_USAGE, "ci gate needs a base and a head: "
+				 "'kab ci gate BASE HEAD'");
+	}
+	/* a database that cannot be read is no verdict: not exit 1 */
+	if (cli_open_db(cli, db_opt, KAB_DB_READ, &db)) {
+		free(o.kpi);
+		return EXIT_USAGE;
+	}
+	rc = ci_gate(db, argv[optind], argv[optind + 1], &o);
+	kab_db_close(db);
+	free(o.kpi);
+	return rc;
+}
+
+int cmd_ci(struct cli *cli, int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		ci_usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+	}
+	if (!strcmp(argv[1], "matrix"))
+		return matrix(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "gate"))
+		return gate(cli, argc - 1, argv + 1);
+	return cli_error(EXIT_USAGE, "'kab ci %s': use 'kab ci matrix' or 'kab "
+			 "ci gate'", argv[1]);
+}
