@@ -187,6 +187,9 @@ struct kab_comparison {
 	const struct kab_compare_opts *opts;
 };
 
+/* The unadjusted p of the test that decided a cell, NAN when none. */
+double kab_cell_p(const struct kab_cell *c, enum kab_test test);
+
 /* Rows for every metric the base and at least one head share. */
 int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 		size_t nr_heads, const struct kab_compare_opts *opts,

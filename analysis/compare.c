@@ -111,6 +111,14 @@ static void fill_cell(const struct kab_compare_opts *o, const char *metric,
 				 &c->ci_hi);
 }
 
+double kab_cell_p(const struct kab_cell *c, enum kab_test test)
+{
+	if (!c->s.n || c->few)
+		return NAN;
+	return test == KAB_TEST_WELCH || c->boot_welch ? c->p_welch :
+	       c->p_mwu;
+}
+
 static void decide(const struct kab_compare_opts *o, struct kab_row *r,
 		   const struct kab_series *b, const struct kab_series *h,
 		   struct kab_cell *c)
@@ -219,9 +227,7 @@ int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 		for (i = 0; i < n; i++) {
 			struct kab_cell *c = &out->rows[i].cells[h];
 
-			p[i] = !c->s.n || c->few ? NAN :
-			       o->test == KAB_TEST_WELCH || c->boot_welch ?
-			       c->p_welch : c->p_mwu;
+			p[i] = kab_cell_p(c, o->test);
 		}
 		kab_bh_adjust(p, n, adj);
 		for (i = 0; i < n; i++) {

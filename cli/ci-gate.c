@@ -16,26 +16,41 @@
 struct verdict {
 	const struct cmp_table *t;
 	const struct kab_row *row;
-	bool failed;
+	bool failed, regressed;
 	char *job;		/* "will-it-scale: mode=process ..." */
 	char *what;		/* "-81.6% regression", "+0.4%, not significant" */
 };
 
-static void judge(const struct gate_opts *o, struct verdict *v)
+static void judge(const struct gate_opts *o, struct verdict *v, size_t nr)
 {
-	const struct kab_cell *c = &v->row->cells[0];
-	bool bad = o->fail_on_change ? c->significant : c->verdict < 0;
-	const char *unit = c->absolute || c->zero_base ? "" : "%";
+	const struct kab_row **rows = xcalloc(nr ? nr : 1, sizeof(*rows));
+	struct kpi_verdict *kv = xcalloc(nr ? nr : 1, sizeof(*kv));
+	size_t i;
 
-	v->failed = c->significant && bad && fabs(c->change) >= o->threshold;
-	if (!c->significant)
-		v->what = xasprintf("%+.1f%s, not significant (adjusted p = "
-				    "%.2g)", c->change, unit, c->p_adj);
-	else
-		v->what = xasprintf("%+.1f%s %s (adjusted p = %.2g)", c->change,
-				    unit, c->verdict > 0 ? "improvement" :
-				    c->verdict < 0 ? "regression" : "change",
-				    c->p_adj);
+	for (i = 0; i < nr; i++)
+		rows[i] = v[i].row;
+	kpi_judge(rows, nr, kv);
+	for (i = 0; i < nr; i++) {
+		const struct kab_cell *c = &v[i].row->cells[0];
+		const char *unit = c->absolute || c->zero_base ? "" : "%";
+		bool bad = o->fail_on_change ? kv[i].significant :
+			   kv[i].verdict < 0;
+
+		v[i].failed = bad && fabs(c->change) >= o->threshold;
+		v[i].regressed = kv[i].verdict < 0;
+		if (!kv[i].significant)
+			v[i].what = xasprintf("%+.1f%s, not significant (p = "
+					      "%.2g)", c->change, unit,
+					      kv[i].p);
+		else
+			v[i].what = xasprintf("%+.1f%s %s (p = %.2g)",
+					      c->change, unit,
+					      kv[i].verdict > 0 ? "improvement" :
+					      kv[i].verdict < 0 ? "regression" :
+					      "change", kv[i].p);
+	}
+	free(rows);
+	free(kv);
 }
 
 static void xml_escape(FILE *f, const char *s)
@@ -87,7 +102,7 @@ static void junit(FILE *f, const char *base, const char *head,
 		fputs("\">\n", f);
 		if (v[i].failed) {
 			fprintf(f, "      <failure type=\"%s\" message=\"",
-				c->verdict < 0 ? "regression" : "change");
+				v[i].regressed ? "regression" : "change");
 			xml_escape(f, v[i].what);
 			fputs("\">", f);
 			fprintf(f, "base mean %.6g (n=%zu, stddev %.3g%%), head "
@@ -201,10 +216,10 @@ static size_t collect(const struct cmp_set *set, const struct gate_opts *o,
 			v = xrealloc(v, (nr + 1) * sizeof(*v));
 			v[nr].t = &set->t[i];
 			v[nr].row = row;
-			v[nr].job = report_job_name(&set->t[i]);
-			judge(o, &v[nr++]);
+			v[nr++].job = report_job_name(&set->t[i]);
 		}
 	}
+	judge(o, v, nr);
 	*out = v;
 	return nr;
 }
@@ -222,7 +237,7 @@ int ci_gate(struct kab_db *db, const char *base, const char *head,
 	size_t i;
 	int rc;
 
-	if (cmp_set_build(db, specs, 2, &c, false, &set)) {
+	if (cmp_set_build(db, specs, 2, &c, o->force, &set)) {
 		cmp_set_free(&set);
 		return EXIT_USAGE;
 	}

@@ -22,9 +22,11 @@ static void ci_usage(FILE *f)
 		"set, shell-quoted), params and kernel.\n"
 		"\n"
 		"gate tests each job's KPI (or --kpi METRIC, repeatable) of HEAD "
-		"against BASE as\nkab compare does, and exits 0 when none "
-		"regressed significantly by more\nthan the threshold, 1 when one "
-		"did, 2 on a usage error or missing data.\n"
+		"against BASE with\nkab compare's tests (per boot when boots "
+		"differ), corrected for false\ndiscoveries over the gated KPIs "
+		"(q = 0.05), and exits 0 when none regressed\nsignificantly by "
+		"more than the threshold, 1 when one did, 2 on a usage error\n"
+		"or missing data.\n"
 		"\n"
 		"  --fail-on regression|change   what fails the gate "
 		"(regression)\n"
@@ -34,6 +36,8 @@ static void ci_usage(FILE *f)
 		"  --junit FILE          JUnit XML: a test case per KPI\n"
 		"  --summary FILE        append a markdown summary (e.g. "
 		"$GITHUB_STEP_SUMMARY)\n"
+		"  --force               compare runs from different machines "
+		"(CI runners)\n"
 		"  --db PATH             database\n");
 }
 
@@ -99,6 +103,7 @@ static int gate(struct cli *cli, int argc, char **argv)
 		{ "kpi", required_argument, NULL, 'k' },
 		{ "junit", required_argument, NULL, 'j' },
 		{ "summary", required_argument, NULL, 's' },
+		{ "force", no_argument, NULL, 'F' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -137,6 +142,9 @@ static int gate(struct cli *cli, int argc, char **argv)
 			break;
 		case 's':
 			o.summary = optarg;
+			break;
+		case 'F':
+			o.force = true;
 			break;
 		case 'd':
 			db_opt = optarg;

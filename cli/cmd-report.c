@@ -44,6 +44,7 @@ static void report_usage(FILE *f)
 		"subject\n"
 		"  --subsystem S         [S] in the subject (default: from the "
 		"commit's subject)\n"
+		"  --force               compare runs from different machines\n"
 		"  --db PATH             database\n");
 }
 
@@ -116,6 +117,7 @@ static int parse(int argc, char **argv, struct report_args *a)
 		{ "in-reply-to", required_argument, NULL, 'i' },
 		{ "subject-prefix", required_argument, NULL, 'p' },
 		{ "subsystem", required_argument, NULL, 's' },
+		{ "force", no_argument, NULL, 'x' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -163,6 +165,9 @@ static int parse(int argc, char **argv, struct report_args *a)
 			break;
 		case 's':
 			a->o.subsystem = optarg;
+			break;
+		case 'x':
+			a->o.force = true;
 			break;
 		case 'd':
 			a->db = optarg;

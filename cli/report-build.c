@@ -92,6 +92,35 @@ char *report_job_name(const struct cmp_table *t)
 	return strbuf_detach(&sb);
 }
 
+void kpi_judge(const struct kab_row *const *rows, size_t nr,
+	       struct kpi_verdict *out)
+{
+	double *p = xcalloc(nr ? nr : 1, sizeof(*p));
+	double *adj = xcalloc(nr ? nr : 1, sizeof(*adj));
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		p[i] = kab_cell_p(&rows[i]->cells[0], KAB_TEST_MWU);
+	kab_bh_adjust(p, nr, adj);
+	for (i = 0; i < nr; i++) {
+		const struct kab_cell *c = &rows[i]->cells[0];
+		int dir = kab_metric_direction(rows[i]->metric);
+		double rel = rows[i]->base.mean ? 100 * fabs(c->s.mean -
+				rows[i]->base.mean) / fabs(rows[i]->base.mean) :
+			     INFINITY;
+
+		out[i].p = adj[i];
+		out[i].significant = !isnan(adj[i]) && adj[i] <= KPI_ALPHA &&
+				     rel >= KPI_NOISE &&
+				     c->s.mean != rows[i]->base.mean;
+		out[i].verdict = out[i].significant && dir ?
+				 (c->s.mean > rows[i]->base.mean ? 1 : -1) *
+				 dir : 0;
+	}
+	free(p);
+	free(adj);
+}
+
 char *report_change(const struct report_job *j)
 {
 	const struct kab_cell *c;
@@ -101,9 +130,9 @@ char *report_change(const struct report_job *j)
 	c = &j->kpi->cells[0];
 	return xasprintf("%.1f%s %s", fabs(c->change),
 			 c->absolute || c->zero_base ? "" : "%",
-			 c->verdict > 0 ? "improvement" : c->verdict < 0 ?
-			 "regression" : c->change > 0 ? "increase" :
-			 "decrease");
+			 j->kv.verdict > 0 ? "improvement" :
+			 j->kv.verdict < 0 ? "regression" :
+			 c->change > 0 ? "increase" : "decrease");
 }
 
 const struct report_job *report_main(const struct report *r)
@@ -308,6 +337,29 @@ static int job_facts(struct kab_db *db, struct report_job *j,
 	return 0;
 }
 
+/* The KPIs of all jobs are judged together, as kab ci gate does. */
+static void judge_jobs(struct report *r)
+{
+	const struct kab_row **rows = xcalloc(r->nr ? r->nr : 1,
+					      sizeof(*rows));
+	struct kpi_verdict *kv = xcalloc(r->nr ? r->nr : 1, sizeof(*kv));
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nr; i++)
+		if (r->job[i].kpi && r->job[i].kpi->cells[0].s.n)
+			rows[n++] = r->job[i].kpi;
+	kpi_judge(rows, n, kv);
+	for (i = n = 0; i < r->nr; i++) {
+		if (!r->job[i].kpi || !r->job[i].kpi->cells[0].s.n)
+			continue;
+		r->job[i].kv = kv[n++];
+		/* a KPI of unknown direction is an increase or decrease */
+		r->job[i].noticed = r->job[i].kv.significant;
+	}
+	free(rows);
+	free(kv);
+}
+
 static size_t pick_main(const struct report *r)
 {
 	size_t i, best = r->nr;
@@ -432,21 +484,17 @@ int report_build(struct kab_db *db, const char *base, const char *head,
 	r->base_spec = base;
 	r->head_spec = head;
 	r->reported_by = o->reported_by;
-	rc = cmp_set_build(db, specs, 2, &o->c, false, &r->set);
+	rc = cmp_set_build(db, specs, 2, &o->c, o->force, &r->set);
 	if (rc)
 		return rc;
 	r->nr = r->set.nr;
 	r->job = xcalloc(r->nr, sizeof(*r->job));
 	for (i = 0; i < r->nr; i++) {
 		struct report_job *j = &r->job[i];
-		const struct kab_cell *c;
 
 		j->t = &r->set.t[i];
 		name_sides(db, &r->set.t[i]);
 		j->kpi = report_kpi(j->t, o->kpi);
-		c = j->kpi ? &j->kpi->cells[0] : NULL;
-		/* a KPI of unknown direction is an increase or decrease */
-		j->noticed = c && c->s.n && c->significant;
 		if (get_run(db, j->t->runs[1].v[0]->id, &hrun))
 			return EXIT_RUN;
 		rc = job_facts(db, j, &hrun);
@@ -454,6 +502,7 @@ int report_build(struct kab_db *db, const char *base, const char *head,
 		if (rc)
 			return rc;
 	}
+	judge_jobs(r);
 	r->main = pick_main(r);
 	if (r->main == r->nr && o->kpi)
 		return cli_error(EXIT_USAGE, "no job of %s and %s has the "

@@ -57,7 +57,7 @@ static void chart(FILE *out, const struct report_job *j)
 	fputs("</code> ", out);
 	if (change)
 		fprintf(out, "<span class=\"%s\">%s</span>",
-			verdict_class(j->kpi->cells[0].verdict), change);
+			verdict_class(j->kv.verdict), change);
 	else
 		fputs("no significant change", out);
 	fputs(" (", out);
@@ -106,7 +106,7 @@ void report_html(FILE *out, const struct report *r)
 	fputs("</h1>\n<p>", out);
 	if (change)
 		fprintf(out, "kab noticed a <strong class=\"%s\">%s</strong> of ",
-			verdict_class(m->kpi->cells[0].verdict), change);
+			verdict_class(m->kv.verdict), change);
 	else
 		fputs("kab found <strong>no significant change</strong> of ",
 		      out);

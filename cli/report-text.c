@@ -161,7 +161,7 @@ static void sentence(FILE *out, const struct report *r)
 			"at n = %zu against %zu, adjusted p = %.2g) on:\n\n\n",
 			m->kpi->metric, c->change, c->absolute ||
 			c->zero_base ? "" : "%", m->kpi->base.n, c->s.n,
-			c->p_adj);
+			m->kv.p);
 	free(change);
 }
 
@@ -181,7 +181,7 @@ static void body(FILE *out, const struct report *r)
 	parameters(out, m->t);
 	fputs("\n\n", out);
 	box(out, r);
-	if (m->noticed && m->kpi->cells[0].verdict < 0 && r->reported_by)
+	if (m->noticed && m->kv.verdict < 0 && r->reported_by)
 		fprintf(out, "If you fix the issue in a separate patch/commit "
 			"(i.e. not just a new version of\nthe same patch/"
 			"commit), kindly add following tags\n| Reported-by: "

@@ -9,10 +9,28 @@
 
 #include "tables.h"
 
+/*
+ * A KPI's verdict.  KPIs are hypotheses named before the numbers came:
+ * their p-values are corrected (Benjamini-Hochberg, q = 0.05) over the
+ * KPIs judged together, not over every metric of the tables.
+ */
+struct kpi_verdict {
+	double p;		/* adjusted; NAN: too few samples or boots */
+	bool significant;
+	int verdict;		/* +1 improvement, -1 regression, 0 */
+};
+
+#define KPI_ALPHA	0.05
+#define KPI_NOISE	1.0	/* |%change| below which nothing changed */
+
+void kpi_judge(const struct kab_row *const *rows, size_t nr,
+	       struct kpi_verdict *out);
+
 /* One job parameter set of the A/B and its key performance indicator. */
 struct report_job {
 	const struct cmp_table *t;
 	const struct kab_row *kpi;	/* NULL: no KPI in this table */
+	struct kpi_verdict kv;
 	bool noticed;			/* the KPI changed significantly */
 	char *testcase;
 	char *machine;			/* "2 threads 1 sockets ..." */
@@ -44,6 +62,7 @@ struct report_opts {
 	const char *subject_prefix;	/* "linus:master", or NULL */
 	const char *subsystem;		/* NULL: from the commit's subject */
 	const char *reported_by;
+	bool force;			/* runs from different machines */
 	struct kab_compare_opts c;
 };
 

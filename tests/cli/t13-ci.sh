@@ -1,0 +1,160 @@
+#!/bin/bash
+# kab in CI: the matrix, merging the cells' databases, the gate with its
+# JUnit XML and summary, and both example workflows run end to end on
+# this machine (tests/ci/run-workflow.py) with real QEMU boots: Debian's
+# kernel against itself with slub_debug=FZPU, which slows malloc1.
+. "$(dirname "$0")/lib.sh"
+
+PY=/usr/bin/python3
+export XDG_CACHE_HOME=$TMP/cache
+
+test_expect "ci matrix: a cell per parameter set and kernel, for GitHub" '
+	cat >$TMP/two.yaml <<-EOF
+	testcase: will-it-scale
+	nr_task: [1, 2]
+	will-it-scale:
+	  mode: process
+	  test: malloc1
+	EOF
+	kab ci matrix --kernels v6.1,v6.1-fix $TMP/two.yaml $TOP/jobs/stress-ng-radixsort.yaml >$TMP/m.json
+	cat $TMP/m.json
+	[ $(wc -l <$TMP/m.json) -eq 1 ]
+	$PY - $TMP/m.json $TMP/two.yaml <<-PY
+	import json, re, sys
+	m = json.load(open(sys.argv[1]))
+	cells = m["include"]
+	assert len(cells) == 6, len(cells)
+	names = [c["cell"] for c in cells]
+	assert len(set(names)) == 6 and all(re.fullmatch(r"[A-Za-z0-9._-]+", n) for n in names), names
+	wis = [c for c in cells if c["job"] == sys.argv[2]]
+	assert sorted((c["set"], c["kernel"]) for c in wis) == [
+	    ("--set nr_task=1", "v6.1"), ("--set nr_task=1", "v6.1-fix"),
+	    ("--set nr_task=2", "v6.1"), ("--set nr_task=2", "v6.1-fix")], wis
+	assert all(c["params"]["nr_task"] in c["set"] for c in wis)
+	rs = [c for c in cells if c not in wis]
+	assert [c["set"] for c in rs] == ["", ""] and rs[0]["params"]["test"] == "radixsort"
+	PY
+	expect_error 2 "nosuch.yaml" -- kab ci matrix $TMP/nosuch.yaml
+'
+
+test_expect "merge: runs are copied once, by UUID, whatever the order" '
+	$PY $FIXTURES/make-report-export.py >$TMP/r.json
+	kab --db $TMP/a.db import $TMP/r.json >/dev/null
+	kab --db $TMP/b.db import $TMP/r.json >/dev/null
+	kab merge $TMP/out.db $TMP/a.db $TMP/b.db >$TMP/o
+	cat $TMP/o
+	grep -q "a.db: 24 runs merged (336 samples" $TMP/o
+	grep -q "b.db: 0 runs merged .* 24 already there" $TMP/o
+	kab merge $TMP/out.db $TMP/a.db | grep -q ": 0 runs merged"
+	[ "$(sqlite3 $TMP/out.db "select count(*), count(distinct uuid) from runs")" = "24|24" ]
+	[ "$(sqlite3 $TMP/out.db "select count(*) from samples")" = 336 ]
+	# the merged runs compare as the originals do
+	kab --db $TMP/a.db compare base head >$TMP/c1
+	kab --db $TMP/out.db compare base head >$TMP/c2
+	cmp $TMP/c1 $TMP/c2
+'
+
+test_expect "merge refuses a newer database and keeps what is stored" '
+	cp $TMP/a.db $TMP/new.db
+	sqlite3 $TMP/new.db "PRAGMA user_version = 99"
+	kab --db $TMP/c.db import $TMP/r.json >/dev/null
+	sqlite3 $TMP/c.db "delete from samples where run_id in (select id from runs where id > 12); delete from runs where id > 12"
+	expect_error 2 "new.db has schema version 99, newer than this kab.s 5: merge it with a newer kab" -- kab merge $TMP/c.db $TMP/a.db $TMP/new.db
+	# the first input went in before the refusal; nothing was lost
+	[ "$(sqlite3 $TMP/c.db "select count(*) from runs")" = 24 ]
+	expect_error 2 "both the output and an input" -- kab merge $TMP/c.db $TMP/c.db
+	expect_error 2 "cannot read .*nosuch.db" -- kab merge $TMP/c.db $TMP/nosuch.db
+'
+
+test_expect "merge upgrades an older database in a copy, not in place" '
+	cp $TMP/a.db $TMP/old.db
+	sqlite3 $TMP/old.db "drop table bisect_steps; drop table bisects; drop table builds; PRAGMA user_version = 4"
+	kab merge $TMP/o2.db $TMP/old.db | grep -q "24 runs merged"
+	[ "$(sqlite3 $TMP/old.db "PRAGMA user_version")" = 4 ]
+	[ "$(sqlite3 $TMP/o2.db "PRAGMA user_version")" = 5 ]
+'
+
+test_expect "ci gate: exit 1 on a regression, JUnit and summary say which" '
+	rc=0
+	kab --db $TMP/a.db ci gate --junit $TMP/j.xml --summary $TMP/s.md base head >$TMP/o || rc=$?
+	cat $TMP/o
+	[ $rc = 1 ]
+	grep -q "^FAIL  will-it-scale: .* will-it-scale.per_process_ops: -8[0-9.]*% regression" $TMP/o
+	$PY - $TMP/j.xml <<-PY
+	import sys, xml.etree.ElementTree as ET
+	r = ET.parse(sys.argv[1]).getroot()
+	assert r.tag == "testsuites" and r.get("tests") == "2" and r.get("failures") == "2"
+	cases = {c.get("name"): c for c in r.iter("testcase")}
+	assert set(cases) == {"will-it-scale.per_process_ops", "stress-ng.radixsort.ops_per_sec"}
+	f = cases["will-it-scale.per_process_ops"].find("failure")
+	assert f is not None and "regression" in f.get("message"), f
+	PY
+	grep -q "^## kab ci gate: :x: 2 of 2 KPIs regressed" $TMP/s.md
+	grep -q "| \`will-it-scale.per_process_ops\` | .* | \*\*fail\*\* |$" $TMP/s.md
+'
+
+test_expect "ci gate: exit 0 without a change, under the threshold, or on an improvement" '
+	kab --db $TMP/a.db ci gate --junit $TMP/j0.xml --summary $TMP/s.md base same
+	$PY -c "import sys, xml.etree.ElementTree as ET; r = ET.parse(sys.argv[1]).getroot(); assert r.get(\"failures\") == \"0\" and r.get(\"tests\") == \"2\"" $TMP/j0.xml
+	# the summary is appended to, as \$GITHUB_STEP_SUMMARY wants
+	[ $(grep -c "^## kab ci gate" $TMP/s.md) -eq 2 ]
+	grep -q "^## kab ci gate: :white_check_mark: no KPI regressed" $TMP/s.md
+	kab --db $TMP/a.db ci gate --threshold 90 base head
+	kab --db $TMP/a.db ci gate head base
+	rc=0
+	kab --db $TMP/a.db ci gate --fail-on change head base || rc=$?
+	[ $rc = 1 ]
+'
+
+test_expect "ci gate: usage errors and missing data exit 2, never 1" '
+	expect_error 2 "--threshold .x.: give a percentage" -- kab --db $TMP/a.db ci gate --threshold x base head
+	expect_error 2 "--fail-on .often.: use regression or change" -- kab --db $TMP/a.db ci gate --fail-on often base head
+	expect_error 2 "no database at" -- kab --db $TMP/none.db ci gate base head
+	expect_error 2 "nosuch" -- kab --db $TMP/a.db ci gate base nosuch
+	expect_error 2 "ci gate needs a base and a head" -- kab ci gate base
+	expect_error 2 "use .kab ci matrix. or .kab ci gate." -- kab ci wat
+'
+
+# The examples' own steps; the kernels are Debian's, with and without
+# slub_debug, and the job is cut to seconds.
+LOCAL="KAB_PREBUILT=1 KAB=$KAB KAB_KERNEL_base= BOOTS=4 RUNS=3"
+
+workflow_check() {
+	local dir=$1 gate=$2
+	cat $dir/gate/log
+	$PY - $dir/result.json "$gate" <<-PY
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	cells = [k for k in r if k.startswith("measure/")]
+	assert len(cells) == 2 and all(r[c]["status"] == "success" for c in cells), r
+	assert r["gate"]["status"] == "failure", r["gate"]
+	rcs = {s["name"]: s["rc"] for s in r["gate"]["steps"]}
+	assert rcs[sys.argv[2]] == 1, rcs
+	PY
+	[ "$(sqlite3 $dir/gate/kab.db "select count(*) from runs where status = \"ok\"")" = 8 ]
+	[ "$(sqlite3 $dir/gate/kab.db "select count(*) from boots where outcome = \"ok\" and length(console) > 0")" = 8 ]
+	grep -q "per_process_ops.*regression" $dir/gate/report.md
+	$PY -c "import sys, xml.etree.ElementTree as ET; r = ET.parse(sys.argv[1]).getroot(); assert r.get(\"failures\") == \"1\"" $dir/gate/junit.xml
+}
+
+test_expect "the GitHub Actions example runs end to end: cells, merge, report, gate" '
+	$PY $TOP/tests/ci/run-workflow.py github $TOP/examples/ci/github-actions.yml $TMP/gh \
+		$LOCAL "KAB_KERNEL_head=--cmdline slub_debug=FZPU" \
+		JOBS=kab/jobs/will-it-scale-malloc1.yaml \
+		"KAB_SET=--set nr_task=1 --set warmup=0 --set testtime=1s" >$TMP/o
+	cat $TMP/o
+	workflow_check $TMP/gh Gate
+	grep -q "^## kab ci gate: :x:" $TMP/gh/gate/step-summary.md
+'
+
+test_expect "the GitLab CI example runs end to end: cells, merge, report, gate" '
+	$PY $TOP/tests/ci/run-workflow.py gitlab $TOP/examples/ci/gitlab-ci.yml $TMP/gl \
+		$LOCAL "KAB_KERNEL_head=--cmdline slub_debug=FZPU" \
+		matrix.JOB=will-it-scale-malloc1 \
+		"KAB_SET=--set nr_task=1 --set warmup=0 --set testtime=1s" >$TMP/o
+	cat $TMP/o
+	workflow_check $TMP/gl script
+	grep -q "^## kab ci gate: :x:" $TMP/gl/gate/summary.md
+'
+
+test_done
