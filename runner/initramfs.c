@@ -19,98 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runner.h"
-
-struct file_list {
-	int nr;
-	char **host;		/* path on this machine */
-	char **guest;		/* path in the initramfs */
-};
-
-static void add_file(struct file_list *l, const char *host, const char *guest)
-{
-	int i;
-
-	for (i = 0; i < l->nr; i++)
-		if (!strcmp(l->guest[i], guest))
-			return;
-	l->host = xrealloc(l->host, (l->nr + 1) * sizeof(*l->host));
-	l->guest = xrealloc(l->guest, (l->nr + 1) * sizeof(*l->guest));
-	l->host[l->nr] = xstrdup(host);
-	l->guest[l->nr] = xstrdup(guest);
-	l->nr++;
-}
-
-static void free_list(struct file_list *l)
-{
-	int i;
-
-	for (i = 0; i < l->nr; i++) {
-		free(l->host[i]);
-		free(l->guest[i]);
-	}
-	free(l->host);
-	free(l->guest);
-}
-
-/*
- * The libraries a binary needs, as the dynamic loader itself resolves
- * them ("ld.so --list"): lines "name => /path (addr)" or "/path (addr)".
- */
-static int add_deps(struct file_list *l, const char *bin, struct kab_err *err)
-{
-	static const char *const loader = "/lib64/ld-linux-x86-64.so.2";
-	int fds[2], status;
-	char buf[256];
-	FILE *f;
-	pid_t pid;
-
-	if (pipe(fds))
-		return kab_err_set(err, "pipe: %s", strerror(errno));
-	pid = fork();
-	if (pid == 0) {
-		dup2(fds[1], 1);
-		close(fds[0]);
-		execl(loader, loader, "--list", bin, (char *)NULL);
-		_exit(127);
-	}
-	close(fds[1]);
-	f = fdopen(fds[0], "r");
-	while (f && fgets(buf, sizeof(buf), f)) {
-		char *p = strstr(buf, "=> "), *end;
-
-		p = p ? p + 3 : buf;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p != '/')
-			continue;
-		end = strchr(p, ' ');
-		if (end)
-			*end = '\0';
-		add_file(l, p, p);
-	}
-	if (f)
-		fclose(f);
-	waitpid(pid, &status, 0);
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		return kab_err_set(err, "cannot list the libraries of %s: is it "
-				   "a dynamic x86-64 binary?", bin);
-	add_file(l, loader, loader);
-	return 0;
-}
-
-static int hash_file(struct sha256_ctx *h, const char *path,
-		     struct kab_err *err)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (read_file(path, &sb, err))
-		return -1;
-	sha256_update(h, strlen(path) + 1, (const uint8_t *)path);
-	sha256_update(h, sb.len, (const uint8_t *)sb.buf);
-	strbuf_release(&sb);
-	return 0;
-}
+#include "internal.h"
 
 static int write_entry(struct archive *a, const char *name, mode_t mode,
 		       const void *data, size_t len)
@@ -134,7 +43,7 @@ static int write_entry(struct archive *a, const char *name, mode_t mode,
 
 /* Every directory above path, once. */
 static int write_parents(struct archive *a, const char *path,
-			 struct file_list *dirs)
+			 struct kab_files *dirs)
 {
 	char *copy = xstrdup(path), *p;
 	int ret = 0;
@@ -147,7 +56,7 @@ static int write_parents(struct archive *a, const char *path,
 			if (!strcmp(dirs->guest[i], copy + 1))
 				break;
 		if (i == dirs->nr) {
-			add_file(dirs, copy, copy + 1);
+			kab_files_add(dirs, copy, copy + 1);
 			ret = write_entry(a, copy + 1, S_IFDIR | 0755, NULL, 0);
 		}
 		*p = '/';
@@ -156,11 +65,11 @@ static int write_parents(struct archive *a, const char *path,
 	return ret;
 }
 
-static int write_cpio(const char *out, const struct file_list *l,
+static int write_cpio(const char *out, const struct kab_files *l,
 		      const char *job, struct kab_err *err)
 {
 	static const char *const mounts[] = { "dev", "proc", "sys", "tmp" };
-	struct file_list dirs = { 0 };
+	struct kab_files dirs = { 0 };
 	struct archive *a = archive_write_new();
 	char *tmp = xasprintf("%s.tmp.%d", out, getpid());
 	size_t i;
@@ -207,7 +116,7 @@ fail:
 	unlink(tmp);
 out:
 	archive_write_free(a);
-	free_list(&dirs);
+	kab_files_free(&dirs);
 	free(tmp);
 	return ret;
 }
@@ -215,7 +124,7 @@ out:
 char *kab_initramfs(const char *agent, const char *stressng, const char *job,
 		    const char *cache_dir, bool *cached, struct kab_err *err)
 {
-	struct file_list l = { 0 };
+	struct kab_files l = { 0 };
 	struct sha256_ctx h;
 	uint8_t digest[SHA256_DIGEST_SIZE];
 	char hex[2 * SHA256_DIGEST_SIZE + 1], *out = NULL;
@@ -223,17 +132,17 @@ char *kab_initramfs(const char *agent, const char *stressng, const char *job,
 
 	*cached = false;
 	err->msg[0] = '\0';
-	add_file(&l, agent, "/init");
-	if (add_deps(&l, agent, err))
+	kab_files_add(&l, agent, "/init");
+	if (kab_files_add_deps(&l, agent, NULL, err))
 		goto out;
 	if (stressng) {
-		add_file(&l, stressng, "/usr/bin/stress-ng");
-		if (add_deps(&l, stressng, err))
+		kab_files_add(&l, stressng, "/usr/bin/stress-ng");
+		if (kab_files_add_deps(&l, stressng, NULL, err))
 			goto out;
 	}
 	sha256_init(&h);
 	for (i = 0; i < l.nr; i++)
-		if (hash_file(&h, l.host[i], err))
+		if (kab_files_hash_one(&h, l.host[i], err))
 			goto out;
 	sha256_update(&h, strlen(job), (const uint8_t *)job);
 	sha256_digest(&h, sizeof(digest), digest);
@@ -250,6 +159,6 @@ char *kab_initramfs(const char *agent, const char *stressng, const char *job,
 		out = NULL;
 	}
 out:
-	free_list(&l);
+	kab_files_free(&l);
 	return out;
 }

@@ -45,6 +45,27 @@ void wis_metrics(const struct wis_opts *o, const struct wis_result *res,
 		 struct kab_metrics *out);
 double wis_expected_seconds(const struct kab_job *job, int nr_cpus);
 
+/* ---- files to ship to a machine under test (bundle.c) ---- */
+
+struct kab_files {
+	int nr;
+	char **host;		/* path on this machine */
+	char **guest;		/* path in the initramfs */
+};
+
+void kab_files_add(struct kab_files *l, const char *host, const char *guest);
+void kab_files_free(struct kab_files *l);
+/*
+ * The shared libraries bin needs and the dynamic loader, each at its
+ * own path, or with libdir at libdir/<name>.
+ */
+int kab_files_add_deps(struct kab_files *l, const char *bin,
+		       const char *libdir, struct kab_err *err);
+struct sha256_ctx;
+/* Hash a file's path and content into h. */
+int kab_files_hash_one(struct sha256_ctx *h, const char *path,
+		       struct kab_err *err);
+
 /* ---- targets ---- */
 
 /*
