@@ -31,7 +31,10 @@ static void run_usage(FILE *f)
 		"[a, b]\n"
 		"  --monitors LIST   all (default), none, or some of "
 		"proc-vmstat,meminfo,perf-stat\n"
-		"  --target T        local (default: this machine) or qemu\n"
+		"  --target T        local (default: this machine), qemu, or\n"
+		"                    ssh://[user@]host[:port]: a test machine "
+		"(the agent is\n"
+		"                    copied there; ssh's config applies)\n"
 		"  --kernel PATH     qemu: the bzImage to boot (default: the "
 		"newest /boot/vmlinuz-*)\n"
 		"  --cmdline S       qemu: added to the kernel command line\n"
@@ -73,6 +76,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 	};
 	struct run_ctx c = { .iterations = 3 };
 	struct kab_qemu_opts q = { .smp = 2, .mem = "2G", .boot_timeout = 120 };
+	struct kab_ssh ssh = { 0 };
 	const char *target = "local";
 	char *default_kernel = NULL, *cache = NULL;
 	struct build_args ba = { 0 };
@@ -122,10 +126,12 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 			}
 			break;
 		case 't':
-			if (strcmp(optarg, "local") && strcmp(optarg, "qemu")) {
+			if (strcmp(optarg, "local") && strcmp(optarg, "qemu") &&
+			    strncmp(optarg, "ssh://", 6)) {
 				free(sets);
 				return cli_error(EXIT_USAGE, "--target '%s': use "
-						 "local or qemu", optarg);
+						 "local, qemu or ssh://[user@]"
+						 "host[:port]", optarg);
 			}
 			target = optarg;
 			break;
@@ -247,6 +253,12 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		rc = cli_error(EXIT_USAGE, "--kernel and --cmdline need "
 			       "--target qemu");
 		goto out_db;
+	} else if (!strncmp(target, "ssh://", 6)) {
+		if (kab_ssh_parse(target, &ssh, &err)) {
+			rc = cli_error(EXIT_USAGE, "%s", err.msg);
+			goto out_db;
+		}
+		c.ssh = &ssh;
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -276,5 +288,6 @@ out:
 	free(sets);
 	free(default_kernel);
 	free(cache);
+	kab_ssh_free(&ssh);
 	return rc;
 }

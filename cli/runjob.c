@@ -98,7 +98,7 @@ static int on_start(void *arg, const struct kab_run_start *st)
 	r.test = c->job->test;
 	r.params = json_object_get(jj, "params");
 	r.resolved = st->resolved;
-	r.target = c->qemu ? "qemu" : "local";
+	r.target = c->qemu ? "qemu" : c->ssh ? "ssh" : "local";
 	if (c->qemu)
 		r.kernel.image_path = (char *)c->qemu->kernel;
 	r.host = st->host;
@@ -230,6 +230,12 @@ int runjob_one(struct run_ctx *c, const char *agent, bool *fatal)
 			else
 				status = KAB_RUN_INTERRUPTED;
 		}
+	} else if (c->ssh) {
+		ret = kab_target_ssh(&o, c->ssh, col, &err);
+		status = kab_collector_finish(col, &msg);
+		if (!ret && status == KAB_RUN_INTERRUPTED && !stop_requested)
+			msg = "the connection dropped (or the agent died) "
+			      "before the run ended";
 	} else {
 		ret = kab_target_local(&o, col, &err);
 		status = kab_collector_finish(col, &msg);

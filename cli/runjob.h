@@ -16,6 +16,7 @@ struct run_ctx {
 	const char *commit;			/* of a kernel kab built, or NULL */
 	const char *monitors;
 	const struct kab_qemu_opts *qemu;	/* NULL: the local target */
+	struct kab_ssh *ssh;			/* or a machine over ssh */
 	enum kab_boot_outcome last_outcome;	/* of the last boot */
 	bool brief;				/* one line per run */
 	int64_t ab_id;				/* kab ab's plan, or 0 */

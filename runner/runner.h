@@ -338,6 +338,39 @@ struct kab_target_opts {
 int kab_target_local(const struct kab_target_opts *opts,
 		     struct kab_collector *c, struct kab_err *err);
 
+/* A test machine over ssh. */
+struct kab_ssh {
+	char *dest;		/* "user@host" or "host" */
+	char *port;		/* NULL: ssh's own (or its config's) */
+	char *home;		/* the remote cache directory, once asked */
+	char *dir;		/* where the agent was unpacked there */
+	char *stressng;		/* stress-ng there: its own or shipped */
+};
+
+/* "ssh://[user@]host[:port]"; the rest comes from ~/.ssh/config. */
+int kab_ssh_parse(const char *url, struct kab_ssh *s, struct kab_err *err);
+void kab_ssh_free(struct kab_ssh *s);
+/*
+ * Run words there, each quoted for the remote shell; stdout into out
+ * (or dropped).  The remote exit status, 255 with err when ssh could
+ * not connect, -1 when it could not run.
+ */
+int kab_ssh_run(const struct kab_ssh *s, const char *const *words,
+		struct strbuf *out, struct kab_err *err);
+/* The same, started: pipes to its stdin and from its stdout if asked. */
+pid_t kab_ssh_spawn(const struct kab_ssh *s, const char *const *words,
+		    int *in_fd, int *out_fd, struct kab_err *err);
+/*
+ * Ship the agent, its libraries and loader (and stress-ng when the job
+ * runs it and the machine has none) once per content, to
+ * $XDG_CACHE_HOME/kab/agent-<hash> there (~/.cache by default).
+ */
+int kab_ssh_stage(struct kab_ssh *s, const char *agent,
+		  const struct kab_job *job, struct kab_err *err);
+/* As kab_target_local, on the machine s names. */
+int kab_target_ssh(const struct kab_target_opts *o, struct kab_ssh *s,
+		   struct kab_collector *c, struct kab_err *err);
+
 enum kab_boot_outcome {
 	KAB_BOOT_OK,
 	KAB_BOOT_JOB_FAILED,	/* the agent ran and reported failure */

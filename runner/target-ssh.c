@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * target-ssh.c - run the agent on a test machine over ssh and read the
+ * same record stream from ssh's stdout.  The agent runs under the
+ * dynamic loader shipped with it; the job goes in on stdin.  When the
+ * connection drops, the stream ends without its end record: the run is
+ * interrupted, and the iterations that arrived are kept.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+int kab_target_ssh(const struct kab_target_opts *o, struct kab_ssh *s,
+		   struct kab_collector *c, struct kab_err *err)
+{
+	char iters[16], *loader, *libs, *agent, *env;
+	const char *words[16];
+	int n = 0, in_fd, out_fd, status, rc;
+	bool timed_out;
+	json_t *jj;
+	char *job;
+	pid_t pid;
+
+	if (kab_ssh_stage(s, o->agent_path, o->job, err))
+		return -1;
+	snprintf(iters, sizeof(iters), "%d", o->iterations);
+	loader = xasprintf("%s/lib/ld-linux-x86-64.so.2", s->dir);
+	libs = xasprintf("%s/lib", s->dir);
+	agent = xasprintf("%s/kab-agent", s->dir);
+	env = s->stressng ? xasprintf("KAB_STRESS_NG=%s", s->stressng) : NULL;
+	words[n++] = "env";
+	if (env)
+		words[n++] = env;
+	words[n++] = loader;
+	words[n++] = "--library-path";
+	words[n++] = libs;
+	words[n++] = agent;
+	words[n++] = "--job";
+	words[n++] = "-";
+	words[n++] = "--iterations";
+	words[n++] = iters;
+	words[n++] = "--monitors";
+	words[n++] = o->monitors ? o->monitors : "all";
+	words[n] = NULL;
+	pid = kab_ssh_spawn(s, words, &in_fd, &out_fd, err);
+	free(loader);
+	free(libs);
+	free(agent);
+	free(env);
+	if (pid < 0)
+		return -1;
+	jj = kab_job_to_json(o->job);
+	job = json_dumps(jj, JSON_COMPACT);
+	json_decref(jj);
+	signal(SIGPIPE, SIG_IGN);
+	write_all(in_fd, job, strlen(job));
+	free(job);
+	close(in_fd);
+	rc = kab_pump(pid, out_fd, c, o, 0, &timed_out, &status, NULL, err);
+	if (!rc && status == 255 && !kab_collector_started(c))
+		return kab_err_set(err, "cannot reach %s over ssh: check 'ssh "
+				   "%s true' works without a password",
+				   s->dest, s->dest);
+	return rc;
+}
