@@ -18,11 +18,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ab-ssh.h"
 #include "build.h"
 #include "runjob.h"
 
 struct side {
 	struct kab_qemu_opts q;
+	struct ab_ssh_side ssh;	/* --target ssh://: setup and release */
 	const char *rev;	/* --a-rev/--b-rev: built from --tree */
 	struct kab_build build;
 	char short_sha[13];
@@ -71,6 +73,17 @@ static void ab_usage(FILE *f)
 		"  --resume ID               continue A/B ID where it stopped "
 		"(its number\n"
 		"                            is printed when it starts)\n"
+		"\nOn a test machine instead of QEMU:\n"
+		"  --target ssh://[user@]host[:port]\n"
+		"  --a-setup CMD, --b-setup CMD   run there (sh -c) before each "
+		"of the side's\n"
+		"                            turns to switch it to that kernel: "
+		"kexec, or a\n"
+		"                            boot entry and a reboot\n"
+		"  --a-release R, --b-release R   the uname -r to wait for "
+		"after the setup\n"
+		"  --setup-timeout S         how long the machine may take to "
+		"come back (600)\n"
 		"\nExit status: 0 every boot ok, 1 a boot failed, 2 usage.\n");
 }
 
@@ -99,6 +112,37 @@ static unsigned long next_rand(unsigned long *s)
 }
 
 static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume);
+
+/* --target ssh://: the sides are what their setups make the machine. */
+static int ssh_sides(const char *target, struct side *sides,
+		     struct kab_ssh *ssh)
+{
+	struct kab_err err;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (sides[i].q.kernel || sides[i].q.cmdline || sides[i].rev)
+			return cli_error(EXIT_USAGE, "--%c, --%c-cmdline and "
+					 "--%c-rev are for QEMU: on a test "
+					 "machine, --%c-setup switches kernels",
+					 'a' + i, 'a' + i, 'a' + i, 'a' + i);
+		sides[i].ssh.letter = 'a' + i;
+	}
+	if (kab_ssh_parse(target, ssh, &err))
+		return cli_error(EXIT_USAGE, "%s", err.msg);
+	return 0;
+}
+
+static int switch_side(struct kab_ssh *ssh, struct side *s, double timeout)
+{
+	char *release = NULL;
+	int rc;
+
+	s->ssh.label = s->label;
+	rc = ab_ssh_switch(ssh, &s->ssh, timeout, &release);
+	free(release);
+	return rc;
+}
 
 /* kab ab --resume ID [--db PATH]: the same A/B, from where it stopped. */
 int cmd_ab(struct cli *cli, int argc, char **argv)
@@ -179,6 +223,12 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		{ "b-rev", required_argument, NULL, 'v' },
 		{ "kconfig", required_argument, NULL, 'k' },
 		{ "base", required_argument, NULL, 'c' },
+		{ "target", required_argument, NULL, 'g' },
+		{ "a-setup", required_argument, NULL, 1 },
+		{ "b-setup", required_argument, NULL, 2 },
+		{ "a-release", required_argument, NULL, 3 },
+		{ "b-release", required_argument, NULL, 4 },
+		{ "setup-timeout", required_argument, NULL, 5 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -196,6 +246,9 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 	cpu_set_t pinset;
 	bool fatal = false;
 	struct build_args ba = { 0 };
+	struct kab_ssh ssh = { 0 };
+	const char *target = NULL;
+	double setup_timeout = 600;
 	struct kab_err err;
 
 	memset(sides, 0, sizeof(sides));
@@ -303,6 +356,25 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		case 'c':
 			ba.base = optarg;
 			break;
+		case 'g':
+			target = optarg;
+			break;
+		case 1:
+		case 2:
+			sides[opt - 1].ssh.setup = optarg;
+			break;
+		case 3:
+		case 4:
+			sides[opt - 3].ssh.release = optarg;
+			break;
+		case 5:
+			setup_timeout = strtod(optarg, &end);
+			if (*end || setup_timeout < 1) {
+				rc = cli_error(EXIT_USAGE, "--setup-timeout "
+					       "'%s': give seconds", optarg);
+				goto out;
+			}
+			break;
 		case 'h':
 			ab_usage(stdout);
 			goto out;
@@ -319,6 +391,17 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 	}
 	if (kab_job_load(job_path, sets, nr_sets, &jobs, &err)) {
 		rc = cli_error(EXIT_USAGE, "%s", err.msg);
+		goto out;
+	}
+	if (target && strcmp(target, "qemu")) {
+		rc = ssh_sides(target, sides, &ssh);
+		if (rc)
+			goto out;
+	} else if (sides[0].ssh.setup || sides[1].ssh.setup ||
+		   sides[0].ssh.release || sides[1].ssh.release) {
+		rc = cli_error(EXIT_USAGE, "--a-setup, --b-setup and the "
+			       "releases are for a test machine: add --target "
+			       "ssh://host");
 		goto out;
 	}
 	if ((sides[0].rev || sides[1].rev) && !ba.tree) {
@@ -359,7 +442,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 			labels[i] = sides[i].short_sha;
 		}
 	}
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 2 && !ssh.dest; i++) {
 		if (!sides[i].q.kernel) {
 			if (!def)
 				def = kab_default_kernel();
@@ -383,6 +466,9 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 	}
 	for (i = 0; i < 2; i++)
 		sides[i].label = labels[i] ? xstrdup(labels[i]) :
+				 ssh.dest ? xstrdup(sides[i].ssh.release ?
+						    sides[i].ssh.release :
+						    i ? "B" : "A") :
 				 default_label(&sides[i].q, i ? "B" : "A",
 					       &sides[!i].q);
 	if (!strcmp(sides[0].label, sides[1].label)) {
@@ -425,13 +511,20 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 	c.brief = true;
 	agent = runjob_agent_path();
 	c.nr_jobs = boots * 2 * jobs.nr;
-	fprintf(stderr, "kab: A = %s (%s%s%s), B = %s (%s%s%s): %d boots "
-		"each, %d runs per boot, order %s\n", sides[0].label,
-		sides[0].q.kernel, sides[0].q.cmdline ? " " : "",
-		sides[0].q.cmdline ? sides[0].q.cmdline : "", sides[1].label,
-		sides[1].q.kernel, sides[1].q.cmdline ? " " : "",
-		sides[1].q.cmdline ? sides[1].q.cmdline : "", boots,
-		c.iterations, order);
+	if (ssh.dest)
+		fprintf(stderr, "kab: A = %s, B = %s on %s: %d turns each, %d "
+			"runs per turn, order %s\n", sides[0].label,
+			sides[1].label, ssh.dest, boots, c.iterations, order);
+	else
+		fprintf(stderr, "kab: A = %s (%s%s%s), B = %s (%s%s%s): %d "
+			"boots each, %d runs per boot, order %s\n",
+			sides[0].label, sides[0].q.kernel,
+			sides[0].q.cmdline ? " " : "",
+			sides[0].q.cmdline ? sides[0].q.cmdline : "",
+			sides[1].label, sides[1].q.kernel,
+			sides[1].q.cmdline ? " " : "",
+			sides[1].q.cmdline ? sides[1].q.cmdline : "", boots,
+			c.iterations, order);
 	for (k = 0; k < boots && !fatal && !stop_requested; k++) {
 		for (j = 0; j < jobs.nr && !fatal && !stop_requested; j++) {
 			int first = !strcmp(order, "random") ?
@@ -450,7 +543,14 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 				c.job = &jobs.jobs[j];
 				c.label = s->label;
 				c.commit = s->build.commit;
-				c.qemu = &s->q;
+				c.qemu = ssh.dest ? NULL : &s->q;
+				c.ssh = ssh.dest ? &ssh : NULL;
+				if (ssh.dest && switch_side(&ssh, s,
+							    setup_timeout)) {
+					rc = EXIT_RUN;
+					fatal = true;
+					break;
+				}
 				if (runjob_one(&c, agent, &fatal))
 					rc = EXIT_RUN;
 				s->outcomes[c.last_outcome]++;
@@ -495,5 +595,6 @@ out:
 	free(agent);
 	free(def);
 	free(cache);
+	kab_ssh_free(&ssh);
 	return rc;
 }

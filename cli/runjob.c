@@ -183,6 +183,35 @@ char *runjob_agent_path(void)
 	return xasprintf("%s/kab-agent", self);
 }
 
+/*
+ * A turn of an A/B on a test machine is stored as a boot too (without
+ * QEMU's facts), so that --resume knows it is done.
+ */
+static void store_turn(struct run_ctx *c, int ret, enum kab_run_status st,
+		       const char *msg, bool *fatal)
+{
+	struct kab_boot_row row = {
+		.run_id = c->run_id,
+		.kernel_label = c->label,
+		.outcome = ret ? "boot-failure" : st == KAB_RUN_OK ? "ok" :
+			   st == KAB_RUN_INTERRUPTED ? "interrupted" :
+			   "job-failure",
+		.problem = st == KAB_RUN_OK ? NULL : msg,
+		.seconds = now_mono() - c->t0,
+		.ab_id = c->ab_id,
+		.ab_seq = c->ab_seq,
+	};
+	struct kab_err err;
+
+	c->last_outcome = ret ? KAB_BOOT_FAILED : st == KAB_RUN_OK ?
+			  KAB_BOOT_OK : st == KAB_RUN_INTERRUPTED ?
+			  KAB_BOOT_INTERRUPTED : KAB_BOOT_JOB_FAILED;
+	if (kab_db_boot_insert(c->db, &row, NULL, &err)) {
+		cli_error(EXIT_RUN, "%s", err.msg);
+		*fatal = true;
+	}
+}
+
 /* Run one expanded job; returns 0 when it ran ok. */
 int runjob_one(struct run_ctx *c, const char *agent, bool *fatal)
 {
@@ -262,6 +291,11 @@ int runjob_one(struct run_ctx *c, const char *agent, bool *fatal)
 	if (c->run_id <= 0) {
 		cli_error(EXIT_RUN, "%s %s did not start: %s", c->job->suite,
 			  c->job->test, msg ? msg : "no run record");
+	} else if (status == KAB_RUN_OK && c->brief && !c->qemu) {
+		printf("turn %d/%d %s: run %lld ok, %d iterations\n",
+		       c->job_nr, c->nr_jobs, c->label, (long long)c->run_id,
+		       kab_collector_iterations(col));
+		fflush(stdout);
 	} else if (status == KAB_RUN_OK && c->brief) {
 		printf("boot %d/%d %s: run %lld ok, %d iterations, agent up "
 		       "after %.1f s, first sample at %.1f s, %.0f s under "
@@ -323,6 +357,8 @@ int runjob_one(struct run_ctx *c, const char *agent, bool *fatal)
 			*fatal = true;
 		}
 	}
+	if (c->ssh && c->ab_id)
+		store_turn(c, ret, status, msg, fatal);
 	if (c->qemu && !ret && outcome != KAB_BOOT_OK && boot.console_len) {
 		/* The end of the console says why; all of it is kept. */
 		const char *p = boot.console + boot.console_len;

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ab-ssh.c - kab ab on a test machine over ssh: before each side's
+ * turn, its setup command switches the machine to that kernel (kexec,
+ * or a boot entry and a reboot); kab waits for the machine to answer
+ * again and checks uname -r against the release the side expects.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ab-ssh.h"
+
+/* One line of output of words there, or NULL when it did not answer. */
+static char *ask(const struct kab_ssh *s, const char *const *words)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct kab_err err;
+	char *nl;
+
+	if (kab_ssh_run(s, words, &out, &err) || !out.buf) {
+		strbuf_release(&out);
+		return NULL;
+	}
+	nl = strchr(out.buf, '\n');
+	if (nl)
+		*nl = '\0';
+	return strbuf_detach(&out);
+}
+
+static char *boot_id(const struct kab_ssh *s)
+{
+	static const char *const words[] = {
+		"cat", "/proc/sys/kernel/random/boot_id", NULL };
+
+	return ask(s, words);
+}
+
+int ab_ssh_switch(struct kab_ssh *s, const struct ab_ssh_side *side,
+		  double timeout, char **release)
+{
+	static const char *const uname[] = { "uname", "-r", NULL };
+	char *before = boot_id(s), *now = NULL, *rel = NULL;
+	double deadline;
+	struct kab_err err;
+	int rc;
+
+	*release = NULL;
+	if (!before)
+		return cli_error(EXIT_RUN, "cannot reach %s over ssh before "
+				 "switching to %s: check 'ssh %s true'",
+				 s->dest, side->label, s->dest);
+	if (side->setup) {
+		const char *const words[] = { "sh", "-c", side->setup, NULL };
+
+		fprintf(stderr, "kab: %s: switching %s: %s\n", side->label,
+			s->dest, side->setup);
+		rc = kab_ssh_run(s, words, NULL, &err);
+		/* 255: the connection went down with the machine: fine */
+		if (rc && rc != 255) {
+			free(before);
+			return cli_error(EXIT_RUN, "the setup of %s failed on "
+					 "%s (exit %d): fix --%c-setup",
+					 side->label, s->dest, rc,
+					 side->letter);
+		}
+	}
+	deadline = now_mono() + timeout;
+	for (;;) {
+		free(now);
+		free(rel);
+		now = boot_id(s);
+		rel = now ? ask(s, uname) : NULL;
+		if (rel && (!side->release || !strcmp(rel, side->release)))
+			break;
+		/* the right kernel is not there yet: a reboot may be coming */
+		if (now_mono() > deadline) {
+			if (!rel)
+				cli_error(EXIT_RUN, "%s did not answer within "
+					  "%.0f s of %s's setup: see to the "
+					  "machine, or raise --setup-timeout",
+					  s->dest, timeout, side->label);
+			else
+				cli_error(EXIT_RUN, "after %s's setup %s runs "
+					  "%s, not %s: check --%c-setup and "
+					  "--%c-release", side->label, s->dest,
+					  rel, side->release, side->letter,
+					  side->letter);
+			free(before);
+			free(now);
+			free(rel);
+			return EXIT_RUN;
+		}
+		sleep(1);
+	}
+	fprintf(stderr, "kab: %s: %s runs %s%s\n", side->label, s->dest, rel,
+		strcmp(now, before) ? " (rebooted)" : "");
+	free(before);
+	free(now);
+	*release = rel;
+	return 0;
+}

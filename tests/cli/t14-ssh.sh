@@ -1,0 +1,128 @@
+#!/bin/bash
+# The ssh target, against an OpenSSH server this test starts on
+# 127.0.0.1 with keys it makes (tests/cli/sshd.sh): the agent shipped
+# once, stress-ng shipped when the machine lacks it, a dropped
+# connection, and kab ab switching the machine with setup commands.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/sshd.sh"
+
+QUICK="--set nr_task=1 --set warmup=0 --set testtime=1s"
+JOB=$TOP/jobs/will-it-scale-malloc1.yaml
+# The remote cache has a space and a quote in its path (see sshd.sh).
+RCACHE="$TMP/remote cache/it's/kab"
+
+if ! sshd_start >$TMP/sshd.out 2>&1; then
+	cat $TMP/sshd.out
+	test_expect "an OpenSSH server starts on 127.0.0.1" 'false'
+	test_done
+	exit 1
+fi
+trap 'sshd_stop; rm -rf "$TMP"' EXIT
+
+test_expect "kab run --target ssh:// ships the agent and stores the remote run" '
+	kab run --target ssh://kabtest --runs 2 $QUICK --monitors none $JOB >$TMP/o 2>&1
+	cat $TMP/o
+	[ "$(sql "select target, status from runs")" = "ssh|ok" ]
+	[ "$(sql "select count(distinct iteration) from samples where metric = \"will-it-scale.per_process_ops\"")" = 2 ]
+	# the host facts are the remote agent'"'"'s own
+	sql "select host from runs" | grep -q "\"hostname\":\"$($KAB_SSH kabtest hostname)\""
+	ls "$RCACHE"/agent-*/kab-agent "$RCACHE"/agent-*/lib/ld-linux-x86-64.so.2
+	[ $(ls -d "$RCACHE"/agent-* | wc -l) = 1 ]
+'
+
+test_expect "a second run finds the agent there and ships nothing" '
+	before=$(stat -c %Y.%N "$RCACHE"/agent-*/.complete)
+	sleep 1
+	kab run --target ssh://kabtest --runs 1 $QUICK --monitors none $JOB >/dev/null 2>&1
+	[ "$(stat -c %Y.%N "$RCACHE"/agent-*/.complete)" = "$before" ]
+	[ "$(sql "select count(*) from runs where status = \"ok\"")" = 2 ]
+'
+
+test_expect "stress-ng goes along when the machine has none" '
+	! $KAB_SSH kabtest "command -v stress-ng"
+	kab run --target ssh://kabtest --runs 1 --set testtime=1s \
+		$TOP/jobs/stress-ng-radixsort.yaml >$TMP/o 2>&1 || { cat $TMP/o; false; }
+	ls "$RCACHE"/agent-*/stress-ng.bin "$RCACHE"/agent-*/bin/stress-ng
+	[ "$(sql "select count(*) from samples where metric = \"stress-ng.radixsort.ops_per_sec\"")" = 1 ]
+'
+
+test_expect "a connection dropped mid-run: samples so far kept, run interrupted" '
+	rm -f $TMP/d.db
+	kab --db $TMP/d.db run --target ssh://kabtest --runs 10 $QUICK $JOB >$TMP/o 2>&1 &
+	pid=$!
+	for i in $(seq 150); do
+		n=$(sqlite3 $TMP/d.db "select count(distinct iteration) from samples" 2>/dev/null || true)
+		[ "${n:-0}" -ge 2 ] && break
+		sleep 0.2
+	done
+	sshd_drop
+	rc=0
+	wait $pid || rc=$?
+	cat $TMP/o
+	[ $rc = 1 ]
+	[ "$(sqlite3 $TMP/d.db "select status from runs")" = interrupted ]
+	n=$(sqlite3 $TMP/d.db "select count(distinct iteration) from samples")
+	[ $n -ge 2 ] && [ $n -lt 10 ]
+	grep -q "interrupted: .*the connection dropped" $TMP/o
+	sleep 1
+	! pgrep -f "agent-.*/kab-agent"
+'
+
+test_expect "an unreachable machine and bad targets are refused in one line" '
+	expect_error 1 "cannot reach 127.0.0.1 over ssh" -- kab --db $TMP/u.db run --target ssh://127.0.0.1:1 $QUICK $JOB
+	[ "$(sqlite3 $TMP/u.db "select count(*) from runs")" = 0 ]
+	expect_error 2 "not a host" -- kab run --target "ssh://-oProxyCommand=touch\ $TMP/pwned" $JOB
+	[ ! -e $TMP/pwned ]
+	expect_error 2 "the port must be a number" -- kab run --target ssh://kabtest:ssh $JOB
+	expect_error 2 "use local, qemu or ssh://" -- kab run --target telnet://kabtest $JOB
+'
+
+test_expect "kab ab on a test machine: setups switch it, turns interleave" '
+	rel=$($KAB_SSH kabtest uname -r)
+	kab --db $TMP/ab.db ab --target ssh://kabtest \
+		--a-setup "echo \"a \$(uname -r)\" >> $TMP/setup.log" \
+		--b-setup "echo b >> $TMP/setup.log" --a-release "$rel" \
+		--a-label A --b-label B --boots 2 --runs-per-boot 2 $QUICK \
+		--job $JOB >$TMP/o 2>$TMP/e
+	cat $TMP/o $TMP/e
+	[ "$(tr "\n" , <$TMP/setup.log)" = "a $rel,b,a $rel,b," ]
+	[ "$(sqlite3 $TMP/ab.db "select group_concat(kernel_label || outcome || ab_seq, \" \") from boots")" = "Aok0 Bok1 Aok2 Bok3" ]
+	[ "$(sqlite3 $TMP/ab.db "select count(*) from runs where target = \"ssh\" and status = \"ok\"")" = 4 ]
+	grep -q "^kab: A: kabtest runs $rel$" $TMP/e
+	grep -q "^               A                           B $" $TMP/o
+'
+
+test_expect "a machine that comes back with the wrong kernel stops the A/B" '
+	rc=0
+	kab --db $TMP/w.db ab --target ssh://kabtest --b-release 0.0.0-nope \
+		--setup-timeout 2 --boots 1 --runs-per-boot 1 $QUICK \
+		--job $JOB >$TMP/o 2>$TMP/e || rc=$?
+	cat $TMP/e
+	[ $rc = 1 ]
+	grep -q "after B.s setup kabtest runs .*, not 0.0.0-nope: check --b-setup and --b-release" $TMP/e
+	expect_error 1 "the setup of A failed on kabtest (exit 3): fix --a-setup" -- \
+		kab --db $TMP/w.db ab --target ssh://kabtest --a-setup "exit 3" \
+		--boots 1 --runs-per-boot 1 $QUICK --job $JOB
+	expect_error 2 "add --target ssh://host" -- kab ab --a-setup true --job $JOB
+	expect_error 2 "are for QEMU" -- kab ab --target ssh://kabtest --a /boot/vmlinuz --job $JOB
+'
+
+test_expect "an ssh A/B killed with kill -9 resumes where it stopped" '
+	rm -f $TMP/r.db
+	kab --db $TMP/r.db ab --target ssh://kabtest --boots 2 --runs-per-boot 2 \
+		$QUICK --job $JOB >$TMP/o 2>&1 &
+	pid=$!
+	for i in $(seq 150); do
+		n=$(sqlite3 $TMP/r.db "select count(*) from boots where outcome = \"ok\"" 2>/dev/null || true)
+		[ "${n:-0}" -ge 1 ] && break
+		sleep 0.2
+	done
+	kill -9 $pid
+	wait $pid || true
+	kab --db $TMP/r.db ab --resume 1 >$TMP/o 2>&1 || { cat $TMP/o; false; }
+	cat $TMP/o
+	[ "$(sqlite3 $TMP/r.db "select count(*) from boots where outcome = \"ok\"")" = 4 ]
+	[ "$(sqlite3 $TMP/r.db "select count(distinct ab_seq) from boots where outcome = \"ok\"")" = 4 ]
+'
+
+test_done
