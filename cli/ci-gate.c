@@ -53,31 +53,6 @@ static void judge(const struct gate_opts *o, struct verdict *v, size_t nr)
 	free(kv);
 }
 
-static void xml_escape(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			/* XML 1.0 has no place for other control characters */
-			if ((unsigned char)*s >= 0x20 || *s == '\n' ||
-			    *s == '\t')
-				fputc(*s, f);
-		}
-	}
-}
-
 static void junit(FILE *f, const char *base, const char *head,
 		  const struct verdict *v, size_t nr, size_t failed)
 {
@@ -86,9 +61,9 @@ static void junit(FILE *f, const char *base, const char *head,
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<testsuites name=\"kab ci gate\" tests=\"%zu\" failures=\"%zu\">\n"
 		"  <testsuite name=\"", nr, failed);
-	xml_escape(f, base);
+	html_escape(f, base);
 	fputs(" -> ", f);
-	xml_escape(f, head);
+	html_escape(f, head);
 	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
 		"skipped=\"0\">\n", nr, failed);
 	for (i = 0; i < nr; i++) {
@@ -96,14 +71,14 @@ static void junit(FILE *f, const char *base, const char *head,
 		const struct kab_cell *c = &r->cells[0];
 
 		fputs("    <testcase classname=\"", f);
-		xml_escape(f, v[i].job);
+		html_escape(f, v[i].job);
 		fputs("\" name=\"", f);
-		xml_escape(f, r->metric);
+		html_escape(f, r->metric);
 		fputs("\">\n", f);
 		if (v[i].failed) {
 			fprintf(f, "      <failure type=\"%s\" message=\"",
 				v[i].regressed ? "regression" : "change");
-			xml_escape(f, v[i].what);
+			html_escape(f, v[i].what);
 			fputs("\">", f);
 			fprintf(f, "base mean %.6g (n=%zu, stddev %.3g%%), head "
 				"mean %.6g (n=%zu, stddev %.3g%%)", r->base.mean,
@@ -112,7 +87,7 @@ static void junit(FILE *f, const char *base, const char *head,
 			fputs("</failure>\n", f);
 		}
 		fputs("      <system-out>", f);
-		xml_escape(f, v[i].what);
+		html_escape(f, v[i].what);
 		fputs("</system-out>\n    </testcase>\n", f);
 	}
 	fputs("  </testsuite>\n</testsuites>\n", f);

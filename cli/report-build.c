@@ -282,9 +282,12 @@ static char *reproduce(struct kab_db *db, const struct report *r,
 		add_argv(&sb, "kab ab", argv);
 	} else if (b->commit && h->commit && j->facts.tree) {
 		strbuf_addf(&sb, "kab ab --tree LINUX --a-rev %.12s --b-rev "
-			    "%.12s --boots %zu --runs-per-boot %d --job %s\n",
-			    b->commit, h->commit, t->runs[1].nr,
-			    head->nr_iterations, file);
+			    "%.12s --a-label ", b->commit, h->commit);
+		strbuf_add_shell_word(&sb, b->label);
+		strbuf_addstr(&sb, " --b-label ");
+		strbuf_add_shell_word(&sb, h->label);
+		strbuf_addf(&sb, " --boots %zu --runs-per-boot %d --job %s\n",
+			    t->runs[1].nr, head->nr_iterations, file);
 		strbuf_addf(&sb, "# LINUX: a clone holding both commits "
 			    "(here: %s)\n", j->facts.tree);
 	} else if (!strcmp(head->target, "qemu")) {

@@ -79,13 +79,31 @@ static void others(FILE *out, const struct report *r)
 		fputc('\n', out);
 }
 
+/* A fence longer than any run of backquotes in what it holds. */
 static void fenced(FILE *out, const char *summary, const char *lang,
 		   void (*fn)(FILE *, const void *), const void *arg)
 {
-	fprintf(out, "<details><summary>%s</summary>\n\n```%s\n", summary,
-		lang);
-	fn(out, arg);
-	fputs("```\n\n</details>\n\n", out);
+	char *buf = NULL;
+	size_t len = 0, run = 0, longest = 0, i;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return;
+	fn(f, arg);
+	fclose(f);
+	for (i = 0; i < len; i++) {
+		run = buf[i] == '`' ? run + 1 : 0;
+		longest = run > longest ? run : longest;
+	}
+	longest = longest < 3 ? 3 : longest + 1;
+	fprintf(out, "<details><summary>%s</summary>\n\n", summary);
+	for (i = 0; i < longest; i++)
+		fputc('`', out);
+	fprintf(out, "%s\n%s", lang, buf);
+	for (i = 0; i < longest; i++)
+		fputc('`', out);
+	fputs("\n\n</details>\n\n", out);
+	free(buf);
 }
 
 static void tables(FILE *out, const void *arg)

@@ -34,7 +34,10 @@ void html_escape(FILE *out, const char *s)
 			fputs("&#39;", out);
 			break;
 		default:
-			fputc(*s, out);
+			/* XML 1.0 has no place for other control characters */
+			if ((unsigned char)*s >= 0x20 || *s == '\n' ||
+			    *s == '\t')
+				fputc(*s, out);
 		}
 	}
 }

@@ -83,7 +83,7 @@ void report_text(FILE *out, const struct report *r);
 void report_text_body(FILE *out, const struct report *r);
 void report_markdown(FILE *out, const struct report *r);
 void report_html(FILE *out, const struct report *r);
-/* Inline SVG charts and the escaping they and the page need. */
+/* Inline SVG charts; the escaping of text in HTML and XML. */
 void html_escape(FILE *out, const char *s);
 void svg_strip(FILE *out, const char *metric, const struct kab_series *b,
 	       const char *bname, const struct kab_series *h,

@@ -45,6 +45,34 @@ awk -v s="$start" -v e="$end" 'BEGIN {
 		e - s }'
 
 echo
+echo "== kab report, kab merge and kab ci gate on the same 10,000-metric database"
+timed() {
+	local what=$1 start end
+	shift
+	start=$(date +%s.%N)
+	"$@" >/dev/null
+	end=$(date +%s.%N)
+	awk -v s="$start" -v e="$end" -v w="$what" 'BEGIN {
+		printf "  %s: %.3f s\n", w, e - s }'
+}
+timed "kab report (text)" $KAB --db "$TMP/wide.db" report --kpi bench.metric_00000 A B
+timed "kab report --format html" $KAB --db "$TMP/wide.db" report --kpi bench.metric_00000 --format html A B
+timed "kab merge into an empty database (600,000 samples)" $KAB merge "$TMP/merged.db" "$TMP/wide.db"
+timed "kab merge again (nothing to add)" $KAB merge "$TMP/merged.db" "$TMP/wide.db"
+timed "kab ci gate --kpi (JUnit and summary)" sh -c "$KAB --db $TMP/wide.db ci gate --kpi bench.metric_00000 --junit $TMP/j.xml --summary $TMP/s.md A B || true"
+if [ -x /usr/bin/python3 ] && command -v qemu-system-x86_64 >/dev/null && ls /boot/vmlinuz-* >/dev/null 2>&1; then
+	start=$(date +%s.%N)
+	XDG_CACHE_HOME=$TMP/cache /usr/bin/python3 tests/ci/run-workflow.py github \
+		examples/ci/github-actions.yml "$TMP/wf" KAB_PREBUILT=1 KAB=$KAB \
+		KAB_KERNEL_base= "KAB_KERNEL_head=--cmdline slub_debug=FZPU" \
+		JOBS=kab/jobs/will-it-scale-malloc1.yaml BOOTS=4 RUNS=3 \
+		"KAB_SET=--set nr_task=1 --set warmup=0 --set testtime=1s" >/dev/null
+	end=$(date +%s.%N)
+	awk -v s="$start" -v e="$end" 'BEGIN {
+		printf "  the GitHub example run here, 2 cells x 4 QEMU boots, merged and gated: %.0f s\n", e - s }'
+fi
+
+echo
 echo "== a boot's dead time: Debian's kernel under QEMU, malloc1 1 s x 1"
 if command -v qemu-system-x86_64 >/dev/null && ls /boot/vmlinuz-* >/dev/null 2>&1; then
 	export XDG_CACHE_HOME="$TMP/cache"

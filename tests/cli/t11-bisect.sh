@@ -89,6 +89,21 @@ test_expect "kab bisect names the seeded commit; killed, it resumes" '
 	kab bisect --list | grep -q "^1  done"
 '
 
+test_expect "kab report of the first bad commit shows the bisect trend, as text and SVG" '
+	good=$(sql "SELECT good_runs FROM bisects WHERE id = 1")
+	bad=$(sql "SELECT runs FROM bisect_steps WHERE commit_sha = '"'"'$C4'"'"' AND runs IS NOT NULL ORDER BY id DESC LIMIT 1")
+	kab report $good $bad >$TMP/r.txt
+	cat $TMP/r.txt
+	grep -q "^commit: $C4 " $TMP/r.txt
+	grep -q "\[O\] bisect-bad  sample" $TMP/r.txt
+	kab report --format html -o $TMP/r.html $good $bad
+	# one dot per sample of every tested commit that has runs
+	want=$(sql "SELECT count(*) FROM samples WHERE metric = '"'"'$M'"'"' AND run_id IN (SELECT value FROM bisects, json_each('"'"'['"'"' || good_runs || '"'"','"'"' || bad_runs || '"'"']'"'"') UNION SELECT value FROM bisect_steps, json_each('"'"'['"'"' || runs || '"'"']'"'"') WHERE runs IS NOT NULL AND runs != '"'"''"'"')")
+	got=$(sed -n "/<svg[^>]*class=\"kab-chart trend\"/,/<\/svg>/p" $TMP/r.html | grep -c "<circle")
+	[ "$want" -ge 16 ] || fail "only $want samples in the bisect"
+	[ "$got" = "$want" ] || fail "trend chart: $got dots, $want samples"
+'
+
 test_expect "bisect-step: a commit that does not build or boot is skipped (125)" '
 	git -C $R checkout -q $C2
 	rc=0
