@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ab-ssh.h"
+#include "runjob.h"
 
 /* One line of output of words there, or NULL when it did not answer. */
 static char *ask(const struct kab_ssh *s, const char *const *words)
@@ -75,6 +76,13 @@ int ab_ssh_switch(struct kab_ssh *s, const struct ab_ssh_side *side,
 		if (rel && (!side->release || !strcmp(rel, side->release)))
 			break;
 		/* the right kernel is not there yet: a reboot may be coming */
+		if (stop_requested) {
+			free(before);
+			free(now);
+			free(rel);
+			return cli_error(EXIT_RUN, "interrupted while waiting "
+					 "for %s", s->dest);
+		}
 		if (now_mono() > deadline) {
 			if (!rel)
 				cli_error(EXIT_RUN, "%s did not answer within "

@@ -228,16 +228,27 @@ static char *subsystem_of(const char *subject)
 
 /* ---- how to reproduce ---- */
 
-static void add_argv(struct strbuf *sb, const char *cmd, json_t *argv)
+/* The stored command line, its --job the file written above. */
+static void add_argv(struct strbuf *sb, const char *cmd, json_t *argv,
+		     const char *file)
 {
+	const char *prev = "";
 	size_t i;
 	json_t *a;
 
 	strbuf_addstr(sb, cmd);
 	json_array_foreach(argv, i, a) {
+		const char *v = json_string_value(a) ? json_string_value(a) :
+				"";
+
 		strbuf_addstr(sb, " ");
-		strbuf_add_shell_word(sb, json_string_value(a) ?
-				      json_string_value(a) : "");
+		if (!strcmp(prev, "--job"))
+			strbuf_add_shell_word(sb, file);
+		else if (!strncmp(v, "--job=", 6))
+			strbuf_addf(sb, "--job=%s", file);
+		else
+			strbuf_add_shell_word(sb, v);
+		prev = v;
 	}
 	strbuf_addstr(sb, "\n");
 }
@@ -277,9 +288,8 @@ static char *reproduce(struct kab_db *db, const struct report *r,
 
 	add_job(&sb, t, file);
 	if (json_is_array(argv)) {
-		strbuf_addf(&sb, "# the A/B as it was run (its job is the "
-			    "file above):\n");
-		add_argv(&sb, "kab ab", argv);
+		strbuf_addf(&sb, "# the A/B as it was run:\n");
+		add_argv(&sb, "kab ab", argv, file);
 	} else if (b->commit && h->commit && j->facts.tree) {
 		strbuf_addf(&sb, "kab ab --tree LINUX --a-rev %.12s --b-rev "
 			    "%.12s --a-label ", b->commit, h->commit);

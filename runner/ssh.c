@@ -258,9 +258,10 @@ static int probe(struct kab_ssh *s, struct kab_err *err)
 	int rc = kab_ssh_run(s, words, &out, err);
 
 	if (rc || !out.buf || out.buf[0] != '/') {
-		if (!rc)
-			kab_err_set(err, "%s did not say where its home is: is "
-				    "sh there, and HOME set?", s->dest);
+		if (rc != 255 && rc >= 0)
+			kab_err_set(err, "%s did not say where its cache is "
+				    "(exit %d): is sh there, and HOME set?",
+				    s->dest, rc);
 		strbuf_release(&out);
 		return -1;
 	}

@@ -63,7 +63,7 @@ timed "kab ci gate --kpi (JUnit and summary)" sh -c "$KAB --db $TMP/wide.db ci g
 if [ -x /usr/bin/python3 ] && command -v qemu-system-x86_64 >/dev/null && ls /boot/vmlinuz-* >/dev/null 2>&1; then
 	start=$(date +%s.%N)
 	XDG_CACHE_HOME=$TMP/cache /usr/bin/python3 tests/ci/run-workflow.py github \
-		examples/ci/github-actions.yml "$TMP/wf" KAB_PREBUILT=1 KAB=$KAB \
+		examples/ci/github-actions.yml "$TMP/wf" KAB_PREBUILT=1 KAB="$(realpath $KAB)" \
 		KAB_KERNEL_base= "KAB_KERNEL_head=--cmdline slub_debug=FZPU" \
 		JOBS=kab/jobs/will-it-scale-malloc1.yaml BOOTS=4 RUNS=3 \
 		"KAB_SET=--set nr_task=1 --set warmup=0 --set testtime=1s" >/dev/null

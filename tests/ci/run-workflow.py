@@ -163,7 +163,11 @@ def github(wf, root, overrides):
         if matrix is None:
             results[name] = gh_job(name, job, ctx, root, arts, overrides)
             continue
-        cells = gh_subst(matrix, ctx)["include"]
+        try:
+            cells = gh_subst(matrix, ctx)["include"]
+        except ValueError:
+            raise Unsupported("job %s: its matrix is not JSON (did the "
+                              "plan fail? see %s)" % (name, root))
         out = [None] * len(cells)
 
         def cell(i):
