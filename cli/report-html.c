@@ -30,6 +30,14 @@ static const char *verdict_class(int verdict)
 	       "change";
 }
 
+/* "bind=core mode=process ..." of "will-it-scale: bind=core ...". */
+static const char *params_of(const char *job_name)
+{
+	const char *p = strstr(job_name, ": ");
+
+	return p ? p + 2 : job_name;
+}
+
 static void fact(FILE *out, const char *name, const char *value)
 {
 	fprintf(out, "<dt>%s</dt><dd>", name);
@@ -42,12 +50,13 @@ static void chart(FILE *out, const struct report_job *j)
 	const struct cmp_table *t = j->t;
 	const struct kab_series *b = side_series(&t->side[0], j->kpi->metric);
 	const struct kab_series *h = side_series(&t->side[1], j->kpi->metric);
-	char *change = report_change(j);
+	char *change = report_change(j), *name;
 
 	if (!b || !h) {
 		free(change);
 		return;
 	}
+	name = report_job_name(t);
 	fputs("<figure>\n", out);
 	svg_strip(out, j->kpi->metric, b, t->side[0].id, h, t->side[1].id);
 	fputs("<figcaption>", out);
@@ -61,9 +70,10 @@ static void chart(FILE *out, const struct report_job *j)
 	else
 		fputs("no significant change", out);
 	fputs(" (", out);
-	html_escape(out, t->h.axis_values);
+	html_escape(out, params_of(name));
 	fputs("); a dot per sample, a row per boot, the bar at the "
 	      "median</figcaption>\n</figure>\n", out);
+	free(name);
 	free(change);
 }
 
@@ -94,7 +104,7 @@ static void tables(FILE *out, const struct report *r)
 void report_html(FILE *out, const struct report *r)
 {
 	const struct report_job *m = report_main(r);
-	char *change = report_change(m);
+	char *change = report_change(m), *name;
 	size_t i;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\""
@@ -119,7 +129,9 @@ void report_html(FILE *out, const struct report *r)
 	fact(out, "config", r->config);
 	fact(out, "compiler", r->compiler);
 	fact(out, "test machine", m->machine);
-	fact(out, "parameters", m->t->h.axis_values);
+	name = report_job_name(m->t);
+	fact(out, "parameters", params_of(name));
+	free(name);
 	fputs("</dl>\n<h2>Key performance indicators</h2>\n", out);
 	chart(out, m);
 	for (i = 0; i < r->nr; i++)

@@ -54,7 +54,9 @@ echo "== malloc1 per process, base against align"
 $KAB --db "$DB" compare --all --plot base align |
 	grep -A12 '^will-it-scale.per_process_ops$' || true
 echo
-echo "Next: 'kab --db $DB compare --all --stats $KERNELS' for every row,"
+echo "Next: 'kab --db $DB report base align' for the robot's email"
+echo "      (--format html -o report.html for a page with charts),"
+echo "      'kab --db $DB compare --all --stats $KERNELS' for every row,"
 echo "      'kab --db $DB show align' for the boots of one kernel, and"
 echo "      kab bisect --tree $tree --good kab-demo/base --bad kab-demo/fix~1 \\"
 echo "          --job jobs/will-it-scale-malloc1.yaml --set nr_task=1 --set warmup=1 \\"
