@@ -40,7 +40,9 @@ static void report_usage(FILE *f)
 		"given too)\n"
 		"  --from ADDR           its sender (default: git config "
 		"user.name/user.email)\n"
-		"  --to ADDR, --cc ADDR  recipients, each option repeatable\n"
+		"  --to ADDR, --cc ADDR  recipients, each option repeatable "
+		"(headers of the\n"
+		"                        text email, or of the --mbox message)\n"
 		"  --in-reply-to MSGID   thread it under a message\n"
 		"  --subject-prefix P    e.g. \"linus:master\": [P] in the "
 		"subject\n"
@@ -185,9 +187,10 @@ static int parse(int argc, char **argv, struct report_args *a)
 	if (argc - optind != 2)
 		return cli_error(EXIT_USAGE, "report needs a base and a head: "
 				 "'kab report BASE HEAD'");
-	if ((a->to || a->cc || a->mail.in_reply_to) && !a->mbox)
-		return cli_error(EXIT_USAGE, "--to, --cc and --in-reply-to go "
-				 "into a message: add --mbox FILE");
+	if ((a->to || a->cc || a->mail.in_reply_to) && !a->mbox &&
+	    strcmp(a->format, "text"))
+		return cli_error(EXIT_USAGE, "--to, --cc and --in-reply-to head "
+				 "an email: use --format text or --mbox FILE");
 	return 0;
 }
 
@@ -195,6 +198,7 @@ static int emit(struct kab_db *db, struct report_args *a, const char *base,
 		const char *head)
 {
 	char *sender = a->mail.from ? NULL : git_sender(), *buf = NULL;
+	struct kab_err err;
 	struct report r;
 	size_t len = 0;
 	FILE *f;
@@ -209,16 +213,19 @@ static int emit(struct kab_db *db, struct report_args *a, const char *base,
 			       "config user.email");
 		goto out;
 	}
+	a->mail.to = a->to;
+	a->mail.cc = a->cc;
+	if (report_mail_check(&a->mail, &err)) {
+		rc = cli_error(EXIT_USAGE, "%s", err.msg);
+		goto out;
+	}
 	rc = report_build(db, base, head, &a->o, &r);
 	if (rc)
 		goto out_report;
 	add_trend(db, &r);
 	if (a->mbox) {
-		struct kab_err err;
 		char *msg;
 
-		a->mail.to = a->to;
-		a->mail.cc = a->cc;
 		a->mail.date = time(NULL);
 		msg = report_mbox(&r, &a->mail, &err);
 		if (!msg) {
@@ -239,8 +246,10 @@ static int emit(struct kab_db *db, struct report_args *a, const char *base,
 		report_markdown(f, &r);
 	else if (!strcmp(a->format, "html"))
 		report_html(f, &r);
-	else
+	else {
+		report_mail_headers(f, &a->mail);
 		report_text(f, &r);
+	}
 	fclose(f);
 	if (a->out)
 		rc = write_file(a->out, buf, len);

@@ -172,25 +172,55 @@ static char *msg_id(const char *from, const char *subject, time_t date)
 	return id;
 }
 
+int report_mail_check(const struct report_mail *m, struct kab_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_to; i++)
+		if (check_value("--to", m->to[i], true, err))
+			return -1;
+	for (i = 0; i < m->nr_cc; i++)
+		if (check_value("--cc", m->cc[i], true, err))
+			return -1;
+	if (m->in_reply_to && check_value("--in-reply-to", m->in_reply_to,
+					  false, err))
+		return -1;
+	return 0;
+}
+
+static char *angle(const char *id)
+{
+	return id[0] == '<' ? xstrdup(id) : xasprintf("<%s>", id);
+}
+
+void report_mail_headers(FILE *out, const struct report_mail *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	address_list(&sb, "To", m->to, m->nr_to);
+	address_list(&sb, "Cc", m->cc, m->nr_cc);
+	if (m->in_reply_to) {
+		char *id = angle(m->in_reply_to);
+
+		header(&sb, "In-Reply-To", id);
+		free(id);
+	}
+	if (sb.len)
+		fputs(sb.buf, out);
+	strbuf_release(&sb);
+}
+
 char *report_mbox(const struct report *r, const struct report_mail *m,
 		  struct kab_err *err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *body = NULL, *id, *reply = NULL, date[64];
-	size_t len = 0, i;
+	size_t len = 0;
 	struct tm tm;
 	FILE *f;
 
-	if (check_value("--from", m->from, true, err))
-		return NULL;
-	for (i = 0; i < m->nr_to; i++)
-		if (check_value("--to", m->to[i], true, err))
-			return NULL;
-	for (i = 0; i < m->nr_cc; i++)
-		if (check_value("--cc", m->cc[i], true, err))
-			return NULL;
-	if (m->in_reply_to && check_value("--in-reply-to", m->in_reply_to,
-					  false, err))
+	if (check_value("--from", m->from, true, err) ||
+	    report_mail_check(m, err))
 		return NULL;
 	f = open_memstream(&body, &len);
 	if (!f) {
@@ -215,8 +245,7 @@ char *report_mbox(const struct report *r, const struct report_mail *m,
 	id = msg_id(m->from, r->subject, m->date);
 	header(&sb, "Message-ID", id);
 	if (m->in_reply_to) {
-		reply = m->in_reply_to[0] == '<' ? xstrdup(m->in_reply_to) :
-			xasprintf("<%s>", m->in_reply_to);
+		reply = angle(m->in_reply_to);
 		header(&sb, "In-Reply-To", reply);
 		header(&sb, "References", reply);
 	}

@@ -99,5 +99,9 @@ struct report_mail {
 };
 char *report_mbox(const struct report *r, const struct report_mail *m,
 		  struct kab_err *err);
+/* Are m's addresses and message id fit for headers?  -1 with err. */
+int report_mail_check(const struct report_mail *m, struct kab_err *err);
+/* To:, Cc: and In-Reply-To: lines, for the plain-text email. */
+void report_mail_headers(FILE *out, const struct report_mail *m);
 
 #endif /* KAB_CLI_REPORT_H */

@@ -48,7 +48,9 @@ test_expect "kab report of the real A/B: the robot email, read back by a mail pa
 	raw = open(sys.argv[1], "rb").read().split(b"\n", 1)[1]
 	m = email.message_from_bytes(raw, policy=email.policy.default)
 	text = open(sys.argv[2], encoding="utf-8").read()
-	subject, body = text.split("\n\n", 1)
+	head, body = text.split("\n\n", 1)
+	assert head.split("\n")[0] == "To: linux-mm@kvack.org", head
+	subject = head.split("\n")[-1]
 	assert m["Subject"] == subject[len("Subject: "):], m["Subject"]
 	assert m.get_content() == body
 	PY

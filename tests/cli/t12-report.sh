@@ -150,9 +150,19 @@ test_expect "header injection and bad addresses are refused, nothing written" '
 Bcc: victim@example.org" --mbox $TMP/bad.mbox base head
 	[ ! -e $TMP/bad.mbox ]
 	expect_error 2 "--from .nobody. is not a mail address" -- kab report --from nobody --mbox $TMP/bad.mbox base head
-	expect_error 2 "add --mbox FILE" -- kab report --to a@example.org base head
+	expect_error 2 "use --format text or --mbox FILE" -- kab report --format html --to a@example.org base head
+	expect_error 2 "--cc .* holds a control character" -- kab report --cc "a@example.org
+Bcc: victim@example.org" base head
 	expect_error 2 "a message needs a sender" -- kab report --mbox $TMP/bad.mbox base head
 	[ ! -e $TMP/bad.mbox ]
+'
+
+test_expect "the text email carries To, Cc and In-Reply-To when given" '
+	kab report --to linux-mm@kvack.org --cc "Ann Ex <ann@example.org>" \
+		--in-reply-to 202411072132.a8d2cf0f-oliver.sang@intel.com base head >$TMP/h.txt
+	[ "$(sed -n 1,4p $TMP/h.txt | cut -c1-12 | tr "\n" ,)" = "To: linux-mm,Cc: Ann Ex <a,In-Reply-To,Subject: 721," ]
+	grep -qx "In-Reply-To: <202411072132.a8d2cf0f-oliver.sang@intel.com>" $TMP/h.txt
+	[ "$(sed -n 5p $TMP/h.txt)" = "" ] && [ "$(sed -n 6p $TMP/h.txt)" = "Hello," ]
 '
 
 test_expect "markdown: a heading, the facts, folded tables and commands" '
