@@ -187,6 +187,10 @@ struct kab_comparison {
 	const struct kab_compare_opts *opts;
 };
 
+/* The series of a metric on a side (series sorted by metric), or NULL. */
+const struct kab_series *kab_side_series(const struct kab_side *s,
+					 const char *metric);
+
 /* The unadjusted p of the test that decided a cell, NAN when none. */
 double kab_cell_p(const struct kab_cell *c, enum kab_test test);
 

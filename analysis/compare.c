@@ -11,7 +11,8 @@
 
 #define MIN_SAMPLES 3
 
-static const struct kab_series *find(const struct kab_side *s, const char *m)
+const struct kab_series *kab_side_series(const struct kab_side *s,
+					 const char *m)
 {
 	size_t lo = 0, hi = s->nr;
 
@@ -204,7 +205,8 @@ int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 		r->cells = calloc(nr_heads, sizeof(*r->cells));
 		summarize(b, &r->base);
 		for (h = 0; h < nr_heads; h++) {
-			const struct kab_series *hs = find(&heads[h], b->metric);
+			const struct kab_series *hs =
+				kab_side_series(&heads[h], b->metric);
 
 			r->cells[h].p_adj = NAN;
 			if (!hs || !hs->n)
@@ -232,8 +234,9 @@ int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 		kab_bh_adjust(p, n, adj);
 		for (i = 0; i < n; i++) {
 			struct kab_row *r = &out->rows[i];
-			const struct kab_series *b = find(base, r->metric);
-			const struct kab_series *hs = find(&heads[h], r->metric);
+			const struct kab_series *b = kab_side_series(base, r->metric);
+			const struct kab_series *hs =
+				kab_side_series(&heads[h], r->metric);
 
 			r->cells[h].p_adj = adj[i];
 			if (hs && hs->n)

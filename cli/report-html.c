@@ -48,8 +48,8 @@ static void fact(FILE *out, const char *name, const char *value)
 static void chart(FILE *out, const struct report_job *j)
 {
 	const struct cmp_table *t = j->t;
-	const struct kab_series *b = side_series(&t->side[0], j->kpi->metric);
-	const struct kab_series *h = side_series(&t->side[1], j->kpi->metric);
+	const struct kab_series *b = kab_side_series(&t->side[0], j->kpi->metric);
+	const struct kab_series *h = kab_side_series(&t->side[1], j->kpi->metric);
 	char *change = report_change(j), *name;
 
 	if (!b || !h) {

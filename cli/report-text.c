@@ -137,8 +137,8 @@ static void table(FILE *out, const struct cmp_table *t)
 static void kpi_plot(FILE *out, const struct report_job *j)
 {
 	const struct cmp_table *t = j->t;
-	const struct kab_series *b = side_series(&t->side[0], j->kpi->metric);
-	const struct kab_series *h = side_series(&t->side[1], j->kpi->metric);
+	const struct kab_series *b = kab_side_series(&t->side[0], j->kpi->metric);
+	const struct kab_series *h = kab_side_series(&t->side[1], j->kpi->metric);
 
 	if (!b || !h)
 		return;

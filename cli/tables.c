@@ -229,23 +229,3 @@ void cmp_set_free(struct cmp_set *s)
 	runs_free(&s->all);
 	memset(s, 0, sizeof(*s));
 }
-
-const struct kab_series *side_series(const struct kab_side *s,
-				     const char *metric)
-{
-	size_t lo = 0, hi = s->nr;
-
-	/* series are sorted by metric */
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = strcmp(s->series[mid].metric, metric);
-
-		if (!c)
-			return &s->series[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}

@@ -37,8 +37,4 @@ int cmp_set_build(struct kab_db *db, char *const *specs, size_t nr,
 		  struct cmp_set *out);
 void cmp_set_free(struct cmp_set *s);
 
-/* The series of a metric on a side, or NULL. */
-const struct kab_series *side_series(const struct kab_side *s,
-				     const char *metric);
-
 #endif /* KAB_CLI_TABLES_H */
