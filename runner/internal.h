@@ -77,6 +77,9 @@ struct kab_pump_times {
 	double first_sample;	/* the first whole iteration arrived */
 };
 
+/* The job as JSON into the agent's stdin, which is then closed. */
+void kab_send_job(int fd, const struct kab_job *job);
+
 int kab_pump(pid_t pid, int fd, struct kab_collector *c,
 	     const struct kab_target_opts *o, double deadline,
 	     bool *timed_out, int *status, struct kab_pump_times *times,

@@ -9,11 +9,26 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "internal.h"
+
+void kab_send_job(int fd, const struct kab_job *job)
+{
+	json_t *jj = kab_job_to_json(job);
+	char *text = json_dumps(jj, JSON_COMPACT);
+
+	json_decref(jj);
+	/* an agent that died early must not take kab with it */
+	signal(SIGPIPE, SIG_IGN);
+	if (text)
+		write_all(fd, text, strlen(text));
+	free(text);
+	close(fd);
+}
 
 int kab_pump(pid_t pid, int fd, struct kab_collector *c,
 	     const struct kab_target_opts *o, double deadline,

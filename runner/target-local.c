@@ -62,20 +62,12 @@ int kab_target_local(const struct kab_target_opts *o, struct kab_collector *c,
 {
 	int in_fd = -1, out_fd = -1, status;
 	bool timed_out;
-	json_t *jj;
-	char *job;
 	pid_t pid;
 
 	pid = spawn_agent(o, &in_fd, &out_fd, err);
 	if (pid < 0)
 		return -1;
-	jj = kab_job_to_json(o->job);
-	job = json_dumps(jj, JSON_COMPACT);
-	json_decref(jj);
-	signal(SIGPIPE, SIG_IGN);
-	write_all(in_fd, job, strlen(job));
-	free(job);
-	close(in_fd);
+	kab_send_job(in_fd, o->job);
 	return kab_pump(pid, out_fd, c, o, 0, &timed_out, &status, NULL,
 			err);
 }

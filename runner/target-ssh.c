@@ -6,7 +6,6 @@
  * connection drops, the stream ends without its end record: the run is
  * interrupted, and the iterations that arrived are kept.
  */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +20,6 @@ int kab_target_ssh(const struct kab_target_opts *o, struct kab_ssh *s,
 	const char *words[16];
 	int n = 0, in_fd, out_fd, status, rc;
 	bool timed_out;
-	json_t *jj;
-	char *job;
 	pid_t pid;
 
 	if (kab_ssh_stage(s, o->agent_path, o->job, err))
@@ -53,13 +50,7 @@ int kab_target_ssh(const struct kab_target_opts *o, struct kab_ssh *s,
 	free(env);
 	if (pid < 0)
 		return -1;
-	jj = kab_job_to_json(o->job);
-	job = json_dumps(jj, JSON_COMPACT);
-	json_decref(jj);
-	signal(SIGPIPE, SIG_IGN);
-	write_all(in_fd, job, strlen(job));
-	free(job);
-	close(in_fd);
+	kab_send_job(in_fd, o->job);
 	rc = kab_pump(pid, out_fd, c, o, 0, &timed_out, &status, NULL, err);
 	if (!rc && status == 255 && !kab_collector_started(c))
 		return kab_err_set(err, "cannot reach %s over ssh: check 'ssh "
