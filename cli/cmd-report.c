@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "report.h"
-#include "bisect.h"
 
 static void report_usage(FILE *f)
 {
@@ -90,16 +89,6 @@ static int write_file(const char *path, const char *buf, size_t len)
 	}
 	free(tmp);
 	return rc;
-}
-
-static void add_trend(struct kab_db *db, struct report *r)
-{
-	const struct run_info *h = report_main(r)->t->runs[1].v[0];
-	int64_t id = h->commit ? kab_db_bisect_find(db, h->commit) : 0;
-
-	if (id && bisect_trend(db, id, &r->trend_metric, &r->trend,
-			       &r->nr_trend))
-		r->nr_trend = 0;
 }
 
 struct report_args {
@@ -222,7 +211,6 @@ static int emit(struct kab_db *db, struct report_args *a, const char *base,
 	rc = report_build(db, base, head, &a->o, &r);
 	if (rc)
 		goto out_report;
-	add_trend(db, &r);
 	if (a->mbox) {
 		char *msg;
 
@@ -257,9 +245,6 @@ static int emit(struct kab_db *db, struct report_args *a, const char *base,
 		rc = cli_error(EXIT_RUN, "cannot write the report: %m");
 	free(buf);
 out_report:
-	if (r.trend)
-		bisect_trend_free(r.trend, r.nr_trend);
-	r.trend = NULL;
 	report_free(&r);
 out:
 	free(sender);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "bisect.h"
 
 /* ---- the key performance indicator of a job ---- */
 
@@ -484,6 +485,17 @@ static void name_sides(struct kab_db *db, struct cmp_table *t)
 	}
 }
 
+/* The bisect that named the head, if any, for the trend plots. */
+static void add_trend(struct kab_db *db, struct report *r)
+{
+	const struct run_info *h = report_main(r)->t->runs[1].v[0];
+	int64_t id = h->commit ? kab_db_bisect_find(db, h->commit) : 0;
+
+	if (id && bisect_trend(db, id, &r->trend_metric, &r->trend,
+			       &r->nr_trend))
+		r->nr_trend = 0;
+}
+
 int report_build(struct kab_db *db, const char *base, const char *head,
 		 const struct report_opts *o, struct report *r)
 {
@@ -534,6 +546,7 @@ int report_build(struct kab_db *db, const char *base, const char *head,
 	head_lines(db, r, m, &brun, &hrun);
 	make_subject(db, r, o);
 	r->reproduce = reproduce(db, r, m, &brun, &hrun);
+	add_trend(db, r);
 	kab_run_free(&brun);
 	kab_run_free(&hrun);
 	return 0;
@@ -556,7 +569,7 @@ void report_free(struct report *r)
 	free(r->compiler);
 	free(r->config);
 	free(r->reproduce);
-	free(r->trend);
+	bisect_trend_free(r->trend, r->nr_trend);
 	free(r->trend_metric);
 	cmp_set_free(&r->set);
 	memset(r, 0, sizeof(*r));
