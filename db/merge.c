@@ -54,9 +54,17 @@ static int copy(struct kab_db *db, const char *table, const char *const *subst,
 {
 	char *into = columns(db, table, NULL, NULL);
 	char *from = columns(db, table, "s", subst);
-	char *sql = xasprintf("INSERT INTO main.%s (%s) SELECT %s %s", table,
-			      into, from, rest);
-	int rc = db_exec(db, sql, err);
+	char *sql;
+	int rc;
+
+	if (!into || !from) {
+		free(into);
+		free(from);
+		return db_fail(db, err, "reading the schema to merge");
+	}
+	sql = xasprintf("INSERT INTO main.%s (%s) SELECT %s %s", table, into,
+			from, rest);
+	rc = db_exec(db, sql, err);
 
 	if (!rc && added)
 		*added = sqlite3_changes(db->h);
