@@ -276,9 +276,8 @@ static void add_job(struct strbuf *sb, const struct cmp_table *t,
 	free(keys);
 }
 
-static char *reproduce(struct kab_db *db, const struct report *r,
-		       const struct report_job *j, const struct kab_run *base,
-		       const struct kab_run *head)
+static char *reproduce(const struct report *r, const struct report_job *j,
+		       const struct kab_run *base, const struct kab_run *head)
 {
 	const struct cmp_table *t = j->t;
 	const struct run_info *b = t->runs[0].v[0], *h = t->runs[1].v[0];
@@ -545,7 +544,7 @@ int report_build(struct kab_db *db, const char *base, const char *head,
 	}
 	head_lines(db, r, m, &brun, &hrun);
 	make_subject(db, r, o);
-	r->reproduce = reproduce(db, r, m, &brun, &hrun);
+	r->reproduce = reproduce(r, m, &brun, &hrun);
 	add_trend(db, r);
 	kab_run_free(&brun);
 	kab_run_free(&hrun);

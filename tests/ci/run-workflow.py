@@ -203,7 +203,7 @@ def gitlab(wf, root, overrides):
     for stage in wf["stages"]:
         jobs = [(n, j) for n, j in wf.items()
                 if isinstance(j, dict) and j.get("stage") == stage]
-        todo = []
+        planned = []
         for name, job in jobs:
             if failed and job.get("when") != "always":
                 results[name] = {"status": "skipped", "steps": []}
@@ -218,7 +218,7 @@ def gitlab(wf, root, overrides):
                 combos = [c for c in combos if key not in c or
                           str(c[key]) in keep]
             for k, combo in enumerate(combos):
-                todo.append(("%s/%d" % (name, k) if len(combos) > 1 else name,
+                planned.append(("%s/%d" % (name, k) if len(combos) > 1 else name,
                              job, combo))
         out = {}
 
@@ -239,7 +239,7 @@ def gitlab(wf, root, overrides):
                         shutil.copy(f, arts)
             out[name] = {"status": "failure" if rc else "success",
                          "steps": [{"name": "script", "rc": rc}], "dir": cwd}
-        threads = [threading.Thread(target=one, args=t) for t in todo]
+        threads = [threading.Thread(target=one, args=t) for t in planned]
         for t in threads:
             t.start()
         for t in threads:
