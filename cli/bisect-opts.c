@@ -71,7 +71,7 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 	o->term_old = "good";
 	o->term_new = "bad";
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 't':
 			o->tree = optarg;
@@ -176,7 +176,8 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 		case 'h':
 			return -1;
 		default:
-			return EXIT_USAGE;
+			return cli_bad_option(step ? "bisect-step" : "bisect",
+					      opt, argv);
 		}
 	}
 	if (optind < argc)

@@ -54,6 +54,11 @@ int cli_open_db(struct cli *cli, const char *opt_db, enum kab_db_mode mode,
  * printed when it cannot be.
  */
 char *cli_cache_dir(void);
+/*
+ * getopt_long()'s '?' or ':' (optstrings start with ':') as one line:
+ * the option and where the options are listed.  Returns EXIT_USAGE.
+ */
+int cli_bad_option(const char *cmd, int opt, char *const argv[]);
 /* A run id from the command line, or -1 with a usage error printed. */
 long long cli_run_id(const char *s);
 /* Shortest text that reads back as exactly v. */

@@ -253,7 +253,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 
 	memset(sides, 0, sizeof(sides));
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'A':
 			sides[0].q.kernel = optarg;
@@ -379,8 +379,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 			ab_usage(stdout);
 			goto out;
 		default:
-			ab_usage(stderr);
-			rc = EXIT_USAGE;
+			rc = cli_bad_option("ab", opt, argv);
 			goto out;
 		}
 	}

@@ -58,7 +58,7 @@ int cmd_build(struct cli *cli, int argc, char **argv)
 	int opt, rc;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "qj:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":qj:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 't':
 			a.tree = optarg;
@@ -92,9 +92,8 @@ int cmd_build(struct cli *cli, int argc, char **argv)
 			free(a.kconfigs);
 			return EXIT_OK;
 		default:
-			build_usage(stderr);
 			free(a.kconfigs);
-			return EXIT_USAGE;
+			return cli_bad_option("build", opt, argv);
 		}
 	}
 	if (!a.tree || optind < argc) {

@@ -68,15 +68,14 @@ static int matrix(int argc, char **argv)
 	int opt, rc;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		if (opt == 'k') {
 			kernels = optarg;
 		} else if (opt == 'h') {
 			ci_usage(stdout);
 			return EXIT_OK;
 		} else {
-			ci_usage(stderr);
-			return EXIT_USAGE;
+			return cli_bad_option("ci matrix", opt, argv);
 		}
 	}
 	if (optind >= argc)
@@ -115,7 +114,7 @@ static int gate(struct cli *cli, int argc, char **argv)
 	int opt, rc;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			if (!strcmp(optarg, "change"))
@@ -154,9 +153,8 @@ static int gate(struct cli *cli, int argc, char **argv)
 			free(o.kpi);
 			return EXIT_OK;
 		default:
-			ci_usage(stderr);
 			free(o.kpi);
-			return EXIT_USAGE;
+			return cli_bad_option("ci gate", opt, argv);
 		}
 	}
 	if (argc - optind != 2) {

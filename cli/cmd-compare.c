@@ -368,7 +368,7 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
 	int opt, rc;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 't':
 			if (!strcmp(optarg, "mwu"))
@@ -418,8 +418,7 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
 			compare_usage(stdout);
 			return EXIT_OK;
 		default:
-			compare_usage(stderr);
-			return EXIT_USAGE;
+			return cli_bad_option("compare", opt, argv);
 		}
 		if (bad)
 			return EXIT_USAGE;

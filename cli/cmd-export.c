@@ -150,7 +150,7 @@ int cmd_export(struct cli *cli, int argc, char **argv)
 	FILE *out = stdout;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			format = optarg;
@@ -165,8 +165,7 @@ int cmd_export(struct cli *cli, int argc, char **argv)
 			export_usage(stdout);
 			return EXIT_OK;
 		default:
-			export_usage(stderr);
-			return EXIT_USAGE;
+			return cli_bad_option("export", opt, argv);
 		}
 	}
 	if (strcmp(format, "csv") && strcmp(format, "json"))

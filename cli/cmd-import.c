@@ -164,7 +164,7 @@ int cmd_import(struct cli *cli, int argc, char **argv)
 	int opt, i, added = 0, skipped = 0, rc = EXIT_OK;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
 			db_opt = optarg;
@@ -176,8 +176,7 @@ int cmd_import(struct cli *cli, int argc, char **argv)
 			       "already stored (same uuid) are skipped.\n");
 			return EXIT_OK;
 		default:
-			return cli_error(EXIT_USAGE, "usage: kab import [--db "
-					 "PATH] FILE.json...");
+			return cli_bad_option("import", opt, argv);
 		}
 	}
 	if (optind >= argc)

@@ -51,7 +51,7 @@ int cmd_ls(struct cli *cli, int argc, char **argv)
 	int opt, count = 0, rc = EXIT_OK;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
 			db_opt = optarg;
@@ -62,7 +62,7 @@ int cmd_ls(struct cli *cli, int argc, char **argv)
 			       "stored of planned,\ntest and parameters.\n");
 			return EXIT_OK;
 		default:
-			return cli_error(EXIT_USAGE, "usage: kab ls [--db PATH]");
+			return cli_bad_option("ls", opt, argv);
 		}
 	}
 	if (optind < argc)

@@ -34,13 +34,12 @@ int cmd_merge(struct cli *cli, int argc, char **argv)
 
 	(void)cli;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		if (opt == 'h') {
 			merge_usage(stdout);
 			return EXIT_OK;
 		}
-		merge_usage(stderr);
-		return EXIT_USAGE;
+		return cli_bad_option("merge", opt, argv);
 	}
 	if (argc - optind < 2)
 		return cli_error(EXIT_USAGE, "merge needs an output and at "

@@ -118,7 +118,7 @@ static int parse(int argc, char **argv, struct report_args *a)
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'k':
 			a->o.kpi = optarg;
@@ -169,8 +169,7 @@ static int parse(int argc, char **argv, struct report_args *a)
 			report_usage(stdout);
 			return -1;
 		default:
-			report_usage(stderr);
-			return EXIT_USAGE;
+			return cli_bad_option("report", opt, argv);
 		}
 	}
 	if (argc - optind != 2)

@@ -92,7 +92,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 	struct kab_err err;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'l':
 			c.label = optarg;
@@ -179,10 +179,9 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 			free(ba.kconfigs);
 			return EXIT_OK;
 		default:
-			run_usage(stderr);
 			free(sets);
 			free(ba.kconfigs);
-			return EXIT_USAGE;
+			return cli_bad_option("run", opt, argv);
 		}
 	}
 	nr_files = argc - optind;

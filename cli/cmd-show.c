@@ -51,7 +51,7 @@ int cmd_show(struct cli *cli, int argc, char **argv)
 	int opt, i, rc = EXIT_OK;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'm':
 			glob = optarg;
@@ -63,8 +63,7 @@ int cmd_show(struct cli *cli, int argc, char **argv)
 			show_usage(stdout);
 			return EXIT_OK;
 		default:
-			show_usage(stderr);
-			return EXIT_USAGE;
+			return cli_bad_option("show", opt, argv);
 		}
 	}
 	if (optind >= argc)

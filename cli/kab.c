@@ -3,6 +3,7 @@
  * kab.c - the entry point: global options and the command table.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +99,22 @@ char *cli_cache_dir(void)
 	return cache;
 }
 
+int cli_bad_option(const char *cmd, int opt, char *const argv[])
+{
+	const char *word = argv[optind - 1];
+	char sopt[3] = { '-', (char)optopt, '\0' };
+
+	if (opt == ':')
+		return cli_error(EXIT_USAGE, "%s%s'%s' needs a value: see "
+				 "'kab %s --help'", cmd, *cmd ? ": " : "",
+				 word, cmd);
+	if (optopt)
+		word = sopt;
+	return cli_error(EXIT_USAGE, "%s%sunknown option '%s': see 'kab %s"
+			 "%s--help'", cmd, *cmd ? ": " : "", word, cmd,
+			 *cmd ? " " : "");
+}
+
 long long cli_run_id(const char *s)
 {
 	char *end;
@@ -118,6 +135,7 @@ int main(int argc, char **argv)
 	struct cli cli = { 0 };
 	size_t i;
 
+	opterr = 0;	/* cli_bad_option() says it in one line */
 	argv++, argc--;
 	while (argc && argv[0][0] == '-') {
 		if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
@@ -133,9 +151,8 @@ int main(int argc, char **argv)
 			cli.db_path = argv[0] + 5;
 			argv++, argc--;
 		} else {
-			usage(stderr);
-			return cli_error(EXIT_USAGE, "unknown option '%s'",
-					 argv[0]);
+			return cli_error(EXIT_USAGE, "unknown option '%s': see "
+					 "'kab --help'", argv[0]);
 		}
 	}
 	if (!argc) {
