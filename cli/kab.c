@@ -52,15 +52,24 @@ static void usage(FILE *f)
 		"  2  usage error: a bad option, job file or parameter\n");
 }
 
+/*
+ * One line whatever it quotes: a value from the command line, a file or
+ * a guest may hold a newline or a terminal escape, shown as \n or \x1b.
+ */
 int cli_error(int code, const char *fmt, ...)
 {
+	struct strbuf sb = STRBUF_INIT;
+	char *msg;
 	va_list ap;
 
-	fputs("kab: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
 	va_end(ap);
-	fputc('\n', stderr);
+	strbuf_add_visible(&sb, msg ? msg : fmt, strlen(msg ? msg : fmt));
+	fprintf(stderr, "kab: %s\n", sb.len ? sb.buf : "");
+	strbuf_release(&sb);
+	free(msg);
 	return code;
 }
 

@@ -323,12 +323,17 @@ int runjob_one(struct run_ctx *c, const char *agent, bool *fatal)
 	if (status == KAB_RUN_OK && kab_collector_lost(col))
 		fprintf(stderr, "kab: note: run %lld: %s\n",
 			(long long)c->run_id, msg);
-	if (stats.garbage_bytes || stats.bad_records)
-		fprintf(stderr, "kab: note: run %lld: skipped %llu bytes of "
-			"noise and %llu bad records in the stream\n",
-			(long long)c->run_id,
+	if (stats.garbage_bytes || stats.bad_records) {
+		char run[32] = "";
+
+		if (c->run_id > 0)
+			snprintf(run, sizeof(run), "run %lld: ",
+				 (long long)c->run_id);
+		fprintf(stderr, "kab: note: %sskipped %llu bytes of noise and "
+			"%llu bad records in the stream\n", run,
 			(unsigned long long)stats.garbage_bytes,
 			(unsigned long long)stats.bad_records);
+	}
 	c->last_outcome = ret ? KAB_BOOT_FAILED : outcome;
 	if (c->qemu && !ret) {
 		struct kab_boot_row row = {
@@ -367,8 +372,8 @@ int runjob_one(struct run_ctx *c, const char *agent, bool *fatal)
 		while (p > boot.console && lines < 6)
 			if (*--p == '\n')
 				lines++;
-		fprintf(stderr, "kab: the console's last lines:\n%s\n",
-			p + (*p == '\n'));
+		fput_note_lines(stderr, "the console's last lines",
+				p + (*p == '\n'));
 	}
 	kab_boot_free(&boot);
 	free(desc);

@@ -164,6 +164,7 @@ int cmp_set_build(struct kab_db *db, char *const *specs, size_t nr,
 		  struct cmp_set *out)
 {
 	const struct side_runs *base;
+	struct strbuf skipped = STRBUF_INIT;
 	struct kab_err err;
 	size_t i, k;
 	int rc;
@@ -187,17 +188,23 @@ int cmp_set_build(struct kab_db *db, char *const *specs, size_t nr,
 		if (k < i)
 			continue;	/* this set is done */
 		if (!everywhere(out, r->params)) {
-			fprintf(stderr, "kab: note: %s: no run of its "
-				"parameters on every side, skipped\n",
-				r->params);
+			strbuf_addf(&skipped, "kab: note: %s: no run of its "
+				    "parameters on every side, skipped\n",
+				    r->params);
 			continue;
 		}
 		out->t = xrealloc(out->t, (out->nr + 1) * sizeof(*out->t));
 		memset(&out->t[out->nr], 0, sizeof(*out->t));
 		rc = table_build(db, out, r, o, force, &out->t[out->nr++]);
-		if (rc)
+		if (rc) {
+			strbuf_release(&skipped);
 			return rc;
+		}
 	}
+	/* what was left out is news only next to what was compared */
+	if (out->nr)
+		fputs(skipped.len ? skipped.buf : "", stderr);
+	strbuf_release(&skipped);
 	if (!out->nr)
 		return cli_error(EXIT_USAGE, "%s and the other sides share no "
 				 "job parameters: compare runs of the same job",

@@ -194,6 +194,44 @@ void strbuf_add_shell_word(struct strbuf *sb, const char *s)
 	strbuf_addstr(sb, "'");
 }
 
+void strbuf_add_visible(struct strbuf *sb, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (p[i] == '\n')
+			strbuf_addstr(sb, "\\n");
+		else if (p[i] == '\t')
+			strbuf_addstr(sb, "\\t");
+		else if (p[i] < 0x20 || p[i] == 0x7f)
+			strbuf_addf(sb, "\\x%02x", p[i]);
+		else
+			strbuf_add(sb, p + i, 1);
+	}
+}
+
+void fput_note_lines(FILE *out, const char *title, const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *nl;
+
+	fprintf(out, "kab: note: %s:\n", title);
+	while (*text) {
+		size_t len;
+
+		nl = strchrnul(text, '\n');
+		len = nl - text;
+		if (len && text[len - 1] == '\r')	/* a serial console's */
+			len--;
+		strbuf_reset(&sb);
+		strbuf_add_visible(&sb, text, len);
+		fprintf(out, "kab: note: | %s\n", sb.len ? sb.buf : "");
+		text = *nl ? nl + 1 : nl;
+	}
+	strbuf_release(&sb);
+}
+
 int read_file(const char *path, struct strbuf *out, struct kab_err *err)
 {
 	char buf[8192];

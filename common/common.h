@@ -57,6 +57,18 @@ char *strbuf_detach(struct strbuf *sb);
 /* s as one POSIX shell word: as is when safe, else in single quotes. */
 void strbuf_add_shell_word(struct strbuf *sb, const char *s);
 
+/*
+ * s[0..n) for a terminal or a log line: printable as is, newline, tab
+ * and the other control characters (a guest's escape sequences) as
+ * \n, \t and \xNN.
+ */
+void strbuf_add_visible(struct strbuf *sb, const char *s, size_t n);
+/*
+ * "kab: note: TITLE:" and then each line of text as "kab: note: | line",
+ * made visible: what a guest or a build printed, quoted on stderr.
+ */
+void fput_note_lines(FILE *out, const char *title, const char *text);
+
 /* Whole-file helpers; return 0 or -1 with err set. */
 int read_file(const char *path, struct strbuf *out, struct kab_err *err);
 int write_all(int fd, const void *buf, size_t n);

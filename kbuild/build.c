@@ -241,6 +241,7 @@ static void print_tail(const char *log, int lines)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *p;
+	char *title;
 	int n = 0;
 
 	if (read_file(log, &sb, NULL))
@@ -251,12 +252,9 @@ static void print_tail(const char *log, int lines)
 			n++;
 	if (*p == '\n')
 		p++;
-	fprintf(stderr, "kab: the build log's last lines (%s):\n", log);
-	for (; *p; p++) {
-		if (p == sb.buf || p[-1] == '\n')
-			fputs("  | ", stderr);
-		fputc(*p, stderr);
-	}
+	title = xasprintf("the build log's last lines (%s)", log);
+	fput_note_lines(stderr, title, p);
+	free(title);
 	strbuf_release(&sb);
 }
 
@@ -343,8 +341,8 @@ int kab_build_kernel(const struct kab_build_opts *o, struct kab_build *b,
 			    "fragment (make O=%s menuconfig shows why)",
 			    (int)(nl ? nl - missing : (long)strlen(missing)),
 			    missing, nl && nl[1] ? " and more" : "", cfg);
-		fprintf(stderr, "kab: options the fragments asked for and the "
-			"final .config does not have:\n%s", missing);
+		fput_note_lines(stderr, "options the fragments asked for and "
+				"the final .config does not have", missing);
 		free(missing);
 		free(p);
 		goto out;
