@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -229,6 +230,42 @@ void fput_note_lines(FILE *out, const char *title, const char *text)
 		fprintf(out, "kab: note: | %s\n", sb.len ? sb.buf : "");
 		text = *nl ? nl + 1 : nl;
 	}
+	strbuf_release(&sb);
+}
+
+int kab_stderr_file(void)
+{
+	return memfd_create("kab-stderr", MFD_CLOEXEC);
+}
+
+char *kab_stderr_read(int fd)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[4096];
+	ssize_t n;
+
+	if (fd < 0)
+		return xstrdup("");
+	lseek(fd, 0, SEEK_SET);
+	while ((n = read(fd, buf, sizeof(buf))) > 0 ||
+	       (n < 0 && errno == EINTR))
+		if (n > 0 && sb.len < (1 << 20))
+			strbuf_add(&sb, buf, n);
+	close(fd);
+	return strbuf_detach(&sb);
+}
+
+void kab_last_line(const char *text, char *buf, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *end = text + strlen(text), *p;
+
+	while (end > text && (end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	for (p = end; p > text && p[-1] != '\n'; p--)
+		;
+	strbuf_add_visible(&sb, p, end - p);
+	snprintf(buf, n, "%s", sb.len ? sb.buf : "");
 	strbuf_release(&sb);
 }
 

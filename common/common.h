@@ -69,6 +69,16 @@ void strbuf_add_visible(struct strbuf *sb, const char *s, size_t n);
  */
 void fput_note_lines(FILE *out, const char *title, const char *text);
 
+/*
+ * An anonymous file for a child's stderr (memfd), so that what QEMU or
+ * ssh says reaches the user inside kab's messages, not raw.
+ */
+int kab_stderr_file(void);
+/* What was written to it (its first MiB), malloc'd; closes fd. */
+char *kab_stderr_read(int fd);
+/* The last non-empty line of text, made visible, into buf. */
+void kab_last_line(const char *text, char *buf, size_t n);
+
 /* Whole-file helpers; return 0 or -1 with err set. */
 int read_file(const char *path, struct strbuf *out, struct kab_err *err);
 int write_all(int fd, const void *buf, size_t n);

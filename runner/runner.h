@@ -353,13 +353,18 @@ void kab_ssh_free(struct kab_ssh *s);
 /*
  * Run words there, each quoted for the remote shell; stdout into out
  * (or dropped).  The remote exit status, 255 with err when ssh could
- * not connect, -1 when it could not run.
+ * not connect (naming what ssh said), -1 when it could not run.  What
+ * ssh or the remote said on stderr otherwise comes out as kab's notes.
  */
 int kab_ssh_run(const struct kab_ssh *s, const char *const *words,
 		struct strbuf *out, struct kab_err *err);
-/* The same, started: pipes to its stdin and from its stdout if asked. */
+/*
+ * The same, started: pipes to its stdin and from its stdout if asked;
+ * with err_fd, its stderr goes to a kab_stderr_file() there.
+ */
 pid_t kab_ssh_spawn(const struct kab_ssh *s, const char *const *words,
-		    int *in_fd, int *out_fd, struct kab_err *err);
+		    int *in_fd, int *out_fd, int *err_fd,
+		    struct kab_err *err);
 /*
  * Ship the agent, its libraries and loader (and stress-ng when the job
  * runs it and the machine has none) once per content, to

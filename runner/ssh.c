@@ -120,14 +120,16 @@ static void argv_free(char **argv)
 }
 
 pid_t kab_ssh_spawn(const struct kab_ssh *s, const char *const *words,
-		    int *in_fd, int *out_fd, struct kab_err *err)
+		    int *in_fd, int *out_fd, int *err_fd,
+		    struct kab_err *err)
 {
 	char **argv = ssh_argv(s, words);
-	int in[2] = { -1, -1 }, out[2] = { -1, -1 };
+	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, efd = -1;
 	pid_t pid;
 
 	if ((in_fd && pipe2(in, O_CLOEXEC)) || (out_fd && pipe2(out,
-								O_CLOEXEC))) {
+								O_CLOEXEC)) ||
+	    (err_fd && (efd = kab_stderr_file()) < 0)) {
 		argv_free(argv);
 		return kab_err_set(err, "pipe: %s", strerror(errno));
 	}
@@ -141,6 +143,8 @@ pid_t kab_ssh_spawn(const struct kab_ssh *s, const char *const *words,
 
 		dup2(in_fd ? in[0] : null, 0);
 		dup2(out_fd ? out[1] : null, 1);
+		if (err_fd)
+			dup2(efd, 2);
 		/* ^C is kab's to handle: it stops the run in order */
 		setpgid(0, 0);
 		signal(SIGINT, SIG_DFL);
@@ -159,16 +163,18 @@ pid_t kab_ssh_spawn(const struct kab_ssh *s, const char *const *words,
 		close(out[1]);
 		*out_fd = out[0];
 	}
+	if (err_fd)
+		*err_fd = efd;
 	return pid;
 }
 
 int kab_ssh_run(const struct kab_ssh *s, const char *const *words,
 		struct strbuf *out, struct kab_err *err)
 {
-	int fd, status;
-	char buf[4096];
+	int fd, efd, status;
+	char buf[4096], *said;
 	ssize_t n;
-	pid_t pid = kab_ssh_spawn(s, words, NULL, &fd, err);
+	pid_t pid = kab_ssh_spawn(s, words, NULL, &fd, &efd, err);
 
 	if (pid < 0)
 		return -1;
@@ -178,11 +184,18 @@ int kab_ssh_run(const struct kab_ssh *s, const char *const *words,
 			strbuf_add(out, buf, n);
 	close(fd);
 	status = kab_wait(pid);
-	if (status == 255)
-		return kab_err_set(err, "cannot reach %s over ssh (ssh exit "
-				   "255): check 'ssh %s%s %s true' works without "
-				   "a password", s->dest, s->port ? "-p " : "",
-				   s->port ? s->port : "", s->dest);
+	said = kab_stderr_read(efd);
+	if (status == 255) {
+		kab_last_line(said, buf, sizeof(buf));
+		kab_err_set(err, "cannot reach %s over ssh (%s): check 'ssh "
+			    "%s%s %s true' works without a password", s->dest,
+			    *buf ? buf : "ssh exit 255", s->port ? "-p " : "",
+			    s->port ? s->port : "", s->dest);
+	} else if (*said) {
+		snprintf(buf, sizeof(buf), "%s said", s->dest);
+		fput_note_lines(stderr, buf, said);
+	}
+	free(said);
 	return status;
 }
 
@@ -375,7 +388,7 @@ int kab_ssh_stage(struct kab_ssh *s, const char *agent,
 			"sh", "-c", "mkdir -p \"$1\" && tar -xf - -C \"$1\" && "
 			"touch \"$2\"", "sh", s->dir, done, NULL };
 
-		pid = kab_ssh_spawn(s, words, &in_fd, NULL, err);
+		pid = kab_ssh_spawn(s, words, &in_fd, NULL, NULL, err);
 		free(done);
 		if (pid < 0) {
 			rc = -1;

@@ -162,7 +162,8 @@ int kab_target_qemu(const struct kab_target_opts *o,
 	bool cached, timed_out = false, kvm;
 	struct kab_pump_times times = { 0, 0 };
 	double t0, deadline;
-	int fds[2], status, logfd, ret = -1;
+	int fds[2], status, logfd, errfd, ret = -1;
+	char *said, last[512];
 	json_t *jj;
 	pid_t pid;
 
@@ -232,6 +233,8 @@ retry:
 		kab_err_set(err, "pipe: %s", strerror(errno));
 		goto out_log;
 	}
+	/* what QEMU says comes out as kab's notes, not raw */
+	errfd = kab_stderr_file();
 	t0 = now_mono();
 	pid = fork();
 	if (pid == 0) {
@@ -239,6 +242,8 @@ retry:
 
 		dup2(null, 0);
 		dup2(fds[1], 1);
+		if (errfd >= 0)
+			dup2(errfd, 2);
 		setpgid(0, 0);
 		/* A QEMU whose kab is gone has nobody to report to. */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -261,6 +266,7 @@ retry:
 	close(fds[1]);
 	if (pid < 0) {
 		close(fds[0]);
+		free(kab_stderr_read(errfd));
 		kab_err_set(err, "fork: %s", strerror(errno));
 		goto out_log;
 	}
@@ -272,6 +278,7 @@ retry:
 	boot->seconds = now_mono() - t0;
 	boot->hello = times.hello ? times.hello - t0 : 0;
 	boot->first_sample = times.first_sample ? times.first_sample - t0 : 0;
+	said = kab_stderr_read(errfd);
 	/*
 	 * A /dev/kvm that opens but cannot run this CPU model (nested
 	 * virtualisation, say) makes QEMU die at once: use TCG instead.
@@ -281,13 +288,18 @@ retry:
 	     WIFSIGNALED(status)) &&
 	    !(getenv("KAB_ACCEL") && *getenv("KAB_ACCEL"))) {
 		kvm_broken = true;
+		kab_last_line(said, last, sizeof(last));
 		fprintf(stderr, "kab: note: QEMU cannot use /dev/kvm here "
-			"(it died at once): using TCG\n");
+			"(%s): using TCG\n", *last ? last : "it died at once");
+		free(said);
 		free(append);
 		free(serial0);
 		times.hello = times.first_sample = 0;
 		goto retry;
 	}
+	if (*said)
+		fput_note_lines(stderr, "QEMU said", said);
+	free(said);
 	read_file(log, &console, NULL);
 	boot->console = console.buf ? strbuf_detach(&console) : xstrdup("");
 	boot->console_len = strlen(boot->console);

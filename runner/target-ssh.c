@@ -16,9 +16,9 @@
 int kab_target_ssh(const struct kab_target_opts *o, struct kab_ssh *s,
 		   struct kab_collector *c, struct kab_err *err)
 {
-	char iters[16], *loader, *libs, *agent, *env;
+	char iters[16], *loader, *libs, *agent, *env, *said, last[512];
 	const char *words[16];
-	int n = 0, in_fd, out_fd, status, rc;
+	int n = 0, in_fd, out_fd, err_fd, status, rc;
 	bool timed_out;
 	pid_t pid;
 
@@ -43,7 +43,7 @@ int kab_target_ssh(const struct kab_target_opts *o, struct kab_ssh *s,
 	words[n++] = "--monitors";
 	words[n++] = o->monitors ? o->monitors : "all";
 	words[n] = NULL;
-	pid = kab_ssh_spawn(s, words, &in_fd, &out_fd, err);
+	pid = kab_ssh_spawn(s, words, &in_fd, &out_fd, &err_fd, err);
 	free(loader);
 	free(libs);
 	free(agent);
@@ -52,9 +52,17 @@ int kab_target_ssh(const struct kab_target_opts *o, struct kab_ssh *s,
 		return -1;
 	kab_send_job(in_fd, o->job);
 	rc = kab_pump(pid, out_fd, c, o, 0, &timed_out, &status, NULL, err);
-	if (!rc && status == 255 && !kab_collector_started(c))
-		return kab_err_set(err, "cannot reach %s over ssh: check 'ssh "
-				   "%s true' works without a password",
-				   s->dest, s->dest);
+	said = kab_stderr_read(err_fd);
+	if (!rc && status == 255 && !kab_collector_started(c)) {
+		kab_last_line(said, last, sizeof(last));
+		rc = kab_err_set(err, "cannot reach %s over ssh (%s): check "
+				 "'ssh %s true' works without a password",
+				 s->dest, *last ? last : "ssh exit 255",
+				 s->dest);
+	} else if (*said) {
+		snprintf(last, sizeof(last), "%s said", s->dest);
+		fput_note_lines(stderr, last, said);
+	}
+	free(said);
 	return rc;
 }
