@@ -67,7 +67,8 @@ void cli_fmt_double(double v, char *buf, size_t n);
 void cli_fmt_value(double v, char *buf, size_t n);
 /*
  * Several runs (ids "3,5,7" or a kernel label) pooled per job, with
- * the variance between boots against within them.
+ * the variance between boots against within them.  1 when SPEC names
+ * no stored run, -1 when the database failed.
  */
 int cli_show_boots(FILE *out, struct kab_db *db, const char *spec,
 		   const char *glob, struct kab_err *err);

@@ -202,8 +202,11 @@ int cmd_export(struct cli *cli, int argc, char **argv)
 		struct csv_ctx c = { .out = out, .r = &r };
 		json_t *j;
 
-		if (kab_db_run_get(db, ids.id[i], &r, &err)) {
-			rc = cli_error(EXIT_RUN, "%s", err.msg);
+		int got = kab_db_run_get(db, ids.id[i], &r, &err);
+
+		if (got) {
+			rc = cli_error(got > 0 ? EXIT_USAGE : EXIT_RUN, "%s",
+				       err.msg);
 			goto out;
 		}
 		if (runs) {

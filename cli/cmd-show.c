@@ -73,10 +73,13 @@ int cmd_show(struct cli *cli, int argc, char **argv)
 		return EXIT_RUN;
 	for (i = optind; i < argc; i++) {
 		struct kab_run r;
+		int got;
 
 		if (!single_run(argv[i])) {
-			if (cli_show_boots(stdout, db, argv[i], glob, &err)) {
-				rc = cli_error(EXIT_RUN, "%s", err.msg);
+			got = cli_show_boots(stdout, db, argv[i], glob, &err);
+			if (got) {
+				rc = cli_error(got > 0 ? EXIT_USAGE : EXIT_RUN,
+					       "%s", err.msg);
 				break;
 			}
 			if (i + 1 < argc)
@@ -87,8 +90,10 @@ int cmd_show(struct cli *cli, int argc, char **argv)
 			rc = EXIT_USAGE;
 			break;
 		}
-		if (kab_db_run_get(db, cli_run_id(argv[i]), &r, &err)) {
-			rc = cli_error(EXIT_RUN, "%s", err.msg);
+		got = kab_db_run_get(db, cli_run_id(argv[i]), &r, &err);
+		if (got) {
+			rc = cli_error(got > 0 ? EXIT_USAGE : EXIT_RUN, "%s",
+				       err.msg);
 			break;
 		}
 		cli_print_run_header(stdout, &r);

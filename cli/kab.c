@@ -49,7 +49,8 @@ static void usage(FILE *f)
 		"  0  success\n"
 		"  1  a run failed or was interrupted, or kab could not read "
 		"or write\n"
-		"  2  usage error: a bad option, job file or parameter\n");
+		"  2  usage error: a bad option, job file or parameter, or a run\n"
+		"     or kernel that is not stored\n");
 }
 
 /*

@@ -92,7 +92,7 @@ int cli_show_boots(FILE *out, struct kab_db *db, const char *spec,
 		return -1;
 	if (side_resolve(&all, spec, &sr, err)) {
 		runs_free(&all);
-		return -1;
+		return 1;
 	}
 	done = xcalloc(sr.nr, sizeof(*done));
 	for (i = 0; i < sr.nr && !rc; i++) {

@@ -87,6 +87,7 @@ int kab_db_iteration_store(struct kab_db *db, int64_t run_id, int iteration,
 int kab_db_sample_add(struct kab_db *db, int64_t run_id, int iteration,
 		      const char *metric, double value, struct kab_err *err);
 
+/* 0, 1 when there is no such run, -1 when the database failed. */
 int kab_db_run_get(struct kab_db *db, int64_t id, struct kab_run *out,
 		   struct kab_err *err);
 typedef int (*kab_run_fn)(void *ctx, const struct kab_run *r);

@@ -353,8 +353,9 @@ int kab_db_run_get(struct kab_db *db, int64_t id, struct kab_run *out,
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE)
 		return db_fail(db, err, "reading the run");
-	return kab_err_set(err, "no run %lld in %s: 'kab ls' lists the runs",
-			   (long long)id, db->path);
+	kab_err_set(err, "no run %lld in %s: 'kab ls' lists the runs",
+		    (long long)id, db->path);
+	return 1;
 }
 
 int kab_db_runs_foreach(struct kab_db *db, kab_run_fn fn, void *ctx,

@@ -121,7 +121,7 @@ static void test_roundtrip(void **state)
 	assert_true(a.sum == 3 * (0.1 + 12345678901.5));
 	assert_true(kab_db_run_exists(db, r.uuid));
 	kab_run_free(&back);
-	assert_int_equal(kab_db_run_get(db, 99, &back, &err), -1);
+	assert_int_equal(kab_db_run_get(db, 99, &back, &err), 1);
 	assert_non_null(strstr(err.msg, "no run 99"));
 	kab_db_close(db);
 	drop_run(&r);
