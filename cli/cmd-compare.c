@@ -143,10 +143,17 @@ static void csv_rows(FILE *out, const struct kab_table_head *h,
 
 			if (!x->s.n)
 				continue;
-			fprintf(out, "%s,%s,%s,%s,%zu,%.17g,%.17g,%zu,%.17g,"
+			/* the first four may come from a guest or an import */
+			fput_csv_field(out, h->axis_values);
+			fputc(',', out);
+			fput_csv_field(out, row->metric);
+			fputc(',', out);
+			fput_csv_field(out, h->base->id);
+			fputc(',', out);
+			fput_csv_field(out, h->heads[i].id);
+			fprintf(out, ",%zu,%.17g,%.17g,%zu,%.17g,"
 				"%.17g,%.17g,%s,%.17g,%.17g,%.17g,%.17g,%.17g,"
-				"%s,%s,%s\n", h->axis_values, row->metric,
-				h->base->id, h->heads[i].id, row->base.n,
+				"%s,%s,%s\n", row->base.n,
 				row->base.mean, row->base.stddev, x->s.n,
 				x->s.mean, x->s.stddev, x->change,
 				x->absolute || x->zero_base ? "absolute" :

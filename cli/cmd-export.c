@@ -16,21 +16,6 @@ struct csv_ctx {
 	const struct kab_run *r;
 };
 
-static void csv_field(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 static int csv_sample(void *arg, int it, const char *metric, double value)
 {
 	struct csv_ctx *c = arg;
@@ -38,9 +23,9 @@ static int csv_sample(void *arg, int it, const char *metric, double value)
 
 	cli_fmt_double(value, num, sizeof(num));
 	fprintf(c->out, "%lld,", (long long)c->r->id);
-	csv_field(c->out, c->r->kernel.label);
+	fput_csv_field(c->out, c->r->kernel.label);
 	fprintf(c->out, ",%d,", it);
-	csv_field(c->out, metric);
+	fput_csv_field(c->out, metric);
 	fprintf(c->out, ",%s\n", num);
 	return 0;
 }

@@ -269,6 +269,21 @@ void kab_last_line(const char *text, char *buf, size_t n)
 	strbuf_release(&sb);
 }
 
+void fput_csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
 int read_file(const char *path, struct strbuf *out, struct kab_err *err)
 {
 	char buf[8192];

@@ -79,6 +79,9 @@ char *kab_stderr_read(int fd);
 /* The last non-empty line of text, made visible, into buf. */
 void kab_last_line(const char *text, char *buf, size_t n);
 
+/* s as one RFC 4180 field: quoted, quotes doubled, when it needs to be. */
+void fput_csv_field(FILE *out, const char *s);
+
 /* Whole-file helpers; return 0 or -1 with err set. */
 int read_file(const char *path, struct strbuf *out, struct kab_err *err);
 int write_all(int fd, const void *buf, size_t n);
