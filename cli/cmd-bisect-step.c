@@ -10,7 +10,9 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -208,6 +210,21 @@ out:
 	return rc;
 }
 
+/*
+ * git bisect run, not kab bisect, is this step's parent: a kab bisect
+ * killed with -9 would leave the step booting to its end.  Stop as the
+ * user's interrupt stops it, within the pump's 200 ms.
+ */
+static void *watch_owner(void *arg)
+{
+	pid_t owner = (pid_t)(intptr_t)arg;
+
+	while (!(kill(owner, 0) && errno == ESRCH))
+		usleep(200 * 1000);
+	stop_requested = 1;
+	return NULL;
+}
+
 int cmd_bisect_step(struct cli *cli, int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = runjob_on_signal };
@@ -235,8 +252,14 @@ int cmd_bisect_step(struct cli *cli, int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	if (o.bisect_id) {
+		pthread_t watcher;
+
 		/* started by kab bisect: go when it goes */
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (o.owner > 0 &&
+		    !pthread_create(&watcher, NULL, watch_owner,
+				    (void *)(intptr_t)o.owner))
+			pthread_detach(watcher);
 		if (o.owner > 0 && kill(o.owner, 0) && errno == ESRCH) {
 			cli_error(EXIT_RUN, "the kab bisect that started this "
 				  "step is gone: stopping; kab bisect --resume "
