@@ -1,6 +1,19 @@
 # Helpers for the command-line tests, in the spirit of git's t/test-lib.sh:
 # each test is a named shell snippet; the file speaks TAP.
+#
+# Every command of a snippet is an assertion.  The snippet runs in a
+# subshell with errexit, pipefail and inherit_errexit, and never inside
+# the condition of an if or of a || (bash ignores errexit there, which is
+# how a snippet once passed on its last line alone).  It stops at its
+# first failing command, and the output names that command.
+#
+# What errexit cannot see is refused before the snippet runs: a line
+# that starts with "!" (bash never stops at "! cmd"; write "not cmd").
+# A pipeline fails when any of its commands fails, so a reader that
+# quits early (grep -q, head) on a long output can kill the writer with
+# SIGPIPE: write the output to a file and grep the file.
 set -u
+set +e
 
 TOP=${KAB_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${KAB_BUILD:-$TOP/build}
@@ -16,13 +29,39 @@ trap 'rm -rf "$TMP"' EXIT
 test_count=0
 test_failed=0
 
-# test_expect NAME SNIPPET: runs SNIPPET in a subshell with -e; output
-# is shown only when it fails.
+# The lines of SNIPPET that errexit would not stop at, with their numbers.
+lint_snippet() {
+	printf '%s\n' "$1" | grep -n '^[[:space:]]*![[:space:]]'
+}
+
+# Run SNIPPET as described above; its status is that of its first
+# failing command.
+run_snippet() {
+	(
+		set -eE -o pipefail
+		shopt -s inherit_errexit
+		# to the snippet's stderr, even from a command redirected elsewhere
+		exec {trap_fd}>&2
+		trap 'echo "# stopped at: $BASH_COMMAND (status $?)" >&$trap_fd' ERR
+		eval "$1"
+	)
+}
+
+# test_expect NAME SNIPPET: output is shown only when it fails.
 test_expect() {
-	local name=$1 snippet=$2 out
+	local name=$1 snippet=$2 out bad rc
 	test_count=$((test_count + 1))
 	out=$TMP/out.$test_count
-	if (set -e; eval "$snippet") >"$out" 2>&1; then
+	bad=$(lint_snippet "$snippet")
+	if [ -n "$bad" ]; then
+		echo "# errexit does not stop at '! cmd': write 'not cmd':" >"$out"
+		printf '%s\n' "$bad" >>"$out"
+		rc=1
+	else
+		run_snippet "$snippet" >"$out" 2>&1
+		rc=$?
+	fi
+	if [ "$rc" -eq 0 ]; then
 		echo "ok $test_count - $name"
 	else
 		echo "not ok $test_count - $name"
@@ -49,9 +88,9 @@ kab() {
 
 # The value of a metric's mean from 'kab show'.
 mean_of() {
-	local run=$1 metric=$2
-	kab show --metric "$metric" "$run" |
-		awk -v m="$metric" '$NF == m { print $2 }'
+	local run=$1 metric=$2 out
+	out=$(kab show --metric "$metric" "$run")
+	printf '%s\n' "$out" | awk -v m="$metric" '$NF == m { print $2 }'
 }
 
 # sqlite3 on the test database.
@@ -64,20 +103,38 @@ fail() {
 	return 1
 }
 
+# not CMD...: CMD fails the ordinary way (a status from 1 to 125), not
+# by a signal and not because it could not run at all.
+not() {
+	local rc=0
+	"$@" || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		fail "'$*' succeeded"
+	elif [ "$rc" -gt 125 ]; then
+		fail "'$*' died or could not run (status $rc)"
+	fi
+}
+
 # check CONDITION-IN-AWK: e.g. check "$x > 100"
 check() {
 	awk "BEGIN { exit !($1) }" || fail "$1"
 }
 
-# expect_error STATUS PATTERN -- cmd...: the command exits STATUS and
-# says one line on stderr matching PATTERN.
+# expect_error STATUS PATTERN -- cmd...: the command exits STATUS, says
+# why in a line on stderr matching PATTERN (grep's basic regular
+# expression), and every line on its stderr is kab's ("kab: ..."):
+# nothing raw from a guest, ssh or QEMU, no message broken over lines.
+# Its stdout is in $TMP/stdout.
 expect_error() {
 	local want=$1 pattern=$2 rc=0
+	[ "$3" = -- ] || fail "expect_error STATUS PATTERN -- CMD..."
 	shift 3
 	"$@" >"$TMP/stdout" 2>"$TMP/stderr" || rc=$?
 	cat "$TMP/stderr"
 	[ "$rc" -eq "$want" ] || fail "exit status $rc, wanted $want"
+	[ -s "$TMP/stderr" ] || fail "nothing on stderr"
+	if grep -qv '^kab: ' "$TMP/stderr"; then
+		fail "a line on stderr that is not kab's"
+	fi
 	grep -q -- "$pattern" "$TMP/stderr" || fail "no '$pattern' on stderr"
-	[ "$(grep -c '^kab: ' "$TMP/stderr")" -ge 1 ] ||
-		fail "no 'kab: ' error line"
 }

@@ -17,9 +17,11 @@ test_expect "kab --version prints the version" '
 
 test_expect "every command has --help" '
 	for c in run ab bisect build compare ls show export import; do
-		kab $c --help | grep -q "usage: kab $c"
+		kab $c --help >$TMP/pipe
+		grep -q "usage: kab $c" $TMP/pipe
 	done
-	kab bisect-step --help | grep -q "usage: git bisect run kab bisect-step"
+	kab bisect-step --help >$TMP/pipe
+	grep -q "usage: git bisect run kab bisect-step" $TMP/pipe
 '
 
 test_expect "an unknown command is a usage error" '
@@ -37,8 +39,10 @@ test_expect "kab run without a job file is a usage error naming the fix" '
 test_expect "kab show of a run that does not exist says so" '
 	kab run --runs 1 --set testtime=1s --set warmup=0 --set nr_task=1 \
 		$TOP/jobs/will-it-scale-malloc1.yaml >/dev/null
-	expect_error 1 "no run 42" -- "$KAB" show 42
-	expect_error 2 "not a run id" -- "$KAB" show abc
+	expect_error 2 "no run 42" -- "$KAB" show 42
+	expect_error 2 "neither a run id nor the label" -- "$KAB" show abc
+	expect_error 2 "no run 42" -- "$KAB" export 42
+	expect_error 2 "not a run id" -- "$KAB" show 0
 '
 
 test_expect "the database defaults to KAB_DB, then XDG_DATA_HOME, then HOME" '
@@ -59,7 +63,7 @@ test_expect "a progress line goes to a terminal, nothing to a pipe" '
 	grep -aq "\[1/1\] will-it-scale malloc1: iteration 2 of 2, elapsed 0:0[0-9], ETA 0:0" $TMP/tty
 	kab run --runs 2 --set nr_task=1 --set warmup=0 --set testtime=1s \
 		$TOP/jobs/will-it-scale-malloc1.yaml >$TMP/o 2>$TMP/e
-	! grep -q "iteration 1 of" $TMP/e
+	not grep -q "iteration 1 of" $TMP/e
 '
 
 test_done

@@ -48,7 +48,8 @@ test_expect "nr_task 100% means one task per CPU (lkp rounding)" '
 	kab run --runs 1 --set warmup=0 --set testtime=1s $JOB >$TMP/o
 	id=$(sql "SELECT max(id) FROM runs")
 	n=$(nproc)
-	sql "SELECT resolved FROM runs WHERE id = $id" | grep -q "\"nr_task\":$n"
+	sql "SELECT resolved FROM runs WHERE id = $id" >$TMP/pipe
+	grep -q "\"nr_task\":$n" $TMP/pipe
 	test -n "$(mean_of $id will-it-scale.$n.processes)"
 '
 

@@ -20,8 +20,10 @@ test_expect "a short A/B: two boots a side, alternating, stored and compared" '
 	grep -q "^  transparent_hugepage=never$" $TMP/o
 	grep -q "^note: these numbers come from QEMU TCG emulation" $TMP/o
 	# the guests really had the two settings
-	sql "SELECT host FROM runs WHERE id = 1" | grep -q "\"thp_enabled\":\"never\""
-	sql "SELECT host FROM runs WHERE id = 2" | grep -q "\"thp_enabled\":\"always\""
+	sql "SELECT host FROM runs WHERE id = 1" >$TMP/pipe
+	grep -q "\"thp_enabled\":\"never\"" $TMP/pipe
+	sql "SELECT host FROM runs WHERE id = 2" >$TMP/pipe
+	grep -q "\"thp_enabled\":\"always\"" $TMP/pipe
 	# kab show pools a side'"'"'s boots: 2 boots x 2 iterations
 	kab show --metric will-it-scale.per_process_ops \
 		transparent_hugepage=never >$TMP/s
@@ -106,7 +108,7 @@ test_expect "kab killed mid-A/B: finished boots kept, --resume does the rest" '
 	wait $pid || true
 	# QEMU dies with its kab
 	sleep 1
-	! pgrep -f "qemu-system-x86_64.*kab-console" >/dev/null
+	not pgrep -f "qemu-system-x86_64.*kab-console" >/dev/null
 	grep -q "kab ab --resume 1" $TMP/e1
 	done_before=$(sqlite3 $TMP/resume.db "SELECT count(*) FROM boots WHERE outcome = '"'"'ok'"'"'")
 	test "$done_before" -ge 2

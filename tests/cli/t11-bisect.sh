@@ -51,7 +51,8 @@ BISECT="--tree $R --job $JOB $QUICK --metric $M --build-cmd 'sh build.sh'"
 test_expect "kab bisect names the seeded commit; killed, it resumes" '
 	# 4 boots a side: boots dominate under TCG, and Welch on 3 boot
 	# means of a loaded machine can miss even this 60% change
-	eval "\"$KAB\" bisect --good $C0 --bad $C7 --term-old fast \
+	# exec: the pid killed below is kab'"'"'s, not a shell'"'"'s around it
+	eval "exec \"$KAB\" bisect --good $C0 --bad $C7 --term-old fast \
 		--term-new slow --boots 4 $BISECT" >$TMP/o1 2>$TMP/e1 &
 	pid=$!
 	for i in $(seq 1 1200); do
@@ -66,7 +67,7 @@ test_expect "kab bisect names the seeded commit; killed, it resumes" '
 	first=$(sql "SELECT commit_sha FROM bisect_steps ORDER BY id LIMIT 1")
 	runs_before=$(sql "SELECT count(*) FROM runs")
 	sleep 1
-	! pgrep -f "qemu-system-x86_64.*kab-console" >/dev/null
+	not pgrep -f "qemu-system-x86_64.*kab-console" >/dev/null
 	kab bisect --resume 1 >$TMP/o 2>$TMP/e
 	cat $TMP/e $TMP/o
 	grep -q "^$C4 is the first slow commit" $TMP/o
@@ -86,7 +87,8 @@ test_expect "kab bisect names the seeded commit; killed, it resumes" '
 	# and it prints again from the database alone
 	kab bisect --show 1 >$TMP/show
 	grep -q "^$C4 is the first slow commit" $TMP/show
-	kab bisect --list | grep -q "^1  done"
+	kab bisect --list >$TMP/pipe
+	grep -q "^1  done" $TMP/pipe
 '
 
 test_expect "kab report of the first bad commit shows the bisect trend, as text and SVG" '

@@ -9,7 +9,8 @@ PY=/usr/bin/python3
 
 test_expect "an A/B of two commits and two jobs imports" '
 	$PY $FIXTURES/make-report-export.py >$TMP/r.json
-	kab import $TMP/r.json | grep -q "imported 24 runs"
+	kab import $TMP/r.json >$TMP/pipe
+	grep -q "imported 24 runs" $TMP/pipe
 '
 
 test_expect "the email has the robot parts in the robot order" '
@@ -49,8 +50,10 @@ test_expect "the other job that moved is boxed as lkp boxes it" '
 '
 
 test_expect "the radixsort table follows a line of stars and the machine" '
-	grep -A1 "^\*\{99\}$" $TMP/r.txt | grep -q "^qemu: 2 threads 1 sockets"
-	sed -n "/^\*\{99\}$/,\$p" $TMP/r.txt | grep -q "stress-ng.radixsort.ops_per_sec$"
+	grep -A1 "^\*\{99\}$" $TMP/r.txt >$TMP/pipe
+	grep -q "^qemu: 2 threads 1 sockets" $TMP/pipe
+	sed -n "/^\*\{99\}$/,\$p" $TMP/r.txt >$TMP/pipe
+	grep -q "stress-ng.radixsort.ops_per_sec$" $TMP/pipe
 '
 
 test_expect "the job file in the report runs as is and means the same job" '
@@ -68,7 +71,7 @@ test_expect "no significant change: said so, exit 0, nothing boxed" '
 	kab report base same >$TMP/n.txt
 	grep -q "^Subject: a5019e7545: no significant change of will-it-scale.per_process_ops$" $TMP/n.txt
 	grep -q "^kab found no significant change of will-it-scale.per_process_ops" $TMP/n.txt
-	! grep -q "In addition" $TMP/n.txt
+	not grep -q "In addition" $TMP/n.txt
 '
 
 test_expect "--kpi announces another metric; one of unknown direction increases" '
@@ -130,7 +133,7 @@ test_expect "git mailinfo splits the message as git am would" '
 test_expect "a UTF-8 subject is RFC 2047 encoded and decodes back" '
 	send --subsystem "mm, THP ±" --mbox $TMP/u.mbox -o $TMP/u.txt base head
 	grep -q "^Subject: =?UTF-8?B?" $TMP/u.mbox
-	! grep -q "±" <(sed "/^$/q" $TMP/u.mbox)
+	not grep -q "±" <(sed "/^$/q" $TMP/u.mbox)
 	subject=$(sed -n "s/^Subject: //p" $TMP/u.txt)
 	mbox_check $TMP/u.mbox "$subject" $TMP/u.txt
 '
@@ -160,9 +163,12 @@ Bcc: victim@example.org" base head
 test_expect "the text email carries To, Cc and In-Reply-To when given" '
 	kab report --to linux-mm@kvack.org --cc "Ann Ex <ann@example.org>" \
 		--in-reply-to 202411072132.a8d2cf0f-oliver.sang@intel.com base head >$TMP/h.txt
-	[ "$(sed -n 1,4p $TMP/h.txt | cut -c1-12 | tr "\n" ,)" = "To: linux-mm,Cc: Ann Ex <a,In-Reply-To,Subject: 721," ]
+	[ "$(sed -n 1,4p $TMP/h.txt | cut -d: -f1 | tr "\n" ,)" = "To,Cc,In-Reply-To,Subject," ]
+	grep -qx "To: linux-mm@kvack.org" $TMP/h.txt
+	grep -qx "Cc: Ann Ex <ann@example.org>" $TMP/h.txt
 	grep -qx "In-Reply-To: <202411072132.a8d2cf0f-oliver.sang@intel.com>" $TMP/h.txt
-	[ "$(sed -n 5p $TMP/h.txt)" = "" ] && [ "$(sed -n 6p $TMP/h.txt)" = "Hello," ]
+	[ "$(sed -n 5p $TMP/h.txt)" = "" ]
+	[ "$(sed -n 6p $TMP/h.txt)" = "Hello," ]
 '
 
 test_expect "markdown: a heading, the facts, folded tables and commands" '
@@ -217,8 +223,8 @@ test_expect "html: Chromium draws every sample of both KPIs inside its chart" '
 
 test_expect "html: guest-made text is escaped, never markup" '
 	grep -q "meminfo.&lt;i&gt;odd&amp;name&lt;/i&gt;$" $TMP/r.html
-	! grep -q "<i>odd" $TMP/r.html
-	! grep -q "<script" $TMP/r.html
+	not grep -q "<i>odd" $TMP/r.html
+	not grep -q "<script" $TMP/r.html
 '
 
 test_done

@@ -39,13 +39,15 @@ test_expect "merge: runs are copied once, by UUID, whatever the order" '
 	$PY $FIXTURES/make-report-export.py >$TMP/r.json
 	kab --db $TMP/a.db import $TMP/r.json >/dev/null
 	kab --db $TMP/b.db import $TMP/r.json >/dev/null
+	samples=$($PY -c "import json, sys; print(sum(len(i[\"metrics\"]) for r in json.load(open(sys.argv[1]))[\"runs\"] for i in r[\"iterations\"]))" $TMP/r.json)
 	kab merge $TMP/out.db $TMP/a.db $TMP/b.db >$TMP/o
 	cat $TMP/o
-	grep -q "a.db: 24 runs merged (336 samples" $TMP/o
+	grep -q "a.db: 24 runs merged ($samples samples" $TMP/o
 	grep -q "b.db: 0 runs merged .* 24 already there" $TMP/o
-	kab merge $TMP/out.db $TMP/a.db | grep -q ": 0 runs merged"
+	kab merge $TMP/out.db $TMP/a.db >$TMP/pipe
+	grep -q ": 0 runs merged" $TMP/pipe
 	[ "$(sqlite3 $TMP/out.db "select count(*), count(distinct uuid) from runs")" = "24|24" ]
-	[ "$(sqlite3 $TMP/out.db "select count(*) from samples")" = 336 ]
+	[ "$(sqlite3 $TMP/out.db "select count(*) from samples")" = $samples ]
 	# the merged runs compare as the originals do
 	kab --db $TMP/a.db compare base head >$TMP/c1
 	kab --db $TMP/out.db compare base head >$TMP/c2
@@ -67,7 +69,8 @@ test_expect "merge refuses a newer database and keeps what is stored" '
 test_expect "merge upgrades an older database in a copy, not in place" '
 	cp $TMP/a.db $TMP/old.db
 	sqlite3 $TMP/old.db "drop table bisect_steps; drop table bisects; drop table builds; PRAGMA user_version = 4"
-	kab merge $TMP/o2.db $TMP/old.db | grep -q "24 runs merged"
+	kab merge $TMP/o2.db $TMP/old.db >$TMP/pipe
+	grep -q "24 runs merged" $TMP/pipe
 	[ "$(sqlite3 $TMP/old.db "PRAGMA user_version")" = 4 ]
 	[ "$(sqlite3 $TMP/o2.db "PRAGMA user_version")" = 5 ]
 '

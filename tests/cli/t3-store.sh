@@ -53,7 +53,8 @@ test_expect "JSON export carries kernel, job parameters and host facts" '
 '
 
 test_expect "import into another database round-trips exactly" '
-	KAB_DB=$TMP/copy.db kab import $TMP/x.json | grep -q "imported 1 run"
+	KAB_DB=$TMP/copy.db kab import $TMP/x.json >$TMP/pipe
+	grep -q "imported 1 run" $TMP/pipe
 	KAB_DB=$TMP/copy.db kab export --format json -o $TMP/y.json
 	cmp $TMP/x.json $TMP/y.json
 	KAB_DB=$TMP/copy.db kab export --format csv >$TMP/y.csv
@@ -62,7 +63,8 @@ test_expect "import into another database round-trips exactly" '
 '
 
 test_expect "importing the same runs again adds nothing" '
-	KAB_DB=$TMP/copy.db kab import $TMP/x.json | grep -q "imported 0 runs .*(1 already there, skipped)"
+	KAB_DB=$TMP/copy.db kab import $TMP/x.json >$TMP/pipe
+	grep -q "imported 0 runs .*(1 already there, skipped)" $TMP/pipe
 	test "$(sqlite3 $TMP/copy.db "SELECT count(*) FROM runs")" = 1
 '
 

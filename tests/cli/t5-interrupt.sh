@@ -27,7 +27,8 @@ wait_iterations() {
 
 # Every stored iteration is whole: as many metrics as the first one.
 iterations_whole() {
-	sql "SELECT count(DISTINCT n) FROM (SELECT iteration, count(*) AS n FROM samples WHERE run_id = $1 GROUP BY iteration)" | grep -qx 1
+	sql "SELECT count(DISTINCT n) FROM (SELECT iteration, count(*) AS n FROM samples WHERE run_id = $1 GROUP BY iteration)" >$TMP/pipe
+	grep -qx 1 $TMP/pipe
 }
 
 test_expect "kill -9 of kab keeps the stored iterations and marks the run interrupted" '
@@ -42,10 +43,11 @@ test_expect "kill -9 of kab keeps the stored iterations and marks the run interr
 	kab ls >$TMP/ls
 	cat $TMP/ls
 	grep -Eq "^ +$id .* interrupted +$stored/50 " $TMP/ls
-	kab show $id | grep -q "message: *kab stopped while the run was going"
+	kab show $id >$TMP/pipe
+	grep -q "message: *kab stopped while the run was going" $TMP/pipe
 	# The agent noticed its reader was gone and stopped too.
 	sleep 2
-	! pgrep -f "kab-agent --job" >/dev/null
+	not pgrep -f "kab-agent --job" >/dev/null
 '
 
 test_expect "kill -9 of the agent: kab stores the run as interrupted" '
@@ -74,7 +76,7 @@ test_expect "SIGINT stops the run cleanly: exit 1, one message, samples kept" '
 	test "$(sql "SELECT status FROM runs WHERE id = $id")" = interrupted
 	check "$(sql "SELECT count(DISTINCT iteration) FROM samples WHERE run_id = $id") >= 3"
 	iterations_whole $id
-	! pgrep -f "kab-agent --job" >/dev/null
+	not pgrep -f "kab-agent --job" >/dev/null
 '
 
 test_expect "two kab processes write one database at the same time" '

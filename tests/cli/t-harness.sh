@@ -1,0 +1,187 @@
+#!/bin/bash
+# The harness itself: a snippet fails at its first failing command, and
+# expect_error fails on a wrong status, a wrong message or a message of
+# more than one line.  Each test runs a small test file of its own
+# through lib.sh and reads its TAP.
+. "$(dirname "$0")/lib.sh"
+
+export KAB_TOP=$TOP KAB_BUILD=$BUILD
+
+# inner: run the test file on stdin (lib.sh is sourced first, test_done
+# is called last); its TAP is in $TMP/tap, its exit status in $TMP/rc.
+inner() {
+	{
+		echo ". $TOP/tests/cli/lib.sh"
+		cat
+		echo "test_done"
+	} >"$TMP/inner.sh"
+	rc=0
+	bash "$TMP/inner.sh" >"$TMP/tap" 2>&1 || rc=$?
+	echo $rc >"$TMP/rc"
+	cat "$TMP/tap"
+}
+
+# verdicts: the ok / not ok words of $TMP/tap, one line.
+verdicts() {
+	sed -n 's/^\(ok\|not ok\) [0-9]* - .*/\1/p' "$TMP/tap" | paste -sd,
+}
+
+test_expect "a false first line fails the snippet, and the output names it" '
+	inner <<-\EOF
+	test_expect "first" "
+		false
+		true
+		true
+	"
+	EOF
+	test "$(verdicts)" = "not ok"
+	grep -q "stopped at: false (status 1)" $TMP/tap
+	test "$(cat $TMP/rc)" = 1
+'
+
+test_expect "a false middle line fails; the lines after it do not run" '
+	inner <<-EOF
+	test_expect "middle" "
+		true
+		test 1 = 2
+		touch $TMP/after
+	"
+	EOF
+	test "$(verdicts)" = "not ok"
+	test ! -e $TMP/after
+'
+
+test_expect "a passing snippet passes, and test_done exits 0" '
+	inner <<-\EOF
+	test_expect "good" "
+		true
+		x=\$(echo 1)
+		test \$x = 1
+	"
+	EOF
+	test "$(verdicts)" = ok
+	test "$(cat $TMP/rc)" = 0
+'
+
+test_expect "failures in a pipeline, a loop and a command substitution count" '
+	inner <<-\EOF
+	test_expect "pipe" "
+		false | cat
+		true
+	"
+	test_expect "loop" "
+		for i in 1 2 3; do test \$i != 2; done
+		true
+	"
+	test_expect "substitution" "
+		x=\$(false; echo yes)
+		true
+	"
+	test_expect "function" "
+		f() { false; true; }
+		f
+		true
+	"
+	EOF
+	test "$(verdicts)" = "not ok,not ok,not ok,not ok"
+'
+
+test_expect "a line starting with ! is refused, with what to write instead" '
+	bang="!"
+	inner <<-EOF
+	test_expect "bang" "
+		true
+		$bang true
+	"
+	EOF
+	test "$(verdicts)" = "not ok"
+	grep -q "write .not cmd." $TMP/tap
+'
+
+test_expect "not CMD passes when CMD fails, not when it succeeds or crashes" '
+	inner <<-\EOF
+	test_expect "not true" "
+		not true
+		true
+	"
+	test_expect "not false" "
+		not false
+	"
+	test_expect "not a crash" "
+		not sh -c \"kill -SEGV \\\$\\\$\"
+	"
+	test_expect "not a missing command" "
+		not /nonexistent/cmd
+	"
+	EOF
+	test "$(verdicts)" = "not ok,ok,not ok,not ok"
+'
+
+test_expect "expect_error: right status, one line, right message passes" '
+	inner <<-\EOF
+	test_expect "right" "
+		expect_error 3 \"the reason\" -- sh -c \"echo >&2 kab: the reason; exit 3\"
+	"
+	EOF
+	test "$(verdicts)" = ok
+'
+
+test_expect "expect_error: a wrong exit status fails, even on a middle line" '
+	inner <<-\EOF
+	test_expect "status" "
+		expect_error 2 \"the reason\" -- sh -c \"echo >&2 kab: the reason; exit 1\"
+		true
+	"
+	EOF
+	test "$(verdicts)" = "not ok"
+	grep -q "exit status 1, wanted 2" $TMP/tap
+'
+
+test_expect "expect_error: a wrong message fails, even on a middle line" '
+	inner <<-\EOF
+	test_expect "message" "
+		expect_error 2 \"the reason\" -- sh -c \"echo >&2 kab: another; exit 2\"
+		true
+	"
+	test_expect "no kab: prefix" "
+		expect_error 2 \"the reason\" -- sh -c \"echo >&2 the reason; exit 2\"
+		true
+	"
+	EOF
+	test "$(verdicts)" = "not ok,not ok"
+	grep -q "no .the reason. on stderr" $TMP/tap
+	grep -q "a line on stderr that is not kab.s" $TMP/tap
+'
+
+test_expect "expect_error: a message broken over two lines, or none, fails" '
+	inner <<-\EOF
+	test_expect "two lines" "
+		expect_error 2 \"the reason\" -- sh -c \"printf >&2 \\\"kab: the reason\\\\nBcc: x\\\\n\\\"; exit 2\"
+		true
+	"
+	test_expect "silent" "
+		expect_error 2 \"\" -- sh -c \"exit 2\"
+		true
+	"
+	test_expect "progress, then the error" "
+		expect_error 2 \"b\" -- sh -c \"printf >&2 \\\"kab: a\\\\nkab: b\\\\n\\\"; exit 2\"
+	"
+	EOF
+	test "$(verdicts)" = "not ok,not ok,ok"
+	grep -q "a line on stderr that is not kab.s" $TMP/tap
+	grep -q "nothing on stderr" $TMP/tap
+'
+
+test_expect "tests/run counts a failing file: not ok, and its status" '
+	mkdir -p $TMP/suite
+	printf "%s\n" ". $TOP/tests/cli/lib.sh" \
+		"test_expect one \"false; true\"" \
+		"test_expect two true" test_done >$TMP/suite/t1-x.sh
+	rc=0
+	(cd $TOP && tests/run $TMP/suite) >$TMP/run.out 2>&1 || rc=$?
+	cat $TMP/run.out
+	test $rc = 1
+	test "$(tail -1 $TMP/run.out)" = "1 passed, 1 failed"
+'
+
+test_done
