@@ -32,6 +32,17 @@ test_expect "an unknown option is a usage error" '
 	expect_error 2 "unknown option" -- "$KAB" --frob
 '
 
+test_expect "a command's unknown option or missing value: one line, exit 2" '
+	for c in run ab bisect build compare report merge ls show export import; do
+		expect_error 2 "^kab: $c: unknown option .--frob.: see .kab $c --help.$" -- "$KAB" $c --frob
+	done
+	expect_error 2 "^kab: ci gate: unknown option .-x.: see .kab ci gate --help.$" -- "$KAB" ci gate -x
+	expect_error 2 "^kab: run: .--runs. needs a value: see .kab run --help.$" -- "$KAB" run --runs
+	expect_error 2 "^kab: export: .-o. needs a value" -- "$KAB" export -o
+	# git bisect run reads 2 as "bad": bisect-step stops the bisect
+	expect_error 255 "^kab: bisect-step: unknown option .--frob." -- "$KAB" bisect-step --frob
+'
+
 test_expect "kab run without a job file is a usage error naming the fix" '
 	expect_error 2 "no job file" -- "$KAB" run
 '

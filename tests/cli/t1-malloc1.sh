@@ -20,6 +20,29 @@ test_expect "malloc1 in process mode gives lkp's metrics with sane values" '
 	test "$(sql "SELECT status FROM runs WHERE id = 1")" = ok
 '
 
+test_expect "warmup drops exactly its seconds; testtime measures its own" '
+	kab run --runs 1 --set nr_task=1 --set warmup=0 --set testtime=1s \
+		$JOB >$TMP/o
+	id=$(sql "SELECT max(id) FROM runs")
+	ops=$(mean_of $id will-it-scale.per_process_ops)
+	el=$(mean_of $id will-it-scale.time.elapsed_time)
+	total=$(mean_of $id will-it-scale.total_iterations)
+	echo "warmup=0: ops=$ops elapsed=$el total=$total"
+	check "$ops > 500"
+	# all of the one second is measured: nothing before it was dropped
+	check "$ops >= 0.8 * $total"
+	check "$el >= 1 && $el < 1.9"
+	kab run --runs 1 --set nr_task=1 --set warmup=2 --set testtime=1s \
+		$JOB >$TMP/o
+	id=$(sql "SELECT max(id) FROM runs")
+	ops=$(mean_of $id will-it-scale.per_process_ops)
+	el=$(mean_of $id will-it-scale.time.elapsed_time)
+	total=$(mean_of $id will-it-scale.total_iterations)
+	echo "warmup=2: ops=$ops elapsed=$el total=$total"
+	check "$ops > 500 && $ops < 0.5 * $total"
+	check "$el >= 3 && $el < 3.9"
+'
+
 if [ -n "${KAB_SAN:-}" ]; then
 test_skip "each malloc/free pair takes exactly one minor page fault" \
 	"ASan replaces glibc's malloc, whose one fault is what is checked"
@@ -70,6 +93,19 @@ test_expect "monitors are stored with every iteration" '
 	pg=$(mean_of 1 proc-vmstat.pgfault)
 	faults=$(mean_of 1 will-it-scale.time.minor_page_faults)
 	check "$pg >= $faults"
+'
+
+test_expect "a proc-vmstat counter is its increase over the iteration" '
+	pgfault() { awk "\$1 == \"pgfault\" { print \$2 }" /proc/vmstat; }
+	before=$(pgfault)
+	kab run --runs 1 --set nr_task=1 --set warmup=0 --set testtime=1s \
+		--monitors proc-vmstat $JOB >$TMP/o
+	after=$(pgfault)
+	id=$(sql "SELECT max(id) FROM runs")
+	pg=$(mean_of $id proc-vmstat.pgfault)
+	echo "pgfault: $pg in the iteration, $((after - before)) around kab run, $after since boot"
+	# the iteration is inside the run, not the whole uptime
+	check "$pg > 0 && $pg <= $after - $before"
 '
 
 test_expect "--monitors picks the monitors; none stores only the workload" '

@@ -67,6 +67,14 @@ test_expect "the job file in the report runs as is and means the same job" '
 	[ "$got" = "$want" ] || fail "$got != $want"
 '
 
+test_expect "the Reported-by tag comes with a regression, never an improvement" '
+	kab report --from "Kab Tester <kab@example.org>" base head >$TMP/reg.txt
+	grep -qx "| Reported-by: Kab Tester <kab@example.org>" $TMP/reg.txt
+	kab report --from "Kab Tester <kab@example.org>" head base >$TMP/imp.txt
+	grep -q "^Subject: a5019e7545: will-it-scale.per_process_ops .*% improvement$" $TMP/imp.txt
+	not grep -q "Reported-by" $TMP/imp.txt
+'
+
 test_expect "no significant change: said so, exit 0, nothing boxed" '
 	kab report base same >$TMP/n.txt
 	grep -q "^Subject: a5019e7545: no significant change of will-it-scale.per_process_ops$" $TMP/n.txt
@@ -158,6 +166,25 @@ Bcc: victim@example.org" --mbox $TMP/bad.mbox base head
 Bcc: victim@example.org" base head
 	expect_error 2 "a message needs a sender" -- kab report --mbox $TMP/bad.mbox base head
 	[ ! -e $TMP/bad.mbox ]
+'
+
+test_expect "every RFC 2047 encoded word holds whole UTF-8 characters" '
+	# ASCII runs of each length before 2-, 3- and 4-byte characters put
+	# the 45-byte boundaries of the encoded words inside characters
+	for sub in "m ±±±±±±±±±±±±±±±±±±±±±±±±±±±±±±±±" "mm ±±±±±±±±±±±±±±±±±±±±±±±±±±±±±±±" \
+		"mm …………………………………………………………" "mmm …………………………………………………………" \
+		"m 🐧🐧🐧🐧🐧🐧🐧🐧🐧🐧🐧🐧🐧🐧🐧🐧" "mmm 🐧🐧🐧🐧🐧🐧🐧🐧🐧🐧🐧🐧🐧🐧🐧🐧"; do
+		send --subsystem "$sub" --mbox $TMP/w.mbox -o $TMP/w.txt base head
+		$PY - $TMP/w.mbox "$(sed -n "s/^Subject: //p" $TMP/w.txt)" <<-PY
+	import base64, re, sys
+	head = open(sys.argv[1], "rb").read().split(b"\n\n", 1)[0].decode("ascii")
+	subject = re.search(r"^Subject:(.*(?:\n[ \t].*)*)", head, re.M).group(1)
+	words = re.findall(r"=\?UTF-8\?B\?([A-Za-z0-9+/=]*)\?=", subject)
+	assert len(words) > 1, subject
+	text = "".join(base64.b64decode(w).decode("utf-8", "strict") for w in words)
+	assert text == sys.argv[2], (text, sys.argv[2])
+	PY
+	done
 '
 
 test_expect "the text email carries To, Cc and In-Reply-To when given" '

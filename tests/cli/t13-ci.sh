@@ -54,6 +54,32 @@ test_expect "merge: runs are copied once, by UUID, whatever the order" '
 	cmp $TMP/c1 $TMP/c2
 '
 
+test_expect "merge: kernels that differ only in their command line stay apart" '
+	$PY - $TMP/r.json $TMP/cmd <<-PY
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	runs = [r for r in d["runs"] if r["kernel"]["label"] == "base"][:2]
+	for i, r in enumerate(runs):
+	    r["uuid"] = "00000000-0000-4000-8000-%012d" % (900 + i)
+	    r["kernel"]["cmdline"] = "console=ttyS0" + (" mitigations=off" if i else "")
+	    r["kernel"]["label"] = "bycmd"
+	    json.dump(dict(d, runs=[r]), open("%s%d.json" % (sys.argv[2], i), "w"))
+	PY
+	# one database a command line, merged one after the other, twice
+	kab --db $TMP/cmd0.db import $TMP/cmd0.json >/dev/null
+	kab --db $TMP/cmd1.db import $TMP/cmd1.json >/dev/null
+	for i in 1 2; do
+		kab merge $TMP/out.db $TMP/cmd0.db >/dev/null
+		kab merge $TMP/out.db $TMP/cmd1.db >/dev/null
+	done
+	[ "$(sqlite3 $TMP/out.db "select count(*) from kernels where label = \"bycmd\"")" = 2 ]
+	sqlite3 $TMP/out.db "select r.uuid, k.cmdline from runs r join kernels k on k.id = r.kernel_id where k.label = \"bycmd\" order by r.uuid" >$TMP/merged
+	cat $TMP/merged
+	printf "%s\n" "00000000-0000-4000-8000-000000000900|console=ttyS0" \
+		"00000000-0000-4000-8000-000000000901|console=ttyS0 mitigations=off" >$TMP/want
+	cmp $TMP/want $TMP/merged
+'
+
 test_expect "merge refuses a newer database and keeps what is stored" '
 	cp $TMP/a.db $TMP/new.db
 	sqlite3 $TMP/new.db "PRAGMA user_version = 99"
@@ -112,6 +138,8 @@ test_expect "ci gate: usage errors and missing data exit 2, never 1" '
 	expect_error 2 "--fail-on .often.: use regression or change" -- kab --db $TMP/a.db ci gate --fail-on often base head
 	expect_error 2 "no database at" -- kab --db $TMP/none.db ci gate base head
 	expect_error 2 "nosuch" -- kab --db $TMP/a.db ci gate base nosuch
+	expect_error 2 "no KPI to gate on in base and head: name one with --kpi" -- \
+		kab --db $TMP/a.db ci gate --kpi nosuch.metric base head
 	expect_error 2 "ci gate needs a base and a head" -- kab ci gate base
 	expect_error 2 "use .kab ci matrix. or .kab ci gate." -- kab ci wat
 '

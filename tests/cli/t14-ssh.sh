@@ -75,6 +75,7 @@ test_expect "an unreachable machine and bad targets are refused in one line" '
 	# an option for ssh: refused as a path, and without one as no host
 	expect_error 2 "no path after the host" -- kab run --target "ssh://-oProxyCommand=touch\ $TMP/pwned" $JOB
 	(cd $TMP && expect_error 2 "not a host" -- kab run --target "ssh://-oProxyCommand=touch\ pwned" $JOB)
+	expect_error 2 "not a host" -- kab run --target "ssh://-oProxyCommand=false" $JOB
 	[ ! -e $TMP/pwned ]
 	expect_error 2 "the port must be a number" -- kab run --target ssh://kabtest:ssh $JOB
 	expect_error 2 "use local, qemu or ssh://" -- kab run --target telnet://kabtest $JOB

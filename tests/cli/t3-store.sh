@@ -84,4 +84,82 @@ json.dump(d, open(\"$TMP/bad.json\", \"w\"))"
 	test "$(sql "SELECT count(*) FROM runs")" = 1
 '
 
+test_expect "a failed run keeps its status and message through export and import" '
+	python3 - $TMP/x.json $TMP/failed.json <<-PY
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	r = d["runs"][0]
+	r["uuid"] = "00000000-0000-4000-8000-000000000777"
+	r["status"] = "failed"
+	r["message"] = "stress-ng was killed by signal 11 (Segmentation fault)"
+	d["runs"] = [r]
+	json.dump(d, open(sys.argv[2], "w"))
+	PY
+	KAB_DB=$TMP/f1.db kab import $TMP/failed.json >/dev/null
+	KAB_DB=$TMP/f1.db kab export --format json -o $TMP/f1.json
+	KAB_DB=$TMP/f2.db kab import $TMP/f1.json >/dev/null
+	KAB_DB=$TMP/f2.db kab export --format json -o $TMP/f2.json
+	python3 - $TMP/f1.json $TMP/f2.json <<-PY
+	import json, sys
+	for path in sys.argv[1:]:
+	    r = json.load(open(path))["runs"][0]
+	    assert r["status"] == "failed", (path, r["status"])
+	    assert r["message"] == "stress-ng was killed by signal 11 (Segmentation fault)", (path, r["message"])
+	PY
+	KAB_DB=$TMP/f2.db kab show 1 >$TMP/fshow
+	grep -q "message: *stress-ng was killed by signal 11" $TMP/fshow
+'
+
+test_expect "a kernel label pools its ok runs, never interrupted or running ones" '
+	python3 - $TMP/x.json $TMP/broken.json <<-PY
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	runs = []
+	for i, status in enumerate(["interrupted", "failed", "ok"]):
+	    r = json.loads(json.dumps(d["runs"][0]))
+	    r["uuid"] = "00000000-0000-4000-8000-%012d" % (100 + i)
+	    r["status"] = status
+	    for it in r["iterations"]:
+	        it["metrics"]["will-it-scale.per_process_ops"] = 1e9
+	    runs.append(r)
+	d["runs"] = runs
+	json.dump(d, open(sys.argv[2], "w"))
+	PY
+	kab import $TMP/broken.json >/dev/null
+	# the third is ok by its status; the test makes it "running" (a
+	# kab still measuring it, or one that died without saying)
+	id=$(sql "SELECT max(id) FROM runs")
+	sql "UPDATE runs SET status = '"'"'running'"'"' WHERE id = $id"
+	kab show --metric will-it-scale.per_process_ops base >$TMP/pool
+	cat $TMP/pool
+	# run 1 alone: 2 iterations, none of the 1e9 values
+	grep -Eq "^ +2 .* will-it-scale.per_process_ops$" $TMP/pool
+	not grep -q "1000000000\|1e+09" $TMP/pool
+	kab compare --all base base >$TMP/cmp
+	grep -q "will-it-scale.per_process_ops" $TMP/cmp
+	not grep -q "1000000000\|1e+09" $TMP/cmp
+'
+
+test_expect "CSV fields with quotes or commas read back as they were" '
+	for label in "\"quoted\" label" "one, two"; do
+		kab run --kernel-label "$label" --runs 1 --set nr_task=1 \
+			--set warmup=0 --set testtime=1s $JOB >/dev/null
+	done
+	id=$(sql "SELECT max(id) FROM runs")
+	kab export --format csv $((id - 1)) $id >$TMP/q.csv
+	kab compare --format csv --all $((id - 1)) $id >$TMP/qc.csv
+	# RFC 4180: a field with a quote is quoted, its quotes doubled
+	grep -q "^$((id - 1)),\"\"\"quoted\"\" label\",1," $TMP/q.csv
+	python3 - $TMP/q.csv $TMP/qc.csv <<-PY
+	import csv, sys
+	quoted, comma = "\"quoted\" label", "one, two"
+	rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+	assert all(len(r) == 5 for r in rows), rows[:2]
+	assert {r["kernel_label"] for r in rows} == {quoted, comma}, rows[:2]
+	rows = list(csv.DictReader(open(sys.argv[2], newline="")))
+	assert rows and all(len(r) == 20 and r["base"] == quoted and r["head"] == comma
+	                    for r in rows), rows[:2]
+	PY
+'
+
 test_done

@@ -122,6 +122,33 @@ test_expect "fewer than 3 samples: never significant, and the need is said" '
 	grep -q "will-it-scale.per_process_ops" $TMP/pipe
 '
 
+test_expect "--noise: a significant change under the floor is no row" '
+	$PY - $TMP/seed.json $TMP/small.json <<-PY
+	import json, random, sys
+	d = json.load(open(sys.argv[1]))
+	rnd = random.Random(7)
+	runs = []
+	for side, k in (("small-a", 1.0), ("small-b", 1.005)):
+	    for j in range(3):
+	        r = json.loads(json.dumps(d["runs"][0]))
+	        r["uuid"] = "00000000-0000-4000-8000-%012d" % (500 + len(runs))
+	        r["kernel"]["label"] = side
+	        for it in r["iterations"]:
+	            it["metrics"] = {"will-it-scale.per_process_ops":
+	                             10000 * k * rnd.gauss(1, 0.0002)}
+	        runs.append(r)
+	d["runs"] = runs
+	json.dump(d, open(sys.argv[2], "w"))
+	PY
+	kab import $TMP/small.json >/dev/null
+	# +0.5% at p far below 0.05: under the default 1% floor, no row
+	kab compare small-a small-b >$TMP/n1
+	cat $TMP/n1
+	not grep -q "will-it-scale.per_process_ops" $TMP/n1
+	kab compare --noise 0.2 small-a small-b >$TMP/n2
+	grep -q "+0.5%.*will-it-scale.per_process_ops" $TMP/n2
+'
+
 test_expect "bad sides are refused with the fix" '
 	expect_error 2 "no run 99" -- "$KAB" compare 99 1
 	expect_error 2 "neither a run id nor the label" -- "$KAB" compare nosuch base

@@ -219,6 +219,36 @@ static void test_lost_record_drops_iteration(void **state)
 	strbuf_release(&sb);
 }
 
+/* An iteration number seen before is refused, even after its iter_end. */
+static void test_repeated_iteration_refused(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct kab_reader_stats stats;
+	struct got g = { 0 };
+
+	put(&sb, "start", start);
+	put(&sb, "iter", "{\"iteration\":1}");
+	put(&sb, "sample", "{\"iteration\":1, \"metrics\":{\"a\":1}}");
+	put(&sb, "iter_end", "{\"iteration\":1}");
+	/* iteration 1 again, whole, with another value */
+	put(&sb, "iter", "{\"iteration\":1}");
+	put(&sb, "sample", "{\"iteration\":1, \"metrics\":{\"a\":99}}");
+	put(&sb, "iter_end", "{\"iteration\":1}");
+	put(&sb, "iter", "{\"iteration\":2}");
+	put(&sb, "sample", "{\"iteration\":2, \"metrics\":{\"a\":2}}");
+	put(&sb, "iter_end", "{\"iteration\":2}");
+	put(&sb, "end", "{\"status\":\"ok\"}");
+	assert_int_equal(run(&sb, &g, &stats, NULL), KAB_RUN_OK);
+	assert_int_equal(g.nr_iter, 2);
+	assert_int_equal(g.iterations[0], 1);
+	assert_true(g.first_value[0] == 1);
+	assert_int_equal(g.iterations[1], 2);
+	assert_true(g.first_value[1] == 2);
+	/* the repeated iter, its sample and its iter_end */
+	assert_int_equal(stats.bad_records, 3);
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -227,6 +257,7 @@ int main(void)
 		cmocka_unit_test(test_cut_stream),
 		cmocka_unit_test(test_short_ok_is_failure),
 		cmocka_unit_test(test_lost_record_drops_iteration),
+		cmocka_unit_test(test_repeated_iteration_refused),
 	};
 
 	return cmocka_run_group_tests_name("collect", tests, NULL, NULL);

@@ -118,6 +118,22 @@ static void test_bh(void **state)
 	assert_true(isnan(adj[4]));
 }
 
+/*
+ * Where the running minimum matters: sorted 0.01 0.03 0.04 0.05 give
+ * p*m/k = 0.04 0.06 0.0533 0.05, and BH takes the smallest from there
+ * on: 0.04 0.05 0.05 0.05.  An adjusted p never exceeds that of a larger p.
+ */
+static void test_bh_monotone(void **state)
+{
+	double p[] = { 0.05, 0.03, 0.01, 0.04 }, adj[4];
+
+	kab_bh_adjust(p, 4, adj);
+	close_to(adj[0], 0.05);
+	close_to(adj[1], 0.05);
+	close_to(adj[2], 0.04);
+	close_to(adj[3], 0.05);
+}
+
 static void test_bootstrap(void **state)
 {
 	double x[] = { 100, 101, 99, 100, 102, 98 };
@@ -144,6 +160,10 @@ static void test_directions(void **state)
 	assert_int_equal(kab_metric_direction("will-it-scale.per_process_ops"), 1);
 	assert_int_equal(kab_metric_direction("will-it-scale.workload"), 1);
 	assert_int_equal(kab_metric_direction("stress-ng.radixsort.ops_per_sec"), 1);
+	/* stress-ng's bogo ops: more is better, as lkp reads them */
+	assert_int_equal(kab_metric_direction("stress-ng.radixsort.ops"), 1);
+	assert_int_equal(kab_metric_direction("will-it-scale.8.processes"), 1);
+	assert_int_equal(kab_metric_direction("will-it-scale.8.threads"), 1);
 	assert_int_equal(kab_metric_direction("will-it-scale.time.elapsed_time"), -1);
 	assert_int_equal(kab_metric_direction("fio.read_latency_ns"), -1);
 	assert_int_equal(kab_metric_direction("meminfo.AnonHugePages"), 0);
@@ -314,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_mwu_ties_normal),
 		cmocka_unit_test(test_mwu_large_uses_normal),
 		cmocka_unit_test(test_bh),
+		cmocka_unit_test(test_bh_monotone),
 		cmocka_unit_test(test_bootstrap),
 		cmocka_unit_test(test_directions),
 		cmocka_unit_test(test_lkp_heuristic),

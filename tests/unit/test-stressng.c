@@ -89,6 +89,31 @@ static void test_wrong_stressor_and_bad_numbers(void **state)
 	expect_refused(liar, strlen(liar), "inconsistent");
 }
 
+/* A real report with one number followed by junk is refused whole. */
+static void test_number_with_junk(void **state)
+{
+	static const char *const damage[][2] = {
+		{ "bogo-ops: 61\n", "bogo-ops: 61xyz\n" },
+		{ "real-time: 30.490968\n", "real-time: 30.490968 ops\n" },
+		{ "wall-clock-time: 2.000592\n", "wall-clock-time: 2.0s\n" },
+	};
+	size_t i, len;
+
+	for (i = 0; i < ARRAY_SIZE(damage); i++) {
+		char *y = fixture("stress-ng-0.15.06-radixsort.yaml", &len);
+		char *at = strstr(y, damage[i][0]);
+		struct strbuf sb = STRBUF_INIT;
+
+		assert_non_null(at);
+		strbuf_add(&sb, y, at - y);
+		strbuf_addstr(&sb, damage[i][1]);
+		strbuf_addstr(&sb, at + strlen(damage[i][0]));
+		expect_refused(sb.buf, sb.len, "not a number");
+		strbuf_release(&sb);
+		free(y);
+	}
+}
+
 static void test_exit_reasons(void **state)
 {
 	int i;
@@ -107,6 +132,7 @@ int main(void)
 		cmocka_unit_test(test_newer_layout),
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_wrong_stressor_and_bad_numbers),
+		cmocka_unit_test(test_number_with_junk),
 		cmocka_unit_test(test_exit_reasons),
 	};
 
