@@ -20,25 +20,25 @@ test_expect "malloc1 in process mode gives lkp's metrics with sane values" '
 	test "$(sql "SELECT status FROM runs WHERE id = 1")" = ok
 '
 
-test_expect "warmup drops exactly its seconds; testtime measures its own" '
-	kab run --runs 1 --set nr_task=1 --set warmup=0 --set testtime=1s \
+# warmup_run W: one iteration of testtime=1s after W warmup seconds;
+# sets ops, el (elapsed seconds) and total (every malloc/free pair).
+warmup_run() {
+	kab run --runs 1 --set nr_task=1 --set warmup=$1 --set testtime=1s \
 		$JOB >$TMP/o
 	id=$(sql "SELECT max(id) FROM runs")
 	ops=$(mean_of $id will-it-scale.per_process_ops)
 	el=$(mean_of $id will-it-scale.time.elapsed_time)
 	total=$(mean_of $id will-it-scale.total_iterations)
-	echo "warmup=0: ops=$ops elapsed=$el total=$total"
+	echo "warmup=$1: ops=$ops elapsed=$el total=$total"
+}
+
+test_expect "warmup drops exactly its seconds; testtime measures its own" '
+	warmup_run 0
 	check "$ops > 500"
 	# all of the one second is measured: nothing before it was dropped
 	check "$ops >= 0.8 * $total"
 	check "$el >= 1 && $el < 1.9"
-	kab run --runs 1 --set nr_task=1 --set warmup=2 --set testtime=1s \
-		$JOB >$TMP/o
-	id=$(sql "SELECT max(id) FROM runs")
-	ops=$(mean_of $id will-it-scale.per_process_ops)
-	el=$(mean_of $id will-it-scale.time.elapsed_time)
-	total=$(mean_of $id will-it-scale.total_iterations)
-	echo "warmup=2: ops=$ops elapsed=$el total=$total"
+	warmup_run 2
 	check "$ops > 500 && $ops < 0.5 * $total"
 	check "$el >= 3 && $el < 3.9"
 '
