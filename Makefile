@@ -9,6 +9,7 @@
 #   make bench    benchmarks that print figures
 #   make test-kernel  the slow tests: real kernel builds and a real bisect
 #   make test SAN=1   the same under ASan and UBSan
+#   make mutate   plant each bug of tests/mutants/ and run the fast tests
 
 CC       ?= cc
 PKGS     := sqlite3 gsl yaml-0.1 jansson hwloc zlib libarchive nettle
@@ -119,6 +120,11 @@ $(BUILD)/tests/bench-%: tests/bench/bench-%.c $(LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS)
 
+# Each mutant in tests/mutants/ is a bug the fast tests must catch.
+mutate: deps
+	@$(MAKE) -s --no-print-directory all $(TEST_BINS)
+	@BUILD=$(BUILD) tests/mutate.sh
+
 bench: deps
 	@$(MAKE) --no-print-directory all $(BUILD)/tests/bench-stream
 	@BUILD=$(BUILD) tests/bench.sh
@@ -126,5 +132,6 @@ bench: deps
 clean:
 	rm -rf build build-san kab kab-agent
 
-.PHONY: all deps deps-kernel demo test test-kernel bench clean kab kab-agent
+.PHONY: all deps deps-kernel demo test test-kernel mutate bench clean kab \
+	kab-agent
 .DELETE_ON_ERROR:

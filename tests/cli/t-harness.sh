@@ -184,4 +184,10 @@ test_expect "tests/run counts a failing file: not ok, and its status" '
 	test "$(tail -1 $TMP/run.out)" = "1 passed, 1 failed"
 '
 
+test_expect "every mutant of make mutate still applies and names its killer" '
+	(cd $TOP && tests/mutate.sh --check) >$TMP/check
+	cat $TMP/check
+	grep -qx "[0-9][0-9]* mutants apply" $TMP/check
+'
+
 test_done
