@@ -23,6 +23,10 @@ workflow_check() {
 	import json, sys
 	r = json.load(open(sys.argv[1]))
 	cells = [k for k in r if k.startswith("measure/")]
+	for c in cells:
+	    if r[c]["status"] != "success":
+	        print("--- %s failed; the end of its log:" % c)
+	        print(open(r[c]["dir"] + "/log", errors="replace").read()[-4000:])
 	assert len(cells) == 2 and all(r[c]["status"] == "success" for c in cells), r
 	assert r["gate"]["status"] == "failure", r["gate"]
 	rcs = {s["name"]: s["rc"] for s in r["gate"]["steps"]}
