@@ -126,7 +126,8 @@ mutate: deps
 	@BUILD=$(BUILD) tests/mutate.sh
 
 bench: deps
-	@$(MAKE) --no-print-directory all $(BUILD)/tests/bench-stream
+	@$(MAKE) --no-print-directory all $(BUILD)/tests/bench-stream \
+		$(BUILD)/tests/bench-power
 	@BUILD=$(BUILD) tests/bench.sh
 
 clean:

@@ -27,9 +27,16 @@ double kab_summary_pct(const struct kab_summary *s);
 
 struct kab_welch {
 	double t, df, p;
+	double diff, se;	/* mean(y) - mean(x) and its standard error */
 };
 void kab_welch(const double *x, size_t nx, const double *y, size_t ny,
 	       struct kab_welch *out);
+/* The t-test of boot means: Student's for nx == ny, else Welch's. */
+void kab_ttest(const double *x, size_t nx, const double *y, size_t ny,
+	       struct kab_welch *out);
+/* The confidence interval of mean(y) - mean(x) at LEVEL (0.95). */
+void kab_welch_ci(const struct kab_welch *w, double level, double *lo,
+		  double *hi);
 
 struct kab_mwu {
 	double u;		/* U of x */
@@ -41,32 +48,49 @@ void kab_mwu(const double *x, size_t nx, const double *y, size_t ny,
 /* The smallest two-sided p an exact test of n against n can reach. */
 double kab_mwu_min_p(size_t n1, size_t n2);
 
-/*
- * Bootstrap 95% interval of the change of y against x: relative (%) or
- * absolute; each side resampled independently, seeded.
- */
-void kab_bootstrap_ci(const double *x, size_t nx, const double *y, size_t ny,
-		      bool absolute, int resamples, unsigned long seed,
-		      double *lo, double *hi);
-
 /* One-way ANOVA of samples grouped by boot (g[i] names sample i's). */
 struct kab_anova {
 	size_t groups;
+	double n0;		/* effective iterations per boot */
 	double ms_between, ms_within;
-	double f, p;		/* p NAN when it cannot be computed */
+	double f, p;		/* NAN when they cannot be computed */
 };
 void kab_anova(const double *v, const int *g, size_t n,
 	       struct kab_anova *out);
 /*
- * The variance component between boots (0 when below the within-boot
- * variance, NAN for one boot), and whether boots dominate: p < 0.01
- * and that component larger than the variance within a boot.
+ * The variance component between boots, (MS_between - MS_within) / n0
+ * with n0 the effective boot size (which allows boots of unequal
+ * size); 0 when below, NAN when ANOVA cannot tell (one boot, or no
+ * boot with two iterations).
  */
-double kab_anova_between_var(const struct kab_anova *a, size_t n);
-bool kab_boots_dominate(const struct kab_anova *a, size_t n);
+double kab_anova_between_var(const struct kab_anova *a);
 /* Means (and sizes) per group, in order of first appearance. */
 size_t kab_group_means(const double *v, const int *g, size_t n,
 		       double *means, size_t *sizes);
+
+/* ---- planning: the boots and iterations that detect a change ---- */
+
+struct kab_plan_in {
+	double within_var, between_var;	/* on the test's (log) scale */
+	double boot_cost, iter_cost;	/* seconds */
+	double delta;			/* the change to detect, same scale */
+	double alpha, power;		/* e.g. 0.05 and 0.8 */
+};
+
+struct kab_plan_out {
+	size_t boots;			/* a side */
+	size_t iters;			/* a boot: Kalibera and Jones' r* */
+	double power;			/* what that plan reaches */
+	double seconds;			/* a side */
+};
+
+/*
+ * Power of the two-sided pooled t-test, n against n, for a difference
+ * delta of means whose units have standard deviation sd.
+ */
+double kab_power_t(size_t n, double delta, double sd, double alpha);
+/* -1 when the inputs cannot give a plan (no variance, no cost). */
+int kab_plan(const struct kab_plan_in *in, struct kab_plan_out *out);
 
 /* Benjamini-Hochberg adjusted p-values; NAN entries are left out. */
 void kab_bh_adjust(const double *p, size_t m, double *adj);
@@ -116,11 +140,21 @@ void kab_trend_plot(FILE *out, const char *metric,
 bool kab_metric_absolute(const char *metric);
 /* +1 higher is better, -1 lower is better, 0 unknown. */
 int kab_metric_direction(const char *metric);
-/* lkp's floor for tiny counters: false when a row is too small to show. */
+/*
+ * lkp's floor for tiny counters, applied under --test lkp only (lkp has
+ * no test, so it needs one): false when a row is too small to show.
+ */
 bool kab_metric_big_enough(const char *metric, double max_abs_mean);
 /* lkp's own "changed" heuristic (range and median rules). */
 bool kab_lkp_changed(const char *metric, const double *x, size_t nx,
 		     const double *y, size_t ny);
+/*
+ * The suite's main metric, as lkp's robot reports it: will-it-scale's
+ * per_process_ops (per_thread_ops in thread mode), stress-ng's
+ * TEST.ops_per_sec; NULL for a suite kab does not know.  Allocated.
+ */
+char *kab_suite_kpi(const char *testcase, const char *test,
+		    const char *mode);
 
 /* ---- comparing sides ---- */
 
@@ -139,19 +173,30 @@ struct kab_side {
 };
 
 enum kab_test {
-	KAB_TEST_MWU,
-	KAB_TEST_WELCH,
-	KAB_TEST_LKP,
+	KAB_TEST_WELCH,		/* t on boot means (the default): Student's
+				   for as many boots a side, else Welch's */
+	KAB_TEST_MWU,		/* Mann-Whitney U on boot means */
+	KAB_TEST_LKP,		/* lkp's range heuristics, on samples */
 };
 
+/*
+ * The unit of replication is the boot: iterations of one boot share its
+ * luck, so they are averaged, and the boot means are the samples of
+ * every test (a run on a target without reboots is one boot).  Metrics
+ * that are positive on both sides are tested on the log of the boot
+ * means (changes multiply); the others on the linear scale.
+ *
+ * Rows fall into two families, each corrected on its own: the KPIs
+ * (primary hypotheses, always shown) and every other metric
+ * (Benjamini-Hochberg at fdr).
+ */
 struct kab_compare_opts {
 	enum kab_test test;
-	double fdr;		/* Benjamini-Hochberg q */
+	double fdr;		/* Benjamini-Hochberg q, and the KPIs' alpha */
 	double noise;		/* |%change| floor */
 	bool all;		/* show every row */
-	bool want_ci;		/* bootstrap intervals (costly) */
-	int resamples;
-	unsigned long seed;
+	const char *const *kpi;	/* the KPI metrics of this table */
+	size_t nr_kpi;
 };
 
 struct kab_cell {
@@ -159,11 +204,11 @@ struct kab_cell {
 	double change;		/* % or absolute, see .absolute */
 	bool absolute;
 	bool zero_base;		/* base mean 0: change given absolutely */
+	size_t units_base, units_head;	/* boots on each side */
+	bool log_scale;		/* tests on log boot means */
 	double p_welch, p_mwu, p_adj;
-	double ci_lo, ci_hi;	/* NAN when not computed */
-	bool few;		/* fewer than 3 units on a side */
-	bool per_boot;		/* boots dominate: tests used boot means */
-	bool boot_welch;	/* per boot under mwu: Welch on boot means */
+	double ci_lo, ci_hi;	/* 95% interval of the change, or NAN */
+	bool few;		/* fewer than 2 boots on a side: no verdict */
 	double f_base, f_head;	/* between/within F of each side, or NAN */
 	bool significant;
 	int verdict;		/* +1 improvement, -1 regression, 0 */
@@ -173,16 +218,17 @@ struct kab_row {
 	const char *metric;
 	struct kab_summary base;
 	struct kab_cell *cells;	/* one per head */
+	bool kpi;		/* a primary hypothesis */
 	bool shown;
 };
 
 struct kab_comparison {
 	size_t nr_rows;
-	struct kab_row *rows;	/* in lkp's order */
+	struct kab_row *rows;	/* in lkp's order, KPIs first */
 	size_t nr_heads;
-	size_t few_rows;	/* rows with fewer than 3 samples on a side */
+	size_t few_rows;	/* rows with fewer than 2 boots on a side */
 	size_t weak_rows;	/* rows whose test cannot reach alpha at all */
-	size_t need_n;		/* samples per side a test would need */
+	size_t need_n;		/* boots per side a test would need */
 	size_t zero_rows;	/* rows whose base mean is 0 */
 	const struct kab_compare_opts *opts;
 };
@@ -198,6 +244,12 @@ double kab_cell_p(const struct kab_cell *c, enum kab_test test);
 int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 		size_t nr_heads, const struct kab_compare_opts *opts,
 		struct kab_comparison *out);
+/*
+ * The KPIs of several comparisons (the jobs of one kab compare, report
+ * or ci gate, with the same heads) as one family: corrected together,
+ * so that every front end calls the same KPI rows significant.
+ */
+void kab_compare_kpis(struct kab_comparison *const *c, size_t nr);
 void kab_comparison_free(struct kab_comparison *c);
 
 struct kab_table_head {

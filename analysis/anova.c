@@ -5,8 +5,9 @@
  * Samples of one boot share that boot's luck (page placement, timer
  * drift, host load): when boots differ more than iterations within a
  * boot, the samples are not independent and the honest unit of
- * comparison is the boot.  One-way ANOVA tells: F = MS_between /
- * MS_within, p from GSL's F distribution.
+ * comparison is the boot.  One-way ANOVA tells how much: F = MS_between /
+ * MS_within, p from GSL's F distribution.  kab's tests always take the
+ * boot as the unit; ANOVA is what kab show and --stats print about it.
  */
 #include <gsl/gsl_cdf.h>
 #include <math.h>
@@ -59,11 +60,11 @@ size_t kab_group_means(const double *v, const int *g, size_t n,
 void kab_anova(const double *v, const int *g, size_t n,
 	       struct kab_anova *out)
 {
-	double *means = NULL, grand = 0, ssb = 0, ssw = 0;
+	double *means = NULL, grand = 0, ssb = 0, ssw = 0, sq = 0;
 	size_t *sizes = NULL, *idx = NULL, k, i;
 
 	memset(out, 0, sizeof(*out));
-	out->p = NAN;
+	out->f = out->p = out->ms_between = out->ms_within = NAN;
 	if (!g || n < 2)
 		return;
 	means = malloc(n * sizeof(*means));
@@ -79,18 +80,22 @@ void kab_anova(const double *v, const int *g, size_t n,
 	for (i = 0; i < n; i++)
 		grand += v[i];
 	grand /= n;
-	for (i = 0; i < k; i++)
+	for (i = 0; i < k; i++) {
 		ssb += sizes[i] * (means[i] - grand) * (means[i] - grand);
+		sq += (double)sizes[i] * sizes[i];
+	}
 	for (i = 0; i < n; i++)
 		ssw += (v[i] - means[idx[i]]) * (v[i] - means[idx[i]]);
+	/* E[MS_between] = sigma_w^2 + n0 sigma_b^2, boots of any size */
+	out->n0 = (n - sq / n) / (k - 1);
 	out->ms_between = ssb / (k - 1);
 	out->ms_within = ssw / (n - k);
 	if (out->ms_within > 0) {
 		out->f = out->ms_between / out->ms_within;
 		out->p = gsl_cdf_fdist_Q(out->f, k - 1, n - k);
-	} else {
-		out->f = out->ms_between > 0 ? INFINITY : 0;
-		out->p = out->ms_between > 0 ? 0 : 1;
+	} else if (out->ms_between > 0) {
+		out->f = INFINITY;
+		out->p = 0;
 	}
 out:
 	free(means);
@@ -98,25 +103,12 @@ out:
 	free(idx);
 }
 
-/*
- * Boots dominate when the variance between boots is significant
- * (p < 0.01) and its component, (MS_between - MS_within) / n0, is
- * larger than the variance within a boot: a boot, not an iteration,
- * is then one sample.
- */
-double kab_anova_between_var(const struct kab_anova *a, size_t n)
+double kab_anova_between_var(const struct kab_anova *a)
 {
 	double v;
 
-	if (a->groups < 2)
+	if (isnan(a->ms_between) || isnan(a->ms_within) || !(a->n0 > 0))
 		return NAN;
-	v = (a->ms_between - a->ms_within) / ((double)n / a->groups);
+	v = (a->ms_between - a->ms_within) / a->n0;
 	return v > 0 ? v : 0;
-}
-
-bool kab_boots_dominate(const struct kab_anova *a, size_t n)
-{
-	if (a->groups < 2 || isnan(a->p) || a->p >= 0.01)
-		return false;
-	return kab_anova_between_var(a, n) > a->ms_within;
 }

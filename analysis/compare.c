@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * compare.c - one row per metric: base against each head, both tests,
- * Benjamini-Hochberg per head column, the default filter, lkp's order.
+ * compare.c - one row per metric: base against each head, tested on
+ * boot means, the KPIs and the other rows corrected as two families,
+ * the default filter, lkp's order.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -9,7 +10,8 @@
 
 #include "analysis.h"
 
-#define MIN_SAMPLES 3
+/* Fewer boots than this on a side leave a row without a verdict. */
+#define MIN_UNITS 2
 
 const struct kab_series *kab_side_series(const struct kab_side *s,
 					 const char *m)
@@ -39,109 +41,146 @@ static void summarize(const struct kab_series *s, struct kab_summary *out)
 	free(c);
 }
 
-static unsigned long metric_seed(unsigned long seed, const char *m)
+/* The boot means of a series (each sample its own boot without .boot). */
+static size_t unit_means(const struct kab_series *s, double *means)
 {
-	unsigned long h = 5381;
+	size_t *sizes, k;
 
-	for (; *m; m++)
-		h = h * 33 + (unsigned char)*m;
-	return seed ^ h;
+	if (!s->boot) {
+		memcpy(means, s->v, s->n * sizeof(*means));
+		return s->n;
+	}
+	sizes = malloc((s->n ? s->n : 1) * sizeof(*sizes));
+	k = kab_group_means(s->v, s->boot, s->n, means, sizes);
+	free(sizes);
+	return k;
 }
 
-static void fill_cell(const struct kab_compare_opts *o, const char *metric,
-		      const struct kab_series *b, const struct kab_summary *bs,
+static bool all_positive(const double *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!(v[i] > 0))
+			return false;
+	return true;
+}
+
+static void take_logs(double *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		v[i] = log(v[i]);
+}
+
+/*
+ * The 95% interval of the change, from the t interval of the
+ * difference of boot means: on the log scale a ratio, given in %; on
+ * the linear scale a difference, absolute or in % of the base.
+ */
+static void interval(const struct kab_welch *w, struct kab_cell *c,
+		     double base_mean)
+{
+	double lo, hi;
+
+	kab_welch_ci(w, 0.95, &lo, &hi);
+	if (isnan(lo))
+		return;
+	if (c->log_scale && !c->absolute) {
+		c->ci_lo = 100 * expm1(lo);
+		c->ci_hi = 100 * expm1(hi);
+	} else if (c->log_scale) {
+		/* absolute metrics: the ratio applied to the base */
+		c->ci_lo = base_mean * expm1(lo);
+		c->ci_hi = base_mean * expm1(hi);
+	} else if (c->absolute || c->zero_base) {
+		c->ci_lo = lo;
+		c->ci_hi = hi;
+	} else {
+		c->ci_lo = 100 * lo / fabs(base_mean);
+		c->ci_hi = 100 * hi / fabs(base_mean);
+	}
+}
+
+static void fill_cell(const struct kab_series *b, const struct kab_summary *bs,
 		      const struct kab_series *h, struct kab_cell *c)
 {
+	double *bm = malloc((b->n ? b->n : 1) * sizeof(*bm));
+	double *hm = malloc((h->n ? h->n : 1) * sizeof(*hm));
 	struct kab_anova ab, ah;
 	struct kab_welch w;
 	struct kab_mwu u;
+	size_t kb, kh;
 
 	summarize(h, &c->s);
-	c->absolute = kab_metric_absolute(metric);
+	c->absolute = kab_metric_absolute(b->metric);
 	c->zero_base = !c->absolute && bs->mean == 0;
 	if (c->absolute || c->zero_base)
 		c->change = c->s.mean - bs->mean;
 	else
 		c->change = 100 * (c->s.mean - bs->mean) / fabs(bs->mean);
-	c->few = b->n < MIN_SAMPLES || h->n < MIN_SAMPLES;
 	kab_anova(b->v, b->boot, b->n, &ab);
 	kab_anova(h->v, h->boot, h->n, &ah);
-	c->f_base = ab.groups > 1 ? ab.f : NAN;
-	c->f_head = ah.groups > 1 ? ah.f : NAN;
-	/*
-	 * Boots dominate when, on either side, the variance between boots
-	 * is significant (p < 0.01) and larger than the variance within: a
-	 * boot, not an iteration, is then one sample.
-	 */
-	c->per_boot = kab_boots_dominate(&ab, b->n) ||
-		      kab_boots_dominate(&ah, h->n);
-	if (c->per_boot) {
-		double *bm = malloc(b->n * sizeof(*bm));
-		double *hm = malloc(h->n * sizeof(*hm));
-		size_t *bs = malloc(b->n * sizeof(*bs));
-		size_t *hs = malloc(h->n * sizeof(*hs));
-		size_t kb = kab_group_means(b->v, b->boot, b->n, bm, bs);
-		size_t kh = kab_group_means(h->v, h->boot, h->n, hm, hs);
+	c->f_base = ab.f;
+	c->f_head = ah.f;
 
-		c->few = kb < MIN_SAMPLES || kh < MIN_SAMPLES;
-		kab_welch(bm, kb, hm, kh, &w);
-		kab_mwu(bm, kb, hm, kh, &u);
-		/*
-		 * Boots are few (3 against 3 cannot go below p = 0.1 under
-		 * the U test, 6 against 4 not below 0.0095, which the
-		 * correction over every row then undoes); their means,
-		 * averages of several iterations, are where the t-test is
-		 * at home.
-		 */
-		c->boot_welch = o->test == KAB_TEST_MWU;
-		free(bm);
-		free(hm);
-		free(bs);
-		free(hs);
-	} else {
-		kab_welch(b->v, b->n, h->v, h->n, &w);
-		kab_mwu(b->v, b->n, h->v, h->n, &u);
+	kb = unit_means(b, bm);
+	kh = unit_means(h, hm);
+	c->units_base = kb;
+	c->units_head = kh;
+	c->few = kb < MIN_UNITS || kh < MIN_UNITS;
+	/* Changes multiply: ratios of positive metrics on the log scale. */
+	c->log_scale = all_positive(b->v, b->n) && all_positive(h->v, h->n);
+	if (c->log_scale) {
+		take_logs(bm, kb);
+		take_logs(hm, kh);
 	}
+	kab_ttest(bm, kb, hm, kh, &w);
+	kab_mwu(bm, kb, hm, kh, &u);
 	c->p_welch = w.p;
 	c->p_mwu = u.p;
 	c->ci_lo = c->ci_hi = NAN;
-	if (o->want_ci)
-		kab_bootstrap_ci(b->v, b->n, h->v, h->n,
-				 c->absolute || c->zero_base, o->resamples,
-				 metric_seed(o->seed, metric), &c->ci_lo,
-				 &c->ci_hi);
+	if (!c->few)
+		interval(&w, c, bs->mean);
+	free(bm);
+	free(hm);
 }
 
 double kab_cell_p(const struct kab_cell *c, enum kab_test test)
 {
-	if (!c->s.n || c->few)
+	if (!c->s.n || c->few || test == KAB_TEST_LKP)
 		return NAN;
-	return test == KAB_TEST_WELCH || c->boot_welch ? c->p_welch :
-	       c->p_mwu;
+	return test == KAB_TEST_MWU ? c->p_mwu : c->p_welch;
 }
 
-static void decide(const struct kab_compare_opts *o, struct kab_row *r,
-		   const struct kab_series *b, const struct kab_series *h,
+/* Significance and verdict of a cell once its p is adjusted. */
+static void decide(const struct kab_compare_opts *o, const struct kab_row *r,
 		   struct kab_cell *c)
 {
-	double big = fabs(r->base.mean) > fabs(c->s.mean) ?
-		     fabs(r->base.mean) : fabs(c->s.mean);
 	double rel = r->base.mean ? 100 * fabs(c->s.mean - r->base.mean) /
 				    fabs(r->base.mean) : INFINITY;
 	int dir;
 
-	if (o->test == KAB_TEST_LKP)
-		c->significant = kab_lkp_changed(r->metric, b->v, b->n, h->v,
-						 h->n) &&
-				 kab_metric_big_enough(r->metric, big);
-	else
+	if (o->test != KAB_TEST_LKP)
 		c->significant = !c->few && !isnan(c->p_adj) &&
 				 c->p_adj <= o->fdr && rel >= o->noise &&
-				 kab_metric_big_enough(r->metric, big);
+				 c->s.mean != r->base.mean;
 	dir = kab_metric_direction(r->metric);
 	c->verdict = 0;
 	if (c->significant && dir && c->s.mean != r->base.mean)
 		c->verdict = (c->s.mean > r->base.mean ? 1 : -1) * dir;
+}
+
+/* lkp has no test, so its heuristics keep lkp's floors. */
+static void decide_lkp(struct kab_row *r, const struct kab_series *b,
+		       const struct kab_series *h, struct kab_cell *c)
+{
+	double big = fabs(r->base.mean) > fabs(c->s.mean) ?
+		     fabs(r->base.mean) : fabs(c->s.mean);
+
+	c->significant = kab_lkp_changed(r->metric, b->v, b->n, h->v, h->n) &&
+			 kab_metric_big_enough(r->metric, big);
 }
 
 /* Groups: the benchmark's own first, monitors by name, perf-profile last. */
@@ -171,6 +210,8 @@ static int cmp_rows(const void *a, const void *b)
 	double cy = y->cells[0].s.n ? y->cells[0].change : INFINITY;
 	int c;
 
+	if (x->kpi != y->kpi)
+		return x->kpi ? -1 : 1;
 	if (gx != gy)
 		return gx - gy;
 	c = strncmp(x->metric, y->metric, lx < ly ? lx : ly);
@@ -181,12 +222,97 @@ static int cmp_rows(const void *a, const void *b)
 	return strcmp(x->metric, y->metric);
 }
 
+static bool is_kpi(const struct kab_compare_opts *o, const char *metric)
+{
+	size_t i;
+
+	for (i = 0; i < o->nr_kpi; i++)
+		if (!strcmp(o->kpi[i], metric))
+			return true;
+	return false;
+}
+
+/*
+ * Benjamini-Hochberg over the cells of head h in the rows of one family
+ * (kpi or not) of the comparisons cs.
+ */
+static void adjust_family(struct kab_comparison *const *cs, size_t nr,
+			  size_t h, bool kpi)
+{
+	size_t i, r, n = 0, k = 0;
+	double *p, *adj;
+
+	for (i = 0; i < nr; i++)
+		for (r = 0; r < cs[i]->nr_rows; r++)
+			n += cs[i]->rows[r].kpi == kpi;
+	p = calloc(n ? n : 1, sizeof(*p));
+	adj = calloc(n ? n : 1, sizeof(*adj));
+	if (!p || !adj)
+		goto out;
+	for (i = 0; i < nr; i++)
+		for (r = 0; r < cs[i]->nr_rows; r++)
+			if (cs[i]->rows[r].kpi == kpi)
+				p[k++] = kab_cell_p(&cs[i]->rows[r].cells[h],
+						    cs[i]->opts->test);
+	kab_bh_adjust(p, n, adj);
+	for (i = 0, k = 0; i < nr; i++) {
+		for (r = 0; r < cs[i]->nr_rows; r++) {
+			struct kab_row *row = &cs[i]->rows[r];
+
+			if (row->kpi != kpi)
+				continue;
+			row->cells[h].p_adj = adj[k++];
+			if (row->cells[h].s.n)
+				decide(cs[i]->opts, row, &row->cells[h]);
+		}
+	}
+out:
+	free(p);
+	free(adj);
+}
+
+/* What a reader is told about rows that could not be called. */
+static void count_notes(struct kab_comparison *out, size_t n_other)
+{
+	const struct kab_compare_opts *o = out->opts;
+	size_t i, h;
+
+	for (i = 0; i < out->nr_rows; i++) {
+		struct kab_row *r = &out->rows[i];
+		bool few = false, zero = false, weak = false;
+
+		r->shown = o->all || r->kpi;
+		for (h = 0; h < out->nr_heads; h++) {
+			const struct kab_cell *c = &r->cells[h];
+
+			r->shown |= c->significant;
+			few |= c->s.n && c->few;
+			zero |= c->zero_base;
+			weak |= o->test == KAB_TEST_MWU && c->s.n && !c->few &&
+				kab_mwu_min_p(c->units_base, c->units_head) >
+				o->fdr;
+		}
+		out->weak_rows += weak;
+		out->few_rows += few;
+		out->zero_rows += zero && r->shown;
+	}
+	/*
+	 * Boots a side for one change among the other rows to be called:
+	 * BH's first step is q / m.  The t-test has no such floor.
+	 */
+	out->need_n = MIN_UNITS;
+	if (o->test == KAB_TEST_MWU)
+		while (out->need_n < 1000 &&
+		       kab_mwu_min_p(out->need_n, out->need_n) >
+		       o->fdr / (n_other ? n_other : 1))
+			out->need_n++;
+}
+
 int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 		size_t nr_heads, const struct kab_compare_opts *o,
 		struct kab_comparison *out)
 {
-	size_t i, h, n = 0;
-	double *p, *adj;
+	size_t i, h, n = 0, n_other = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->opts = o;
@@ -202,6 +328,7 @@ int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 		if (!b->n)
 			continue;
 		r->metric = b->metric;
+		r->kpi = is_kpi(o, b->metric);
 		r->cells = calloc(nr_heads, sizeof(*r->cells));
 		summarize(b, &r->base);
 		for (h = 0; h < nr_heads; h++) {
@@ -211,70 +338,37 @@ int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 			r->cells[h].p_adj = NAN;
 			if (!hs || !hs->n)
 				continue;
-			fill_cell(o, b->metric, b, &r->base, hs, &r->cells[h]);
+			fill_cell(b, &r->base, hs, &r->cells[h]);
+			if (o->test == KAB_TEST_LKP)
+				decide_lkp(r, b, hs, &r->cells[h]);
 			any = true;
 		}
 		if (!any) {
 			free(r->cells);
 			continue;
 		}
+		n_other += !r->kpi;
 		n++;
 	}
 	out->nr_rows = n;
-
-	/* Benjamini-Hochberg over the rows of each head's comparison. */
-	p = malloc((n ? n : 1) * sizeof(*p));
-	adj = malloc((n ? n : 1) * sizeof(*adj));
 	for (h = 0; h < nr_heads; h++) {
-		for (i = 0; i < n; i++) {
-			struct kab_cell *c = &out->rows[i].cells[h];
-
-			p[i] = kab_cell_p(c, o->test);
-		}
-		kab_bh_adjust(p, n, adj);
-		for (i = 0; i < n; i++) {
-			struct kab_row *r = &out->rows[i];
-			const struct kab_series *b = kab_side_series(base, r->metric);
-			const struct kab_series *hs =
-				kab_side_series(&heads[h], r->metric);
-
-			r->cells[h].p_adj = adj[i];
-			if (hs && hs->n)
-				decide(o, r, b, hs, &r->cells[h]);
-		}
+		adjust_family(&out, 1, h, true);
+		adjust_family(&out, 1, h, false);
 	}
-	free(p);
-	free(adj);
-
-	for (i = 0; i < n; i++) {
-		struct kab_row *r = &out->rows[i];
-		bool few = false, zero = false;
-
-		bool weak = false;
-
-		for (h = 0; h < nr_heads; h++) {
-			const struct kab_cell *c = &r->cells[h];
-
-			r->shown |= c->significant;
-			few |= c->few;
-			zero |= c->zero_base;
-			/* An exact U test of 3 against 3 never gets below 0.1. */
-			weak |= o->test == KAB_TEST_MWU && c->s.n && !c->few &&
-				kab_mwu_min_p(r->base.n, c->s.n) > o->fdr;
-		}
-		out->weak_rows += weak;
-		r->shown |= o->all;
-		out->few_rows += few;
-		out->zero_rows += zero && r->shown;
-	}
+	count_notes(out, n_other);
 	if (n)
 		qsort(out->rows, n, sizeof(*out->rows), cmp_rows);
-	out->need_n = MIN_SAMPLES;
-	if (o->test == KAB_TEST_MWU)
-		while (out->need_n < 50 &&
-		       kab_mwu_min_p(out->need_n, out->need_n) > o->fdr)
-			out->need_n++;
 	return 0;
+}
+
+void kab_compare_kpis(struct kab_comparison *const *c, size_t nr)
+{
+	size_t h;
+
+	if (!nr)
+		return;
+	for (h = 0; h < c[0]->nr_heads; h++)
+		adjust_family(c, nr, h, true);
 }
 
 void kab_comparison_free(struct kab_comparison *c)

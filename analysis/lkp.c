@@ -8,6 +8,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,26 @@ int kab_metric_direction(const char *metric)
 	    ends(metric, "_time_ms") || ends(metric, ".time"))
 		return -1;
 	return 0;
+}
+
+char *kab_suite_kpi(const char *testcase, const char *test, const char *mode)
+{
+	size_t n;
+	char *m;
+
+	if (!testcase)
+		return NULL;
+	if (!strcmp(testcase, "will-it-scale"))
+		return strdup(mode && !strcmp(mode, "thread") ?
+			      "will-it-scale.per_thread_ops" :
+			      "will-it-scale.per_process_ops");
+	if (!test)
+		return NULL;
+	n = strlen(testcase) + strlen(test) + sizeof(".ops_per_sec") + 1;
+	m = malloc(n);
+	if (m)
+		snprintf(m, n, "%s.%s.ops_per_sec", testcase, test);
+	return m;
 }
 
 bool kab_metric_big_enough(const char *metric, double max_abs_mean)
@@ -125,14 +146,18 @@ static void change_cell(FILE *out, const struct kab_cell *c)
 static void stats_cells(FILE *out, const struct kab_cell *c)
 {
 	if (isnan(c->p_adj))
-		fprintf(out, "  %9s", "n<3");
+		fprintf(out, "  %9s", c->few ? "boots<2" : "p=-");
 	else
 		fprintf(out, "  p=%-7.2g", c->p_adj);
-	/* Between/within boot F of each side; "per-boot" when it decided. */
-	if (!isnan(c->f_base) || !isnan(c->f_head))
-		fprintf(out, " F=%.1f/%.1f%s", c->f_base, c->f_head,
-			c->boot_welch ? " per-boot(t)" :
-			c->per_boot ? " per-boot" : "");
+	fprintf(out, " %zu/%zu boots%s", c->units_base, c->units_head,
+		c->log_scale ? " log" : "");
+	/* Between/within-boot F of each side, where ANOVA can tell. */
+	if (!isnan(c->f_base) || !isnan(c->f_head)) {
+		fputs(" F=", out);
+		fprintf(out, isnan(c->f_base) ? "-" : "%.1f", c->f_base);
+		fputc('/', out);
+		fprintf(out, isnan(c->f_head) ? "-" : "%.1f", c->f_head);
+	}
 	if (!isnan(c->ci_lo))
 		fprintf(out, " [%+.1f, %+.1f]%s", c->ci_lo, c->ci_hi,
 			c->absolute || c->zero_base ? "" : "%");
@@ -163,8 +188,8 @@ void kab_lkp_row(FILE *out, const struct kab_row *r, size_t nr_heads,
 			if (r->cells[i].s.n)
 				stats_cells(out, &r->cells[i]);
 	for (i = 0; i < nr_heads; i++) {
-		if (r->cells[i].few) {
-			fputs("  (n<3)", out);
+		if (r->cells[i].s.n && r->cells[i].few) {
+			fputs("  (boots<2)", out);
 			break;
 		}
 		if (r->cells[i].zero_base) {
@@ -222,8 +247,8 @@ void kab_kpi_summary(FILE *out, const struct kab_comparison *c,
 		for (i = 0; i < c->nr_heads; i++) {
 			const struct kab_cell *cell = &row->cells[i];
 
-			if (!cell->significant || !cell->verdict ||
-			    strstr(row->metric, ".time."))
+			if (!row->kpi || !cell->significant ||
+			    !cell->verdict)
 				continue;
 			fprintf(out, "kab noticed a %.1f%s %s of %s: %s -> %s\n",
 				fabs(cell->change),

@@ -23,13 +23,11 @@ struct verdict {
 
 static void judge(const struct gate_opts *o, struct verdict *v, size_t nr)
 {
-	const struct kab_row **rows = xcalloc(nr ? nr : 1, sizeof(*rows));
 	struct kpi_verdict *kv = xcalloc(nr ? nr : 1, sizeof(*kv));
 	size_t i;
 
 	for (i = 0; i < nr; i++)
-		rows[i] = v[i].row;
-	kpi_judge(rows, nr, kv);
+		kv[i] = kpi_judge(&v[i].row->cells[0]);
 	for (i = 0; i < nr; i++) {
 		const struct kab_cell *c = &v[i].row->cells[0];
 		const char *unit = c->absolute || c->zero_base ? "" : "%";
@@ -38,7 +36,12 @@ static void judge(const struct gate_opts *o, struct verdict *v, size_t nr)
 
 		v[i].failed = bad && fabs(c->change) >= o->threshold;
 		v[i].regressed = kv[i].verdict < 0;
-		if (!kv[i].significant)
+		if (c->few)
+			v[i].what = xasprintf("%+.1f%s, no verdict: %zu against "
+					      "%zu boots, 2 a side at least",
+					      c->change, unit, c->units_base,
+					      c->units_head);
+		else if (!kv[i].significant)
 			v[i].what = xasprintf("%+.1f%s, not significant (p = "
 					      "%.2g)", c->change, unit,
 					      kv[i].p);
@@ -49,7 +52,6 @@ static void judge(const struct gate_opts *o, struct verdict *v, size_t nr)
 					      kv[i].verdict < 0 ? "regression" :
 					      "change", kv[i].p);
 	}
-	free(rows);
 	free(kv);
 }
 
@@ -183,7 +185,7 @@ static size_t collect(const struct cmp_set *set, const struct gate_opts *o,
 
 	for (i = 0; i < set->nr; i++) {
 		for (k = 0; k < (o->nr_kpi ? o->nr_kpi : 1); k++) {
-			const struct kab_row *row = report_kpi(&set->t[i],
+			const struct kab_row *row = cmp_table_kpi(&set->t[i],
 				o->nr_kpi ? o->kpi[k] : NULL);
 
 			if (!row || !row->cells[0].s.n)
@@ -202,9 +204,10 @@ static size_t collect(const struct cmp_set *set, const struct gate_opts *o,
 int ci_gate(struct kab_db *db, const char *base, const char *head,
 	    const struct gate_opts *o)
 {
-	struct kab_compare_opts c = { .test = KAB_TEST_MWU, .fdr = 0.05,
-				      .noise = 1, .resamples = 10000,
-				      .seed = 20241107 };
+	struct kab_compare_opts c = { .test = KAB_TEST_WELCH, .fdr = 0.05,
+				      .noise = 1,
+				      .kpi = (const char *const *)o->kpi,
+				      .nr_kpi = o->nr_kpi };
 	char *specs[2] = { (char *)base, (char *)head };
 	struct out_ctx ctx = { base, head, o, NULL, 0, 0 };
 	struct verdict *v;

@@ -28,6 +28,7 @@ struct cmd {
 
 int cmd_run(struct cli *cli, int argc, char **argv);
 int cmd_compare(struct cli *cli, int argc, char **argv);
+int cmd_plan(struct cli *cli, int argc, char **argv);
 int cmd_report(struct cli *cli, int argc, char **argv);
 int cmd_merge(struct cli *cli, int argc, char **argv);
 int cmd_ci(struct cli *cli, int argc, char **argv);

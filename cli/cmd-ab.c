@@ -56,7 +56,7 @@ static void ab_usage(FILE *f)
 		"                            labels default to the commits\n"
 		"  --job FILE                the job (YAML); --set KEY=VALUE "
 		"overrides\n"
-		"  --boots N                 boots per side (2)\n"
+		"  --boots N                 boots per side (3)\n"
 		"  --runs-per-boot M         iterations in each boot (3)\n"
 		"  --order alternate|random  boot order (alternate); random "
 		"takes --seed\n"
@@ -240,7 +240,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 	char **sets = NULL, *agent = NULL, *def = NULL, *cache = NULL, *end;
 	char *labels[2] = { NULL, NULL };
 	unsigned long seed = 1;
-	int nr_sets = 0, boots = 2, opt, i, j, k, rc = EXIT_OK, smp = 2;
+	int nr_sets = 0, boots = 3, opt, i, j, k, rc = EXIT_OK, smp = 2;
 	const char *mem = "2G", *pin = NULL;
 	double timeout = 0;
 	cpu_set_t pinset;

@@ -14,6 +14,7 @@
 
 struct cmp_opts {
 	struct kab_compare_opts c;
+	const char *kpi;
 	const char *format;
 	bool stats, plot, force;
 };
@@ -25,19 +26,24 @@ static void compare_usage(FILE *f)
 		"\n"
 		"Each side is a run id, a list of run ids (3,4,5) or a kernel "
 		"label (all its ok\nruns, pooled).  Prints lkp's %%stddev "
-		"%%change %%stddev table per job parameter\nset, showing the rows "
-		"that changed significantly.\n"
+		"%%change %%stddev table per job parameter\nset, showing the KPI "
+		"and the rows that changed significantly.  Each run is a\nboot: "
+		"the tests take boot means as their samples.\n"
 		"\n"
-		"  --test mwu|welch|lkp  Mann-Whitney U (default), Welch's t, or "
-		"lkp's own\n"
-		"                        range heuristics\n"
-		"  --fdr Q               Benjamini-Hochberg false discovery rate "
-		"(0.05)\n"
+		"  --test welch|mwu|lkp  Welch's t on boot means (default), "
+		"Mann-Whitney U on\n"
+		"                        boot means, or lkp's own range "
+		"heuristics\n"
+		"  --kpi METRIC          the primary metric (default: each "
+		"job's own)\n"
+		"  --fdr Q               Benjamini-Hochberg false discovery rate, "
+		"and the KPIs'\n"
+		"                        alpha (0.05)\n"
 		"  --noise PCT           smallest |%%change| worth a row (1)\n"
 		"  --all                 every row, significant or not\n"
-		"  --stats               append adjusted p and the bootstrap 95%% "
-		"CI of the change\n"
-		"  --resamples N         bootstrap resamples (10000)\n"
+		"  --stats               append adjusted p, boots, scale, F and "
+		"the 95%% interval\n"
+		"                        of the change\n"
 		"  --format F            text (lkp's layout), json, csv, "
 		"markdown\n"
 		"  --plot                a ministat-style plot per KPI\n"
@@ -87,10 +93,12 @@ static json_t *cell_json(const struct kab_cell *c, const char *metric)
 	json_object_set_new(j, "p_welch", num(c->p_welch));
 	json_object_set_new(j, "p_mwu", num(c->p_mwu));
 	json_object_set_new(j, "p_adjusted", num(c->p_adj));
-	json_object_set_new(j, "few_samples", json_boolean(c->few));
-	json_object_set_new(j, "unit", json_string(c->per_boot ? "boot" :
-						      "sample"));
-	json_object_set_new(j, "welch_on_boots", json_boolean(c->boot_welch));
+	json_object_set_new(j, "few_boots", json_boolean(c->few));
+	json_object_set_new(j, "unit", json_string("boot"));
+	json_object_set_new(j, "boots_base", json_integer(c->units_base));
+	json_object_set_new(j, "boots_head", json_integer(c->units_head));
+	json_object_set_new(j, "scale", json_string(c->log_scale ? "log" :
+						       "linear"));
 	json_object_set_new(j, "f_boots_base", num(c->f_base));
 	json_object_set_new(j, "f_boots_head", num(c->f_head));
 	json_object_set_new(j, "significant", json_boolean(c->significant));
@@ -121,9 +129,9 @@ static json_t *table_json(const struct kab_table_head *h,
 							row->metric) :
 					      json_null());
 		json_array_append_new(rows, json_pack(
-			"{s:s, s:b, s:o, s:o}", "metric", row->metric,
-			"shown", row->shown, "base", summary_json(&row->base),
-			"heads", cells));
+			"{s:s, s:b, s:b, s:o, s:o}", "metric", row->metric,
+			"kpi", row->kpi, "shown", row->shown, "base",
+			summary_json(&row->base), "heads", cells));
 	}
 	return json_pack("{s:O, s:s, s:o, s:o}", "params", params, "base",
 			 h->base->id, "heads", heads, "rows", rows);
@@ -205,7 +213,7 @@ static void markdown_table(FILE *out, const struct kab_table_head *h,
 static void text_table(FILE *out, const struct kab_table_head *h,
 		       const struct kab_comparison *c, const struct cmp_opts *o)
 {
-	size_t r, shown = 0;
+	size_t r, i, called = 0;
 
 	kab_kpi_summary(out, c, h->base, h->heads);
 	kab_lkp_header(out, h);
@@ -213,32 +221,22 @@ static void text_table(FILE *out, const struct kab_table_head *h,
 		if (!c->rows[r].shown)
 			continue;
 		kab_lkp_row(out, &c->rows[r], c->nr_heads, o->stats);
-		shown++;
+		for (i = 0; i < c->nr_heads; i++)
+			called += c->rows[r].cells[i].significant;
 	}
-	if (!shown)
+	if (!called)
 		fprintf(out, "\n(no significant change in %zu metrics; --all "
 			"shows them)\n", c->nr_rows);
-	if (!shown && c->opts->test == KAB_TEST_MWU && c->nr_rows &&
-	    c->rows[0].cells[0].s.n)
-		fprintf(out, "note: with %zu against %zu samples the U test's "
-			"smallest p is %.2g, before the correction for %zu "
-			"metrics: more samples per side resolve smaller "
-			"changes\n", c->rows[0].base.n,
-			c->rows[0].cells[0].s.n,
-			kab_mwu_min_p(c->rows[0].base.n,
-				      c->rows[0].cells[0].s.n), c->nr_rows);
 	if (c->few_rows)
-		fprintf(out, "\nnote: %zu metrics have fewer than 3 samples on "
-			"a side (or 3 boots, where boots differ more than "
-			"runs) and are never called significant: need >= "
-			"%zu samples to detect a difference at alpha level "
-			"%g\n", c->few_rows, c->need_n, c->opts->fdr);
+		fprintf(out, "\nnote: %zu metrics have fewer than 2 boots on a "
+			"side and get no verdict: boots, not iterations, are "
+			"the samples; run 3 or more boots a side (kab ab "
+			"--boots 3)\n", c->few_rows);
 	if (c->weak_rows)
-		fprintf(out, "\nnote: with these sample counts no metric can "
-			"reach significance under the U test: need >= %zu "
-			"samples to detect a difference at alpha level %g "
-			"(%zu metrics)\n", c->need_n, c->opts->fdr,
-			c->weak_rows);
+		fprintf(out, "\nnote: with these boot counts the U test cannot "
+			"call a change among %zu metrics at q = %g: need >= "
+			"%zu boots a side, or --test welch\n", c->nr_rows,
+			c->opts->fdr, c->need_n);
 	if (c->zero_rows)
 		fprintf(out, "\nnote: %zu shown metrics have a base mean of 0: "
 			"their change is absolute, not %%\n", c->zero_rows);
@@ -340,8 +338,8 @@ int cli_compare_default(struct kab_db *db, char **sides, size_t nr,
 			bool all)
 {
 	struct cmp_opts o = {
-		.c = { .test = KAB_TEST_MWU, .fdr = 0.05, .noise = 1,
-		       .resamples = 10000, .seed = 20241107, .all = all },
+		.c = { .test = KAB_TEST_WELCH, .fdr = 0.05, .noise = 1,
+		       .all = all },
 		.format = "text",
 	};
 
@@ -356,7 +354,7 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
 		{ "noise", required_argument, NULL, 'n' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "stats", no_argument, NULL, 's' },
-		{ "resamples", required_argument, NULL, 'r' },
+		{ "kpi", required_argument, NULL, 'k' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "plot", no_argument, NULL, 'p' },
 		{ "force", no_argument, NULL, 'F' },
@@ -365,8 +363,7 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cmp_opts o = {
-		.c = { .test = KAB_TEST_MWU, .fdr = 0.05, .noise = 1,
-		       .resamples = 10000, .seed = 20241107 },
+		.c = { .test = KAB_TEST_WELCH, .fdr = 0.05, .noise = 1 },
 		.format = "text",
 	};
 	const char *db_opt = NULL;
@@ -386,7 +383,7 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
 				o.c.test = KAB_TEST_LKP;
 			else
 				return cli_error(EXIT_USAGE, "--test '%s': use "
-						 "mwu, welch or lkp", optarg);
+						 "welch, mwu or lkp", optarg);
 			break;
 		case 'q':
 			o.c.fdr = parse_num("--fdr", optarg, 1e-9, 1, &bad);
@@ -400,9 +397,10 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
 		case 's':
 			o.stats = true;
 			break;
-		case 'r':
-			o.c.resamples = (int)parse_num("--resamples", optarg,
-						       100, 1e7, &bad);
+		case 'k':
+			o.kpi = optarg;
+			o.c.kpi = &o.kpi;
+			o.c.nr_kpi = 1;
 			break;
 		case 'f':
 			o.format = optarg;
@@ -433,7 +431,6 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
 	if (argc - optind < 2)
 		return cli_error(EXIT_USAGE, "compare needs a base and at least "
 				 "one head: 'kab compare BASE HEAD'");
-	o.c.want_ci = o.stats || strcmp(o.format, "text");
 	if (cli_open_db(cli, db_opt, KAB_DB_READ, &db))
 		return EXIT_RUN;
 	rc = compare(db, argv + optind, argc - optind, &o);

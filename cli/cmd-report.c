@@ -253,8 +253,7 @@ out:
 int cmd_report(struct cli *cli, int argc, char **argv)
 {
 	struct report_args a = {
-		.o.c = { .test = KAB_TEST_MWU, .fdr = 0.05, .noise = 1,
-			 .resamples = 10000, .seed = 20241107 },
+		.o.c = { .test = KAB_TEST_WELCH, .fdr = 0.05, .noise = 1 },
 		.format = "text",
 	};
 	struct kab_db *db;

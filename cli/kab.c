@@ -18,6 +18,7 @@ static const struct cmd commands[] = {
 	{ "bisect-step", cmd_bisect_step, "one commit of a bisect: what git bisect run calls" },
 	{ "build", cmd_build, "build a kernel from a tree (a git revision or as is), cached" },
 	{ "compare", cmd_compare, "lkp's %change table, rows chosen by statistics" },
+	{ "plan", cmd_plan, "the boots and iterations that detect a change, from stored boots" },
 	{ "report", cmd_report, "the A/B as the kernel test robot's email, markdown or HTML" },
 	{ "ci", cmd_ci, "CI pipelines: 'ci matrix' plans the cells, 'ci gate' fails on a regression" },
 	{ "merge", cmd_merge, "copy the runs of other databases (CI cells) into one" },

@@ -19,55 +19,9 @@ static int cmp_key(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static const struct kab_row *row_of(const struct cmp_table *t,
-				    const char *metric)
-{
-	size_t i;
-
-	for (i = 0; i < t->c.nr_rows; i++)
-		if (!strcmp(t->c.rows[i].metric, metric))
-			return &t->c.rows[i];
-	return NULL;
-}
-
 static const char *param(const struct cmp_table *t, const char *key)
 {
 	return json_string_value(json_object_get(t->params_obj, key));
-}
-
-/* The suite's own KPI, as lkp's robot reports it. */
-static const struct kab_row *suite_kpi(const struct cmp_table *t)
-{
-	const char *tc = param(t, "testcase"), *test = param(t, "test");
-	const struct kab_row *row = NULL;
-	size_t i;
-
-	if (tc && !strcmp(tc, "will-it-scale")) {
-		const char *mode = param(t, "mode");
-
-		row = row_of(t, mode && !strcmp(mode, "thread") ?
-				"will-it-scale.per_thread_ops" :
-				"will-it-scale.per_process_ops");
-	} else if (tc && test) {
-		char *m = xasprintf("%s.%s.ops_per_sec", tc, test);
-
-		row = row_of(t, m);
-		free(m);
-	}
-	for (i = 0; !row && i < t->c.nr_rows; i++) {
-		const char *m = t->c.rows[i].metric;
-		size_t n = strlen(m);
-
-		if ((n > 12 && !strcmp(m + n - 12, ".ops_per_sec")) ||
-		    (n > 9 && !strcmp(m + n - 9, ".workload")))
-			row = &t->c.rows[i];
-	}
-	return row;
-}
-
-const struct kab_row *report_kpi(const struct cmp_table *t, const char *kpi)
-{
-	return kpi ? row_of(t, kpi) : suite_kpi(t);
 }
 
 char *report_job_name(const struct cmp_table *t)
@@ -93,33 +47,14 @@ char *report_job_name(const struct cmp_table *t)
 	return strbuf_detach(&sb);
 }
 
-void kpi_judge(const struct kab_row *const *rows, size_t nr,
-	       struct kpi_verdict *out)
+/* What kab_compare decided of a KPI cell: the KPIs are one family. */
+struct kpi_verdict kpi_judge(const struct kab_cell *c)
 {
-	double *p = xcalloc(nr ? nr : 1, sizeof(*p));
-	double *adj = xcalloc(nr ? nr : 1, sizeof(*adj));
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		p[i] = kab_cell_p(&rows[i]->cells[0], KAB_TEST_MWU);
-	kab_bh_adjust(p, nr, adj);
-	for (i = 0; i < nr; i++) {
-		const struct kab_cell *c = &rows[i]->cells[0];
-		int dir = kab_metric_direction(rows[i]->metric);
-		double rel = rows[i]->base.mean ? 100 * fabs(c->s.mean -
-				rows[i]->base.mean) / fabs(rows[i]->base.mean) :
-			     INFINITY;
-
-		out[i].p = adj[i];
-		out[i].significant = !isnan(adj[i]) && adj[i] <= KPI_ALPHA &&
-				     rel >= KPI_NOISE &&
-				     c->s.mean != rows[i]->base.mean;
-		out[i].verdict = out[i].significant && dir ?
-				 (c->s.mean > rows[i]->base.mean ? 1 : -1) *
-				 dir : 0;
-	}
-	free(p);
-	free(adj);
+	return (struct kpi_verdict){
+		.p = c->p_adj,
+		.significant = c->significant,
+		.verdict = c->verdict,
+	};
 }
 
 char *report_change(const struct report_job *j)
@@ -350,27 +285,18 @@ static int job_facts(struct kab_db *db, struct report_job *j,
 	return 0;
 }
 
-/* The KPIs of all jobs are judged together, as kab ci gate does. */
+/* The KPIs of all jobs were judged together, as kab ci gate does. */
 static void judge_jobs(struct report *r)
 {
-	const struct kab_row **rows = xcalloc(r->nr ? r->nr : 1,
-					      sizeof(*rows));
-	struct kpi_verdict *kv = xcalloc(r->nr ? r->nr : 1, sizeof(*kv));
-	size_t i, n = 0;
+	size_t i;
 
-	for (i = 0; i < r->nr; i++)
-		if (r->job[i].kpi && r->job[i].kpi->cells[0].s.n)
-			rows[n++] = r->job[i].kpi;
-	kpi_judge(rows, n, kv);
-	for (i = n = 0; i < r->nr; i++) {
+	for (i = 0; i < r->nr; i++) {
 		if (!r->job[i].kpi || !r->job[i].kpi->cells[0].s.n)
 			continue;
-		r->job[i].kv = kv[n++];
+		r->job[i].kv = kpi_judge(&r->job[i].kpi->cells[0]);
 		/* a KPI of unknown direction is an increase or decrease */
 		r->job[i].noticed = r->job[i].kv.significant;
 	}
-	free(rows);
-	free(kv);
 }
 
 static size_t pick_main(const struct report *r)
@@ -500,6 +426,7 @@ int report_build(struct kab_db *db, const char *base, const char *head,
 {
 	char *specs[2] = { (char *)base, (char *)head };
 	struct kab_run brun = { 0 }, hrun = { 0 };
+	struct kab_compare_opts c;
 	struct report_job *m;
 	size_t i;
 	int rc;
@@ -508,7 +435,10 @@ int report_build(struct kab_db *db, const char *base, const char *head,
 	r->base_spec = base;
 	r->head_spec = head;
 	r->reported_by = o->reported_by;
-	rc = cmp_set_build(db, specs, 2, &o->c, o->force, &r->set);
+	c = o->c;
+	c.kpi = &o->kpi;
+	c.nr_kpi = o->kpi ? 1 : 0;
+	rc = cmp_set_build(db, specs, 2, &c, o->force, &r->set);
 	if (rc)
 		return rc;
 	r->nr = r->set.nr;
@@ -518,7 +448,7 @@ int report_build(struct kab_db *db, const char *base, const char *head,
 
 		j->t = &r->set.t[i];
 		name_sides(db, &r->set.t[i]);
-		j->kpi = report_kpi(j->t, o->kpi);
+		j->kpi = cmp_table_kpi(j->t, o->kpi);
 		if (get_run(db, j->t->runs[1].v[0]->id, &hrun))
 			return EXIT_RUN;
 		rc = job_facts(db, j, &hrun);

@@ -20,11 +20,7 @@ struct kpi_verdict {
 	int verdict;		/* +1 improvement, -1 regression, 0 */
 };
 
-#define KPI_ALPHA	0.05
-#define KPI_NOISE	1.0	/* |%change| below which nothing changed */
-
-void kpi_judge(const struct kab_row *const *rows, size_t nr,
-	       struct kpi_verdict *out);
+struct kpi_verdict kpi_judge(const struct kab_cell *c);
 
 /* One job parameter set of the A/B and its key performance indicator. */
 struct report_job {
@@ -73,8 +69,6 @@ void report_free(struct report *r);
 const struct report_job *report_main(const struct report *r);
 /* "will-it-scale: mode=process nr_task=100% ...": a job's name. */
 char *report_job_name(const struct cmp_table *t);
-/* The row of kpi, or with NULL the suite's own KPI, or NULL. */
-const struct kab_row *report_kpi(const struct cmp_table *t, const char *kpi);
 /* "-96.7% regression" of a job's KPI, or NULL when not noticed. */
 char *report_change(const struct report_job *j);
 

@@ -4,7 +4,8 @@
  * a boot, and what matters besides the pooled numbers is whether boots
  * differ more than the iterations inside a boot.  Prints, per metric,
  * the spread within boots and between them, the ANOVA F and p, and the
- * unit kab compare's tests will use (sample or boot).
+ * ratio of the between-boot variance to the within-boot one (kab
+ * compare's tests take the boot as their unit whatever it is).
  */
 #include <fnmatch.h>
 #include <math.h>
@@ -25,31 +26,27 @@ static void print_metric(FILE *out, const struct kab_series *s)
 {
 	struct kab_summary sum;
 	struct kab_anova a;
-	double *v = xmalloc((s->n ? s->n : 1) * sizeof(*v));
-	char mean[32], within[16], between[16], f[16], p[16];
-	const char *unit;
+	double *v = xmalloc((s->n ? s->n : 1) * sizeof(*v)), bv;
+	char mean[32], within[16], between[16], f[16], p[16], ratio[16];
 
 	memcpy(v, s->v, s->n * sizeof(*v));
 	kab_summarize(v, s->n, &sum);
 	free(v);
 	kab_anova(s->v, s->boot, s->n, &a);
+	bv = kab_anova_between_var(&a);
 	cli_fmt_value(sum.mean, mean, sizeof(mean));
-	pct(a.groups > 1 && s->n > a.groups ? a.ms_within : NAN, sum.mean,
-	    within, sizeof(within));
-	pct(kab_anova_between_var(&a, s->n), sum.mean, between,
-	    sizeof(between));
-	if (a.groups < 2 || isnan(a.p)) {
-		snprintf(f, sizeof(f), "-");
-		snprintf(p, sizeof(p), "-");
-		unit = "-";
-	} else {
-		snprintf(f, sizeof(f), "%.3g", a.f);
-		snprintf(p, sizeof(p), "%.2g", a.p);
-		unit = kab_boots_dominate(&a, s->n) ? "boot" : "sample";
-	}
-	fprintf(out, "%6zu %5zu %14s %7.1f%% %8s %8s %8s %8s  %-6s  %s\n",
+	pct(a.ms_within, sum.mean, within, sizeof(within));
+	pct(bv, sum.mean, between, sizeof(between));
+	snprintf(f, sizeof(f), isnan(a.f) ? "-" : "%.3g", a.f);
+	snprintf(p, sizeof(p), isnan(a.p) ? "-" : "%.2g", a.p);
+	/* what less noise at the source aims for: b/w at most 1 */
+	if (isnan(bv) || !(a.ms_within > 0))
+		snprintf(ratio, sizeof(ratio), "-");
+	else
+		snprintf(ratio, sizeof(ratio), "%.2g", bv / a.ms_within);
+	fprintf(out, "%6zu %5zu %14s %7.1f%% %8s %8s %8s %8s %6s  %s\n",
 		sum.n, a.groups, mean, kab_summary_pct(&sum), within, between,
-		f, p, unit, s->metric);
+		f, p, ratio, s->metric);
 }
 
 static void print_group(FILE *out, const struct run_info *const *runs,
@@ -67,12 +64,28 @@ static void print_group(FILE *out, const struct run_info *const *runs,
 	json_object_foreach(runs[0]->params_obj, key, val)
 		fprintf(out, " %s=%s", key, json_string_value(val));
 	fprintf(out, "\n");
-	fprintf(out, "%6s %5s %14s %8s %8s %8s %8s %8s  %-6s  %s\n", "n",
+	fprintf(out, "%6s %5s %14s %8s %8s %8s %8s %8s %6s  %s\n", "n",
 		"boots", "mean", "%stddev", "within", "between", "F", "p",
-		"unit", "metric");
+		"b/w", "metric");
 	for (i = 0; i < side->nr; i++)
 		if (!glob || !fnmatch(glob, side->series[i].metric, 0))
 			print_metric(out, &side->series[i]);
+}
+
+struct show_ctx {
+	FILE *out;
+	const char *glob;
+};
+
+static int show_group(void *arg, size_t k, const struct run_info *const *runs,
+		      size_t nr, const struct kab_side *side)
+{
+	struct show_ctx *c = arg;
+
+	if (k)
+		fprintf(c->out, "\n");
+	print_group(c->out, runs, nr, side, c->glob);
+	return 0;
 }
 
 /*
@@ -82,48 +95,12 @@ static void print_group(FILE *out, const struct run_info *const *runs,
 int cli_show_boots(FILE *out, struct kab_db *db, const char *spec,
 		   const char *glob, struct kab_err *err)
 {
-	struct run_list all;
-	struct side_runs sr;
-	bool *done;
-	size_t i, j, bad = 0;
-	int rc = 0;
+	struct show_ctx c = { out, glob };
+	size_t bad = 0;
+	int rc = side_foreach_group(db, spec, show_group, &c, &bad, err);
 
-	if (runs_load(db, &all, err))
-		return -1;
-	if (side_resolve(&all, spec, &sr, err)) {
-		runs_free(&all);
-		return 1;
-	}
-	done = xcalloc(sr.nr, sizeof(*done));
-	for (i = 0; i < sr.nr && !rc; i++) {
-		const struct run_info **g;
-		struct kab_side side = { 0 };
-		size_t n = 0;
-
-		if (done[i])
-			continue;
-		g = xcalloc(sr.nr, sizeof(*g));
-		for (j = i; j < sr.nr; j++)
-			if (!done[j] && !strcmp(sr.v[j]->params,
-						sr.v[i]->params) &&
-			    !strcmp(sr.v[j]->label, sr.v[i]->label)) {
-				g[n++] = sr.v[j];
-				done[j] = true;
-			}
-		rc = side_pool(db, g, n, &side, &bad, err);
-		if (!rc) {
-			if (i)
-				fprintf(out, "\n");
-			print_group(out, g, n, &side, glob);
-		}
-		side_free(&side);
-		free(g);
-	}
 	if (!rc && bad)
 		fprintf(out, "(%zu samples that are not numbers left out)\n",
 			bad);
-	free(done);
-	free(sr.v);
-	runs_free(&all);
 	return rc;
 }

@@ -96,20 +96,33 @@ int side_resolve(const struct run_list *all, const char *spec,
 		for (tok = strtok_r(copy, ",", &save); tok;
 		     tok = strtok_r(NULL, ",", &save)) {
 			const struct run_info *r = by_id(all, atoll(tok));
+			size_t k;
 
 			if (!r) {
 				kab_err_set(err, "no run %s: 'kab ls' lists the "
 					    "runs", tok);
-				free(copy);
-				free(out->v);
-				return -1;
+				goto bad;
 			}
+			/* a run is one boot: counted twice, it is two */
+			for (k = 0; k < out->nr; k++)
+				if (out->v[k] == r) {
+					kab_err_set(err, "run %s is named twice "
+						    "in '%s': name each run "
+						    "once", tok, spec);
+					goto bad;
+				}
 			out->v = xrealloc(out->v, (out->nr + 1) *
 					  sizeof(*out->v));
 			out->v[out->nr++] = r;
 		}
 		free(copy);
 		return 0;
+bad:
+		free(copy);
+		free(out->v);
+		out->v = NULL;
+		out->nr = 0;
+		return -1;
 	}
 	for (i = 0; i < all->nr; i++) {
 		if (strcmp(all->v[i].label, spec) ||
@@ -277,4 +290,50 @@ void side_name(const struct run_info *const *runs, size_t nr,
 		out->id = xstrdup(label ? label : spec);
 		out->desc = xstrdup(label ? label : spec);
 	}
+}
+
+/* ---- a side's runs, one group per kernel label and job ---- */
+
+int side_foreach_group(struct kab_db *db, const char *spec,
+		       side_group_fn fn, void *arg, size_t *bad,
+		       struct kab_err *err)
+{
+	struct run_list all;
+	struct side_runs sr;
+	bool *done;
+	size_t i, j, k = 0;
+	int rc = 0;
+
+	if (runs_load(db, &all, err))
+		return -1;
+	if (side_resolve(&all, spec, &sr, err)) {
+		runs_free(&all);
+		return 1;
+	}
+	done = xcalloc(sr.nr, sizeof(*done));
+	for (i = 0; i < sr.nr && !rc; i++) {
+		const struct run_info **g;
+		struct kab_side side = { 0 };
+		size_t n = 0;
+
+		if (done[i])
+			continue;
+		g = xcalloc(sr.nr, sizeof(*g));
+		for (j = i; j < sr.nr; j++)
+			if (!done[j] && !strcmp(sr.v[j]->params,
+						sr.v[i]->params) &&
+			    !strcmp(sr.v[j]->label, sr.v[i]->label)) {
+				g[n++] = sr.v[j];
+				done[j] = true;
+			}
+		rc = side_pool(db, g, n, &side, bad, err);
+		if (!rc)
+			rc = fn(arg, k++, g, n, &side);
+		side_free(&side);
+		free(g);
+	}
+	free(done);
+	free(sr.v);
+	runs_free(&all);
+	return rc;
 }

@@ -41,4 +41,17 @@ void side_name(const struct run_info *const *runs, size_t nr,
 	       const char *spec, struct kab_side *out);
 void side_free(struct kab_side *s);
 
+/*
+ * The runs SPEC names, grouped by kernel label and job parameters,
+ * pooled: fn for each group (the k-th), stopping at its first non-zero
+ * return.  1 when SPEC names no runs (err says why), -1 on a database
+ * error, else what fn returned last.
+ */
+typedef int (*side_group_fn)(void *arg, size_t k,
+			     const struct run_info *const *runs, size_t nr,
+			     const struct kab_side *side);
+int side_foreach_group(struct kab_db *db, const char *spec,
+		       side_group_fn fn, void *arg, size_t *bad,
+		       struct kab_err *err);
+
 #endif /* KAB_CLI_SIDES_H */

@@ -99,6 +99,46 @@ static void name_by_subject(struct kab_db *db, struct kab_side *s)
 	free(subject);
 }
 
+static const char *param(const struct cmp_table *t, const char *key)
+{
+	return json_string_value(json_object_get(t->params_obj, key));
+}
+
+/* The job's own KPI: the suite's main metric, else a throughput. */
+static char *job_kpi(const struct cmp_table *t)
+{
+	const struct kab_side *b = &t->side[0];
+	char *m = kab_suite_kpi(param(t, "testcase"), param(t, "test"),
+				param(t, "mode"));
+	size_t i;
+
+	if (m && kab_side_series(b, m))
+		return m;
+	free(m);
+	for (i = 0; i < b->nr; i++) {
+		const char *s = b->series[i].metric;
+		size_t n = strlen(s);
+
+		if ((n > 12 && !strcmp(s + n - 12, ".ops_per_sec")) ||
+		    (n > 9 && !strcmp(s + n - 9, ".workload")))
+			return xstrdup(s);
+	}
+	return NULL;
+}
+
+const struct kab_row *cmp_table_kpi(const struct cmp_table *t,
+				    const char *metric)
+{
+	size_t i;
+
+	if (!metric)
+		metric = t->suite_kpi;
+	for (i = 0; metric && i < t->c.nr_rows; i++)
+		if (!strcmp(t->c.rows[i].metric, metric))
+			return &t->c.rows[i];
+	return NULL;
+}
+
 static int table_build(struct kab_db *db, const struct cmp_set *set,
 		       const struct run_info *first,
 		       const struct kab_compare_opts *o, bool force,
@@ -133,7 +173,14 @@ static int table_build(struct kab_db *db, const struct cmp_set *set,
 		fprintf(stderr, "kab: note: %zu stored values are not finite "
 			"numbers (a damaged database?) and were left out\n",
 			bad);
-	if (kab_compare(&t->side[0], &t->side[1], t->nr_sides - 1, o, &t->c))
+	t->o = *o;
+	if (!o->nr_kpi) {
+		t->suite_kpi = job_kpi(t);
+		t->o.kpi = (const char *const *)&t->suite_kpi;
+		t->o.nr_kpi = t->suite_kpi ? 1 : 0;
+	}
+	if (kab_compare(&t->side[0], &t->side[1], t->nr_sides - 1, &t->o,
+			&t->c))
 		return cli_error(EXIT_RUN, "out of memory comparing");
 	if (!t->c.nr_rows)
 		return cli_error(EXIT_USAGE, "%s and %s have no metric in "
@@ -201,6 +248,22 @@ int cmp_set_build(struct kab_db *db, char *const *specs, size_t nr,
 			return rc;
 		}
 	}
+	/* the KPIs of all tables are one family */
+	if (out->nr) {
+		struct kab_comparison **cs = xcalloc(out->nr, sizeof(*cs));
+
+		for (i = 0; i < out->nr; i++) {
+			struct cmp_table *t = &out->t[i];
+
+			/* out->t moved as it grew: point into it again */
+			if (t->suite_kpi)
+				t->o.kpi = (const char *const *)&t->suite_kpi;
+			t->c.opts = &t->o;
+			cs[i] = &t->c;
+		}
+		kab_compare_kpis(cs, out->nr);
+		free(cs);
+	}
 	/* what was left out is news only next to what was compared */
 	if (out->nr)
 		fputs(skipped.len ? skipped.buf : "", stderr);
@@ -226,6 +289,7 @@ void cmp_set_free(struct cmp_set *s)
 		free(t->side);
 		free(t->runs);
 		kab_comparison_free(&t->c);
+		free(t->suite_kpi);
 		free((char *)t->h.axis_keys);
 		free((char *)t->h.axis_values);
 	}

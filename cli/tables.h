@@ -16,6 +16,8 @@ struct cmp_table {
 	struct kab_side *side;		/* [0] is the base */
 	struct side_runs *runs;		/* each side's runs of these params */
 	struct kab_comparison c;
+	struct kab_compare_opts o;	/* the set's, with this job's KPI */
+	char *suite_kpi;		/* the job's own KPI, when none named */
 	bool emulated;			/* some run came from QEMU TCG */
 };
 
@@ -30,11 +32,16 @@ struct cmp_set {
 /*
  * Compare sides named as on kab compare's command line.  Errors are
  * printed; the exit code is returned.  Runs from different machines
- * are refused unless force.
+ * are refused unless force.  The KPIs are o->kpi if named, else each
+ * job's own (kab_suite_kpi, or failing that its first *.ops_per_sec or
+ * *.workload metric); they are one family over all tables.
  */
 int cmp_set_build(struct kab_db *db, char *const *specs, size_t nr,
 		  const struct kab_compare_opts *o, bool force,
 		  struct cmp_set *out);
 void cmp_set_free(struct cmp_set *s);
+/* The KPI row of a table: METRIC's, or the job's own when NULL. */
+const struct kab_row *cmp_table_kpi(const struct cmp_table *t,
+				    const char *metric);
 
 #endif /* KAB_CLI_TABLES_H */

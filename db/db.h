@@ -191,6 +191,13 @@ struct kab_run_facts {
 	char *subject;		/* of its commit, when kab built it */
 };
 
+/*
+ * What a run cost, in seconds: from its boot's start to the agent's
+ * hello (0 for a run without a boot) and its whole length (-1 when not
+ * known).
+ */
+int kab_db_run_cost(struct kab_db *db, int64_t run_id, double *boot,
+		    double *total, struct kab_err *err);
 int kab_db_run_facts(struct kab_db *db, int64_t run_id,
 		     struct kab_run_facts *out, struct kab_err *err);
 void kab_run_facts_free(struct kab_run_facts *f);

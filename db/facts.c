@@ -70,3 +70,31 @@ void kab_run_facts_free(struct kab_run_facts *f)
 	free(f->subject);
 	memset(f, 0, sizeof(*f));
 }
+
+int kab_db_run_cost(struct kab_db *db, int64_t run_id, double *boot,
+		    double *total, struct kab_err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*boot = 0;
+	*total = -1;
+	/* a boot: QEMU's start to the agent's hello, and its whole length */
+	if (sqlite3_prepare_v2(db->h, "SELECT coalesce(b.hello, 0), b.seconds "
+			       "FROM boots b WHERE b.run_id = ?1 AND "
+			       "b.seconds > 0 UNION ALL SELECT 0, (julianday("
+			       "ended_at) - julianday(started_at)) * 86400 "
+			       "FROM runs WHERE id = ?1 AND ended_at IS NOT "
+			       "NULL LIMIT 1", -1, &st, NULL))
+		return db_fail(db, err, "reading what a run cost");
+	sqlite3_bind_int64(st, 1, run_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*boot = sqlite3_column_double(st, 0);
+		*total = sqlite3_column_double(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_fail(db, err, "reading what a run cost");
+	return 0;
+}

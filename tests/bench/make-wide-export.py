@@ -1,28 +1,30 @@
 #!/usr/bin/python3
-# A synthetic kab export for the compare benchmark: two kernels, one run
-# each, 30 iterations of N metrics (default 10,000); 1% of the metrics
-# shifted by 5%.
+# A synthetic kab export for the compare benchmark: two kernels, five
+# runs (boots) each of 6 iterations of N metrics (default 10,000); 1% of
+# the metrics shifted by 5%.
 import json, random, sys
 
 n = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
 rnd = random.Random(3)
 runs = []
 for k, label in enumerate(("A", "B")):
-    its = []
-    for i in range(1, 31):
-        m = {}
-        for j in range(n):
-            shift = 1.05 if label == "B" and j % 100 == 0 else 1.0
-            m["bench.metric_%05d" % j] = (1000 + j) * shift * rnd.gauss(1, 0.02)
-        its.append({"iteration": i, "metrics": m})
-    runs.append({"uuid": "00000000-0000-4000-8000-00000000000%d" % k,
-                 "kernel": {"label": label, "release": "bench",
-                            "cmdline": "", "image_path": None,
-                            "image_sha256": None, "commit": None},
-                 "job": "bench", "suite": "will-it-scale", "test": "malloc1",
-                 "params": {"test": "malloc1", "testcase": "will-it-scale"},
-                 "resolved": {}, "target": "local", "host": {},
-                 "iterations_planned": 30, "started_at": "2026-12-02T00:00:00Z",
-                 "ended_at": None, "status": "ok", "message": None,
-                 "garbage_bytes": 0, "bad_records": 0, "iterations": its})
+    for b in range(5):
+        its = []
+        for i in range(1, 7):
+            m = {}
+            for j in range(n):
+                shift = 1.05 if label == "B" and j % 100 == 0 else 1.0
+                m["bench.metric_%05d" % j] = (1000 + j) * shift * rnd.gauss(1, 0.02)
+            its.append({"iteration": i, "metrics": m})
+        runs.append({"uuid": "00000000-0000-4000-8000-%012d" % (10 * k + b),
+                     "kernel": {"label": label, "release": "bench",
+                                "cmdline": "", "image_path": None,
+                                "image_sha256": None, "commit": None},
+                     "job": "bench", "suite": "will-it-scale", "test": "malloc1",
+                     "params": {"test": "malloc1", "testcase": "will-it-scale"},
+                     "resolved": {}, "target": "local", "host": {},
+                     "iterations_planned": 6,
+                     "started_at": "2026-12-02T00:00:00Z",
+                     "ended_at": None, "status": "ok", "message": None,
+                     "garbage_bytes": 0, "bad_records": 0, "iterations": its})
 json.dump({"kab_export": 1, "runs": runs}, sys.stdout)

@@ -16,7 +16,7 @@ test_expect "kab --version prints the version" '
 '
 
 test_expect "every command has --help" '
-	for c in run ab bisect build compare ls show export import; do
+	for c in run ab bisect build compare plan ls show export import; do
 		kab $c --help >$TMP/pipe
 		grep -q "usage: kab $c" $TMP/pipe
 	done

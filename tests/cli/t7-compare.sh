@@ -37,8 +37,8 @@ test_expect "the first sentence names the KPI change and its direction" '
 	grep -q "improvement of will-it-scale.per_process_ops: align -> base" $TMP/pipe
 '
 
-test_expect "welch and lkp tests choose rows too" '
-	kab compare --test welch base align >$TMP/pipe
+test_expect "mwu and lkp tests choose rows too" '
+	kab compare --test mwu 1,2,3,7,8,9 4,5,6 >$TMP/pipe
 	grep -q "will-it-scale.per_process_ops" $TMP/pipe
 	kab compare --test lkp base align >$TMP/pipe
 	grep -q "will-it-scale.per_process_ops" $TMP/pipe
@@ -46,9 +46,13 @@ test_expect "welch and lkp tests choose rows too" '
 	grep -q "meminfo.MemFree" $TMP/pipe
 '
 
-test_expect "--stats appends adjusted p and the bootstrap interval" '
-	kab compare --stats --resamples 2000 base align >$TMP/s.txt
-	grep "^ .*  will-it-scale.per_process_ops" $TMP/s.txt | grep -Eq "p=[0-9.e-]+ +F=[0-9.]+/[0-9.]+ +\[-8[0-9]\.[0-9], -8[0-9]\.[0-9]\]%"
+test_expect "--stats appends adjusted p, boots, scale, F and the interval" '
+	kab compare --stats base align >$TMP/s.txt
+	grep "^ .*  will-it-scale.per_process_ops" $TMP/s.txt >$TMP/s0
+	grep -Eq "p=[0-9.e-]+ +3/3 boots log F=[0-9.]+/[0-9.]+ \[-8[0-9]\.[0-9], -8[0-9]\.[0-9]\]%$" $TMP/s0
+	# a counter at 0 in the base: linear scale, absolute interval
+	grep "proc-vmstat.thp_fault_alloc" $TMP/s.txt >$TMP/s0
+	grep -Eq "p=[0-9.e-]+ +3/3 boots F=-/[0-9.]+ \[\+[0-9.]+, \+[0-9.]+\]  \(base 0" $TMP/s0
 	# the lkp columns themselves are unchanged
 	grep "^ .*  will-it-scale.per_process_ops" $TMP/s.txt | sed "s/  p=.*//" >$TMP/s1
 	grep "^ .*  will-it-scale.per_process_ops" $TMP/d.txt >$TMP/d1
@@ -56,28 +60,34 @@ test_expect "--stats appends adjusted p and the bootstrap interval" '
 '
 
 test_expect "JSON carries every number of every row" '
-	kab compare --format json --resamples 1000 base align fix >$TMP/c.json
+	kab compare --format json base align fix >$TMP/c.json
 	$PY - $TMP/c.json <<-PY
 	import json, sys
 	d = json.load(open(sys.argv[1]))
 	t = d["tables"][0]
-	assert d["test"] == "mwu" and t["heads"] == ["align", "fix"]
+	assert d["test"] == "welch" and t["heads"] == ["align", "fix"]
 	rows = {r["metric"]: r for r in t["rows"]}
 	assert len(rows) == 8
 	c = rows["will-it-scale.per_process_ops"]["heads"][0]
 	for k in ("n", "mean", "stddev", "change", "ci_low", "ci_high",
 	          "p_welch", "p_mwu", "p_adjusted", "significant", "direction",
-	          "verdict"):
+	          "verdict", "boots_base", "boots_head", "scale", "unit"):
 	    assert k in c, k
 	assert c["n"] == 15 and c["significant"] and c["verdict"] == "regression"
-	assert c["p_mwu"] < 1e-5 and c["ci_low"] < c["change"] < c["ci_high"]
+	assert c["boots_base"] == 3 and c["boots_head"] == 3 and c["unit"] == "boot"
+	assert c["scale"] == "log" and rows["will-it-scale.per_process_ops"]["kpi"]
+	assert c["p_welch"] < 1e-5 and c["ci_low"] < c["change"] < c["ci_high"]
+	# the U test on 3 against 3 boot means cannot go below 0.1
+	assert abs(c["p_mwu"] - 0.1) < 1e-9
+	z = rows["proc-vmstat.thp_fault_alloc"]["heads"][0]
+	assert z["scale"] == "linear" and z["significant"]
 	assert not rows["meminfo.MemFree"]["heads"][0]["significant"]
 	assert rows["meminfo.MemFree"]["shown"] is False
 	PY
 '
 
 test_expect "CSV has one line per row and head with every number" '
-	kab compare --format csv --resamples 1000 base align >$TMP/c.csv
+	kab compare --format csv base align >$TMP/c.csv
 	head -1 $TMP/c.csv | grep -q "^params,metric,base,head,base_n,base_mean,base_stddev,head_n,head_mean,head_stddev,change,change_kind,ci_low,ci_high,p_welch,p_mwu,p_adjusted,significant,direction,verdict$"
 	test "$(($(wc -l <$TMP/c.csv) - 1))" = 8
 	grep -q ",will-it-scale.per_process_ops,base,align,15,.*,yes,higher-is-better,regression$" $TMP/c.csv
@@ -106,23 +116,28 @@ test_expect "run ids and lists of ids work as sides" '
 	grep -q "^ *base *align $" $TMP/one.txt
 '
 
-test_expect "fewer than 3 samples: never significant, and the need is said" '
-	cp $KAB_DB $TMP/few.db
-	sqlite3 $TMP/few.db "DELETE FROM samples WHERE run_id IN (1, 4) AND iteration > 2"
-	"$KAB" --db $TMP/few.db compare --all 1 4 >$TMP/few.txt
+test_expect "one boot a side: no verdict, and the need is said" '
+	# each run is a boot: 5 iterations of one boot are one sample
+	kab compare --all 1 4 >$TMP/few.txt
 	cat $TMP/few.txt
-	grep -q "note: 8 metrics have fewer than 3 samples on a side .* and are never called significant: need >= 4 samples to detect a difference at alpha level 0.05" $TMP/few.txt
+	grep -q "note: 8 metrics have fewer than 2 boots on a side and get no verdict: boots, not iterations, are the samples; run 3 or more boots a side" $TMP/few.txt
 	grep "will-it-scale.per_process_ops" $TMP/few.txt >$TMP/pipe
-	grep -q "(n<3)$" $TMP/pipe
+	grep -q "(boots<2)$" $TMP/pipe
 	not grep -q "^kab noticed" $TMP/few.txt
-	sqlite3 $TMP/few.db "DELETE FROM samples WHERE run_id IN (2, 5) AND iteration > 3"
-	"$KAB" --db $TMP/few.db compare 2 5 >$TMP/three.txt
-	grep -q "no metric can reach significance under the U test: need >= 4 samples" $TMP/three.txt
-	"$KAB" --db $TMP/few.db compare --test welch 2 5 >$TMP/pipe
-	grep -q "will-it-scale.per_process_ops" $TMP/pipe
+	# 2 against 2 boots: the U test cannot, the t-test can
+	kab compare --test mwu 1,2 4,5 >$TMP/two-mwu.txt
+	grep -q "the U test cannot call a change among 8 metrics at q = 0.05: need >= 6 boots a side" $TMP/two-mwu.txt
+	not grep -q "^kab noticed" $TMP/two-mwu.txt
+	kab compare 1,2 4,5 >$TMP/pipe
+	grep -q "^kab noticed a 81.[0-9]% regression of will-it-scale.per_process_ops" $TMP/pipe
 '
 
-test_expect "--noise: a significant change under the floor is no row" '
+test_expect "a run named twice is refused, not counted as two boots" '
+	expect_error 2 "run 1 is named twice in .1,2,1.: name each run once" -- "$KAB" compare 1,2,1 4,5
+	expect_error 2 "no run 99" -- "$KAB" compare 1,99 4
+'
+
+test_expect "--noise: a significant change under the floor is not called" '
 	$PY - $TMP/seed.json $TMP/small.json <<-PY
 	import json, random, sys
 	d = json.load(open(sys.argv[1]))
@@ -141,19 +156,22 @@ test_expect "--noise: a significant change under the floor is no row" '
 	json.dump(d, open(sys.argv[2], "w"))
 	PY
 	kab import $TMP/small.json >/dev/null
-	# +0.5% at p far below 0.05: under the default 1% floor, no row
+	# +0.5% at p far below 0.05: under the default 1% floor, not
+	# called (the KPI row is shown all the same)
 	kab compare small-a small-b >$TMP/n1
 	cat $TMP/n1
-	not grep -q "will-it-scale.per_process_ops" $TMP/n1
+	grep -q "+0.5%.*will-it-scale.per_process_ops" $TMP/n1
+	grep -q "^(no significant change in 1 metrics" $TMP/n1
+	not grep -q "^kab noticed" $TMP/n1
 	kab compare --noise 0.2 small-a small-b >$TMP/n2
-	grep -q "+0.5%.*will-it-scale.per_process_ops" $TMP/n2
+	grep -q "^kab noticed a 0.5% improvement of will-it-scale.per_process_ops" $TMP/n2
 '
 
 test_expect "bad sides are refused with the fix" '
 	expect_error 2 "no run 99" -- "$KAB" compare 99 1
 	expect_error 2 "neither a run id nor the label" -- "$KAB" compare nosuch base
 	expect_error 2 "needs a base and at least one head" -- "$KAB" compare base
-	expect_error 2 "--test .t." -- "$KAB" compare --test t base align
+	expect_error 2 "--test .t.: use welch, mwu or lkp" -- "$KAB" compare --test t base align
 	expect_error 2 "--fdr .2." -- "$KAB" compare --fdr 2 base align
 	expect_error 2 "--format .xml." -- "$KAB" compare --format xml base align
 '

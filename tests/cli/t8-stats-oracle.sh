@@ -53,7 +53,7 @@ test_expect "Mann-Whitney U and p agree with scipy: exact and asymptotic" '
 	PY
 '
 
-test_expect "kab show over boots: ANOVA F and p agree with scipy, unit by the rule" '
+test_expect "kab show over boots: ANOVA F, p and between/within agree with scipy" '
 	/usr/bin/python3 - "$KAB" "$TMP" <<-PY
 	import json, random, subprocess, sys
 	from scipy import stats
@@ -82,18 +82,66 @@ test_expect "kab show over boots: ANOVA F and p agree with scipy, unit by the ru
 	          open(tmp + "/boots.json", "w"))
 	db = tmp + "/boots.db"
 	subprocess.run([kab, "--db", db, "import", tmp + "/boots.json"], check=True)
-	for label, want in (("drift", "boot"), ("calm", "sample")):
+	for label in ("drift", "calm"):
 	    out = subprocess.run([kab, "--db", db, "show", label], check=True,
 	                         capture_output=True, text=True).stdout
 	    print(out)
 	    row = [l.split() for l in out.splitlines() if l.endswith(" x.ops")][0]
-	    n, boots, f, p, unit = int(row[0]), int(row[1]), float(row[6]), float(row[7]), row[8]
+	    n, boots, f, p, ratio = int(row[0]), int(row[1]), float(row[6]), float(row[7]), float(row[8])
 	    r = stats.f_oneway(*data[label])
+	    # the between-boot variance component over the within-boot one
+	    msw = sum(stats.tvar(b) for b in data[label]) / 4
+	    want = max(0.0, (r.statistic - 1) * msw / 5) / msw
 	    assert (n, boots) == (20, 4), row
 	    assert abs(f - r.statistic) <= 2e-3 * r.statistic, (f, r)
 	    assert abs(p - r.pvalue) <= 2e-2 * r.pvalue + 1e-12, (p, r)
-	    assert unit == want, (label, unit)
+	    assert abs(ratio - want) <= 0.05 * want + 1e-9, (label, ratio, want)
+	    assert (ratio > 100) == (label == "drift"), (label, ratio)
 	PY
+'
+
+test_expect "kab plan: variances, r* and boots agree with scipy's noncentral t" '
+	# the boots of the test before: each run took 60 s, no boot rows,
+	# so a boot costs nothing extra and r* is one iteration
+	"$KAB" --db $TMP/boots.db plan --kpi x.ops --detect 20 drift >$TMP/plan || {
+		cat $TMP/plan
+		false
+	}
+	cat $TMP/plan
+	/usr/bin/python3 - $TMP/boots.db $TMP/plan <<-PY
+	import math, re, sqlite3, sys
+	from scipy import stats
+	con = sqlite3.connect(sys.argv[1])
+	rows = con.execute("SELECT s.run_id, s.value FROM samples s JOIN runs r ON r.id = s.run_id JOIN kernels k ON k.id = r.kernel_id WHERE k.label = '"'"'drift'"'"' AND s.metric = '"'"'x.ops'"'"'").fetchall()
+	boots = {}
+	for run, v in rows:
+	    boots.setdefault(run, []).append(math.log(v))
+	groups = list(boots.values())
+	k, n = len(groups), sum(map(len, groups))
+	f = stats.f_oneway(*groups).statistic
+	msw = sum(stats.tvar(g) * (len(g) - 1) for g in groups) / (n - k)
+	between = max(0.0, (f - 1) * msw / (n / k))
+	v = between + msw / 1
+	d = math.log1p(0.20)
+	for b in range(2, 10000):
+	    df = 2 * b - 2
+	    tc = stats.t.isf(0.025, df)
+	    ncp = d / (math.sqrt(v) * math.sqrt(2 / b))
+	    p = 1 - stats.nct.cdf(tc, df, ncp) + stats.nct.cdf(-tc, df, ncp)
+	    if p >= 0.8:
+	        break
+	out = open(sys.argv[2]).read()
+	m = re.search(r"(\d+) boots a side of (\d+) iterations? \(power ([0-9.]+)\)", out)
+	assert m, out
+	assert (int(m.group(1)), int(m.group(2))) == (b, 1), (m.groups(), b)
+	assert abs(float(m.group(3)) - p) < 0.006, (m.group(3), p)
+	m = re.search(r"within a boot ([0-9.]+)%, between boots ([0-9.]+)%", out)
+	assert abs(float(m.group(1)) - 100 * math.sqrt(msw)) < 0.06, (m.group(1), msw)
+	assert abs(float(m.group(2)) - 100 * math.sqrt(between)) < 0.06, (m.group(2), between)
+	PY
+	expect_error 2 "plan needs the change to detect: --detect PCT" -- "$KAB" --db $TMP/boots.db plan drift
+	expect_error 2 "--detect .x.: give a number" -- "$KAB" --db $TMP/boots.db plan --detect x drift
+	expect_error 2 "neither a run id nor the label" -- "$KAB" --db $TMP/boots.db plan --detect 5 nosuch
 '
 
 test_done

@@ -71,6 +71,9 @@ static void test_mwu_min_p(void **state)
 	close_to(kab_mwu_min_p(3, 3), 2.0 / 20);
 	close_to(kab_mwu_min_p(4, 4), 2.0 / 70);
 	close_to(kab_mwu_min_p(5, 5), 2.0 / 252);
+	/* closed form: no table, so any size is cheap */
+	close_to(kab_mwu_min_p(3, 6), 2.0 / 84);
+	assert_true(kab_mwu_min_p(250, 250) < 1e-100);
 }
 
 /* scipy.stats.mannwhitneyu(x, y, method='asymptotic', use_continuity=True):
@@ -134,25 +137,30 @@ static void test_bh_monotone(void **state)
 	close_to(adj[3], 0.05);
 }
 
-static void test_bootstrap(void **state)
+/* scipy: t = 12.2474, and the interval from its t quantile: 8.181, 11.819. */
+static void test_welch_ci(void **state)
 {
 	double x[] = { 100, 101, 99, 100, 102, 98 };
 	double y[] = { 110, 111, 109, 110, 112, 108 };
 	double c[] = { 7, 7, 7 }, d[] = { 14, 14, 14 };
-	double lo, hi, lo2, hi2;
+	struct kab_welch w;
+	double lo, hi;
 
-	kab_bootstrap_ci(x, 6, y, 6, false, 10000, 1, &lo, &hi);
-	assert_true(lo < 10 && 10 < hi);
-	assert_true(lo > 7 && hi < 13);
-	/* Seeded: the same data give the same interval. */
-	kab_bootstrap_ci(x, 6, y, 6, false, 10000, 1, &lo2, &hi2);
-	assert_true(lo == lo2 && hi == hi2);
-	/* No spread: the interval is the change itself. */
-	kab_bootstrap_ci(c, 3, d, 3, false, 1000, 1, &lo, &hi);
-	close_to(lo, 100);
-	close_to(hi, 100);
-	kab_bootstrap_ci(c, 3, d, 3, true, 1000, 1, &lo, &hi);
+	kab_welch(x, 6, y, 6, &w);
+	close_to(w.diff, 10);
+	close_to(w.p, 2.410624208814088e-07);
+	kab_welch_ci(&w, 0.95, &lo, &hi);
+	close_to(lo, 8.1807322455384);
+	close_to(hi, 11.8192677544616);
+	/* No spread: the interval is the difference itself. */
+	kab_welch(c, 3, d, 3, &w);
+	kab_welch_ci(&w, 0.95, &lo, &hi);
 	close_to(lo, 7);
+	close_to(hi, 7);
+	/* One value a side: no interval. */
+	kab_welch(c, 1, d, 1, &w);
+	kab_welch_ci(&w, 0.95, &lo, &hi);
+	assert_true(isnan(lo) && isnan(hi));
 }
 
 static void test_directions(void **state)
@@ -199,6 +207,7 @@ static void test_anova(void **state)
 	double v[] = { 1, 2, 3, 4, 5, 6 };
 	int g[] = { 7, 7, 7, 9, 9, 9 };
 	int one[] = { 1, 1, 1, 1, 1, 1 };
+	int each[] = { 1, 2, 3, 4, 5, 6 };
 	struct kab_anova a;
 
 	kab_anova(v, g, 6, &a);
@@ -207,38 +216,41 @@ static void test_anova(void **state)
 	close_to(a.ms_within, 1);
 	close_to(a.f, 13.5);
 	close_to(a.p, 0.021311641128756713);
-	/* component (13.5 - 1) / 3 beats 1, but p = 0.021 is not < 0.01 */
-	close_to(kab_anova_between_var(&a, 6), 12.5 / 3);
-	assert_false(kab_boots_dominate(&a, 6));
+	close_to(a.n0, 3);
+	close_to(kab_anova_between_var(&a), 12.5 / 3);
+	/* one boot: nothing between; a boot per sample: nothing within */
 	kab_anova(v, one, 6, &a);
 	assert_int_equal(a.groups, 1);
-	assert_true(isnan(a.p));
-	assert_true(isnan(kab_anova_between_var(&a, 6)));
-	assert_false(kab_boots_dominate(&a, 6));
-}
-
-/* {1,2,3} and {11,12,13}: MSB 150, MSW 1, component 149 / 3 > 1. */
-static void test_boots_dominate(void **state)
-{
-	double v[] = { 1, 2, 3, 11, 12, 13 }, w[] = { 1, 5, 9, 2, 6, 10 };
-	int g[] = { 0, 0, 0, 1, 1, 1 };
-	struct kab_anova a;
-
-	kab_anova(v, g, 6, &a);
-	close_to(a.f, 150);
-	close_to(kab_anova_between_var(&a, 6), 149.0 / 3);
-	assert_true(kab_boots_dominate(&a, 6));
-	/* boots alike, iterations spread: MSB < MSW, component 0 */
-	kab_anova(w, g, 6, &a);
-	close_to(kab_anova_between_var(&a, 6), 0);
-	assert_false(kab_boots_dominate(&a, 6));
+	assert_true(isnan(a.p) && isnan(a.f));
+	assert_true(isnan(kab_anova_between_var(&a)));
+	kab_anova(v, each, 6, &a);
+	assert_int_equal(a.groups, 6);
+	assert_true(isnan(a.p) && isnan(a.f));
 }
 
 /*
- * Three boots a side, boots dominating, a 50% drop: the U test on 3
- * boot means cannot go below p = 0.1, so Welch's t on them decides.
- * Boot means 100, 110, 105 against 50, 56, 53:
- * scipy.stats.ttest_ind(equal_var=False) gives t = 15.446, p = 0.000358.
+ * Boots of 2 and 4: {1,3} and {10,11,12,13}.  Means 2 and 11.5, grand
+ * 8.333; SSB = 2 * 6.333^2 + 4 * 3.1667^2 = 120.333, SSW = 2 + 5 = 7
+ * over 4 df.  n0 = (6 - (4 + 16) / 6) / 1 = 8/3, so the component is
+ * (120.333 - 1.75) / (8/3) = 44.469, not (.. ) / 3 as for equal boots.
+ */
+static void test_anova_unequal_boots(void **state)
+{
+	double v[] = { 1, 3, 10, 11, 12, 13 };
+	int g[] = { 0, 0, 1, 1, 1, 1 };
+	struct kab_anova a;
+
+	kab_anova(v, g, 6, &a);
+	close_to(a.n0, 8.0 / 3);
+	close_to(a.ms_between, 120.0 + 1.0 / 3);
+	close_to(a.ms_within, 1.75);
+	close_to(kab_anova_between_var(&a), (120.0 + 1.0 / 3 - 1.75) * 3 / 8);
+}
+
+/*
+ * Three boots a side and a 50% drop, tested on the log of the boot
+ * means 100, 110, 105 against 50, 56, 53: scipy.stats.ttest_ind on the
+ * logs gives t = 15.999, p = 0.0000892 (as many boots a side: pooled).
  */
 static void test_compare_three_boots(void **state)
 {
@@ -247,18 +259,23 @@ static void test_compare_three_boots(void **state)
 	int g[] = { 1, 1, 1, 2, 2, 2, 3, 3, 3 };
 	struct kab_series bs = { "x.ops", 9, b, g }, hs = { "x.ops", 9, h, g };
 	struct kab_side base = { "a", "a", 1, &bs }, head = { "b", "b", 1, &hs };
-	struct kab_compare_opts o = { .test = KAB_TEST_MWU, .fdr = 0.05 };
+	struct kab_compare_opts o = { .test = KAB_TEST_WELCH, .fdr = 0.05 };
 	struct kab_comparison c;
 	struct kab_cell *cell;
 
 	assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
 	cell = &c.rows[0].cells[0];
-	assert_true(cell->per_boot);
-	assert_true(cell->boot_welch);
+	assert_int_equal(cell->units_base, 3);
+	assert_int_equal(cell->units_head, 3);
+	assert_true(cell->log_scale);
 	assert_false(cell->few);
-	close_to(cell->p_welch, 0.00035827280434742057);
-	assert_true(cell->p_mwu > 0.09);
+	/* boot means of 100.0, 110.0, 105.0 to rounding */
+	assert_true(fabs(cell->p_welch - 8.924074297215796e-05) < 2e-6);
 	assert_true(cell->significant);
+	assert_int_equal(cell->verdict, -1);
+	/* the interval of the ratio holds the change, both below 0 */
+	assert_true(cell->ci_lo < cell->change && cell->change < cell->ci_hi);
+	assert_true(cell->ci_hi < 0);
 	kab_comparison_free(&c);
 }
 
@@ -297,31 +314,209 @@ static void test_classify(void **state)
 	assert_int_equal(c.like, KAB_LIKE_NEITHER);
 }
 
-/* When boots dominate, the boot is the unit: two boots a side are few. */
-static void test_compare_per_boot(void **state)
+/*
+ * The boot is the unit whatever ANOVA says: six iterations in two
+ * boots a side are two samples, not six; one boot a side is no verdict.
+ */
+static void test_compare_boot_is_unit(void **state)
 {
 	double b[] = { 100, 100.1, 99.9, 110, 110.1, 109.9 };
 	double h[] = { 101, 101.1, 100.9, 111, 111.1, 110.9 };
-	int g[] = { 1, 1, 1, 2, 2, 2 };
+	int g[] = { 1, 1, 1, 2, 2, 2 }, one[] = { 1, 1, 1, 1, 1, 1 };
 	struct kab_series bs = { "x.ops", 6, b, g }, hs = { "x.ops", 6, h, g };
-	struct kab_series bs2 = { "x.ops", 6, b, NULL };
+	struct kab_series bs1 = { "x.ops", 6, b, one };
 	struct kab_series hs2 = { "x.ops", 6, h, NULL };
 	struct kab_side base = { "a", "a", 1, &bs }, head = { "b", "b", 1, &hs };
-	struct kab_side base2 = { "a", "a", 1, &bs2 };
+	struct kab_side base1 = { "a", "a", 1, &bs1 };
 	struct kab_side head2 = { "b", "b", 1, &hs2 };
-	struct kab_compare_opts o = { .test = KAB_TEST_MWU, .fdr = 0.05 };
+	struct kab_compare_opts o = { .test = KAB_TEST_WELCH, .fdr = 0.05 };
 	struct kab_comparison c;
 
 	assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
-	assert_true(c.rows[0].cells[0].per_boot);
-	assert_true(c.rows[0].cells[0].few);
+	assert_int_equal(c.rows[0].cells[0].units_base, 2);
+	assert_false(c.rows[0].cells[0].few);
+	/* per sample, Welch would call this +1% (p < 1e-6) */
+	assert_true(c.rows[0].cells[0].p_welch > 0.5);
 	assert_false(c.rows[0].cells[0].significant);
 	kab_comparison_free(&c);
-	/* Without boot information every sample counts. */
-	assert_int_equal(kab_compare(&base2, &head2, 1, &o, &c), 0);
-	assert_false(c.rows[0].cells[0].per_boot);
-	assert_false(c.rows[0].cells[0].few);
+	/* one boot of the base: no verdict, and the row says why */
+	assert_int_equal(kab_compare(&base1, &head, 1, &o, &c), 0);
+	assert_true(c.rows[0].cells[0].few);
+	assert_int_equal(c.few_rows, 1);
+	assert_true(isnan(c.rows[0].cells[0].p_adj));
 	kab_comparison_free(&c);
+	/* without boot information every sample is its own unit */
+	assert_int_equal(kab_compare(&base, &head2, 1, &o, &c), 0);
+	assert_int_equal(c.rows[0].cells[0].units_head, 6);
+	kab_comparison_free(&c);
+}
+
+/* A series of SIDE's boots: boot k has iterations at means[k] +- 1%. */
+static void boots_of(const double *means, size_t k, size_t iters, double *v,
+		     int *g)
+{
+	size_t i, j;
+
+	for (i = 0; i < k; i++)
+		for (j = 0; j < iters; j++) {
+			v[i * iters + j] = means[i] * (1 + 0.01 * ((double)j /
+						       (iters - 1) - 0.5));
+			g[i * iters + j] = (int)i;
+		}
+}
+
+/*
+ * The demo database's own numbers: malloc1's boots under TCG averaged
+ * 2,437, 4,528 and 4,728 ops/s on base, 124, 133 and 128 on align (a
+ * regression every boot shows), 2,856, 4,269 and 3,680 on fix (no
+ * change: the boots of base differ as much).  The KPI is judged on its
+ * own, whatever 300 other rows do.
+ */
+static void test_compare_demo_kpi(void **state)
+{
+	static const double base[] = { 2437, 4528, 4728 };
+	static const double align[] = { 124, 133, 128 };
+	static const double fix[] = { 2856, 4269, 3680 };
+	const char *kpi = "will-it-scale.per_process_ops";
+	enum { ROWS = 300, IT = 4 };
+	struct kab_series *bs = calloc(ROWS, sizeof(*bs));
+	struct kab_series *hs = calloc(ROWS, sizeof(*hs));
+	struct kab_series *fs = calloc(ROWS, sizeof(*fs));
+	double v[3][3 * IT];
+	int g[3 * IT];
+	struct kab_side sb, sh[2];
+	struct kab_compare_opts o = { .test = KAB_TEST_WELCH, .fdr = 0.05,
+				      .noise = 1, .kpi = &kpi, .nr_kpi = 1 };
+	struct kab_comparison c;
+	const struct kab_row *row = NULL;
+	size_t i;
+
+	boots_of(base, 3, IT, v[0], g);
+	boots_of(align, 3, IT, v[1], g);
+	boots_of(fix, 3, IT, v[2], g);
+	/* 299 unchanged rows "a.NNN", then the KPI ("w..." sorts last) */
+	for (i = 0; i < ROWS - 1; i++) {
+		char *name = malloc(16);
+
+		snprintf(name, 16, "a.%03zu", i);
+		bs[i] = (struct kab_series){ name, 3 * IT, v[0], g };
+		hs[i] = (struct kab_series){ name, 3 * IT, v[0], g };
+		fs[i] = (struct kab_series){ name, 3 * IT, v[0], g };
+	}
+	bs[ROWS - 1] = (struct kab_series){ kpi, 3 * IT, v[0], g };
+	hs[ROWS - 1] = (struct kab_series){ kpi, 3 * IT, v[1], g };
+	fs[ROWS - 1] = (struct kab_series){ kpi, 3 * IT, v[2], g };
+	sb = (struct kab_side){ "base", "base", ROWS, bs };
+	sh[0] = (struct kab_side){ "align", "align", ROWS, hs };
+	sh[1] = (struct kab_side){ "fix", "fix", ROWS, fs };
+	assert_int_equal(kab_compare(&sb, sh, 2, &o, &c), 0);
+	for (i = 0; i < c.nr_rows; i++)
+		if (!strcmp(c.rows[i].metric, kpi))
+			row = &c.rows[i];
+	assert_non_null(row);
+	assert_true(row->kpi && row->shown);
+	/* KPIs first in the table */
+	assert_ptr_equal(row, &c.rows[0]);
+	/* scipy on the log boot means: p = 0.0000966, a family of one */
+	assert_true(fabs(row->cells[0].p_adj - 9.661430625147094e-05) < 5e-6);
+	assert_true(row->cells[0].significant);
+	assert_int_equal(row->cells[0].verdict, -1);
+	/* fix: p = 0.847 */
+	assert_true(fabs(row->cells[1].p_adj - 0.8468843543448585) < 0.01);
+	assert_false(row->cells[1].significant);
+	/* the other 299 rows do not count against the KPI */
+	assert_int_equal(c.nr_rows, ROWS);
+	kab_comparison_free(&c);
+	for (i = 0; i < ROWS - 1; i++)
+		free((char *)bs[i].metric);
+	free(bs);
+	free(hs);
+	free(fs);
+}
+
+/*
+ * No magnitude floor under a statistical test: a counter at 0 in every
+ * base boot and near 500 in every head boot is a finding (lkp's floor
+ * of 1000 would hide it; it stays under --test lkp).  Its change is
+ * absolute and it is tested on the linear scale.
+ */
+static void test_compare_no_floor(void **state)
+{
+	static const double zero[] = { 0, 0, 0 }, some[] = { 435, 579, 500 };
+	double b[9], h[9];
+	int g[9];
+	struct kab_series bs = { "proc-vmstat.thp_fault_alloc", 9, b, g };
+	struct kab_series hs = { "proc-vmstat.thp_fault_alloc", 9, h, g };
+	struct kab_side base = { "a", "a", 1, &bs }, head = { "b", "b", 1, &hs };
+	struct kab_compare_opts o = { .test = KAB_TEST_WELCH, .fdr = 0.05,
+				      .noise = 1 };
+	struct kab_comparison c;
+
+	boots_of(zero, 3, 3, b, g);
+	boots_of(some, 3, 3, h, g);
+	assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
+	assert_false(c.rows[0].cells[0].log_scale);
+	assert_true(c.rows[0].cells[0].zero_base);
+	/* scipy: p = 0.000266 */
+	assert_true(fabs(c.rows[0].cells[0].p_welch - 0.0002657659970490275) <
+		    1e-5);
+	assert_true(c.rows[0].cells[0].significant);
+	assert_true(c.rows[0].shown);
+	kab_comparison_free(&c);
+	o.test = KAB_TEST_LKP;
+	assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
+	assert_false(c.rows[0].cells[0].significant);
+	kab_comparison_free(&c);
+}
+
+/* The t-test's power against scipy.stats.nct (1 - F(tc) + F(-tc)). */
+static void test_power_t(void **state)
+{
+	assert_true(fabs(kab_power_t(2, 1.0, 0.5, 0.05) -
+			 0.2183070748335691) < 1e-6);
+	assert_true(fabs(kab_power_t(5, 0.1, 0.1, 0.05) -
+			 0.2862954934262777) < 1e-6);
+	assert_true(fabs(kab_power_t(10, 0.05, 0.06, 0.05) -
+			 0.4223914950186957) < 1e-6);
+	assert_true(fabs(kab_power_t(30, 0.02, 0.05, 0.05) -
+			 0.3315216793191391) < 1e-6);
+	/* no change: the test's level */
+	assert_true(fabs(kab_power_t(10, 0, 1, 0.05) - 0.05) < 1e-6);
+	assert_true(isnan(kab_power_t(1, 1, 1, 0.05)));
+}
+
+/*
+ * Boots varying by 10%, iterations by 4%, a boot costing 8 s and an
+ * iteration 3 s: r* = sqrt(8 * 0.04^2 / (3 * 0.1^2)) = 0.65, so one
+ * iteration a boot; then (scipy) 22 boots a side detect 10% with power
+ * 0.818.  Free boots or noiseless boots push r* to its bounds.
+ */
+static void test_plan(void **state)
+{
+	struct kab_plan_in in = { .within_var = 0.04 * 0.04,
+				  .between_var = 0.1 * 0.1, .boot_cost = 8,
+				  .iter_cost = 3, .delta = log1p(0.10),
+				  .alpha = 0.05, .power = 0.8 };
+	struct kab_plan_out out;
+
+	assert_int_equal(kab_plan(&in, &out), 0);
+	assert_int_equal(out.iters, 1);
+	assert_int_equal(out.boots, 22);
+	assert_true(fabs(out.power - 0.8178796365916313) < 1e-5);
+	close_to(out.seconds, 22 * (8 + 3));
+	/* costly boots and calm ones: many iterations a boot */
+	in.boot_cost = 300;
+	in.between_var = 0.001 * 0.001;
+	assert_int_equal(kab_plan(&in, &out), 0);
+	/* r* = sqrt(300 * 0.04^2 / (3 * 0.001^2)) = 400, capped at 100 */
+	assert_int_equal(out.iters, 100);
+	assert_true(out.power >= 0.8);
+	/* nothing varies, or nothing to detect: no plan */
+	in.within_var = in.between_var = 0;
+	assert_int_equal(kab_plan(&in, &out), -1);
+	in.within_var = 0.01;
+	in.delta = 0;
+	assert_int_equal(kab_plan(&in, &out), -1);
 }
 
 int main(void)
@@ -335,14 +530,18 @@ int main(void)
 		cmocka_unit_test(test_mwu_large_uses_normal),
 		cmocka_unit_test(test_bh),
 		cmocka_unit_test(test_bh_monotone),
-		cmocka_unit_test(test_bootstrap),
+		cmocka_unit_test(test_welch_ci),
 		cmocka_unit_test(test_directions),
 		cmocka_unit_test(test_lkp_heuristic),
 		cmocka_unit_test(test_anova),
-		cmocka_unit_test(test_boots_dominate),
-		cmocka_unit_test(test_compare_per_boot),
+		cmocka_unit_test(test_anova_unequal_boots),
+		cmocka_unit_test(test_compare_boot_is_unit),
 		cmocka_unit_test(test_compare_three_boots),
+		cmocka_unit_test(test_compare_demo_kpi),
+		cmocka_unit_test(test_compare_no_floor),
 		cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_power_t),
+		cmocka_unit_test(test_plan),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-plan.c - kab plan SIDE --detect PCT: from a side's stored boots,
+ * the variance within and between boots and what a boot and an
+ * iteration cost, the boots and iterations per boot that detect PCT
+ * with the power asked (analysis/plan.c).
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sides.h"
+
+struct plan_args {
+	const char *kpi;
+	double detect, power, alpha;
+	struct kab_db *db;
+	size_t planned;
+	struct kab_err err;
+};
+
+static void plan_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: kab plan [options] --detect PCT SIDE\n"
+		"\n"
+		"From SIDE's stored boots (a kernel label or run ids, 2 boots "
+		"or more): the\nvariance within and between boots of the KPI "
+		"and what a boot and an\niteration cost, then the boots a side "
+		"and iterations per boot that detect a\nchange of PCT percent "
+		"(Kalibera and Jones, ISMM 2013).\n"
+		"\n"
+		"  --detect PCT          the change to detect, in %% (required)\n"
+		"  --kpi METRIC          the metric (default: the job's own)\n"
+		"  --power P             the power to reach (0.8)\n"
+		"  --alpha A             the test's level (0.05)\n"
+		"  --db PATH             database\n");
+}
+
+/* Seconds before the first iteration, and of an iteration, averaged. */
+static int costs(struct kab_db *db, const struct run_info *const *runs,
+		 size_t nr, const struct kab_series *s, double *boot,
+		 double *iter, struct kab_err *err)
+{
+	double sb = 0, si = 0;
+	size_t i, k, n = 0;
+
+	for (i = 0; i < nr; i++) {
+		double b, total;
+		size_t iters = 0;
+
+		if (kab_db_run_cost(db, runs[i]->id, &b, &total, err))
+			return -1;
+		for (k = 0; k < s->n; k++)
+			iters += s->boot[k] == (int)i;
+		if (total <= b || !iters)
+			continue;
+		sb += b;
+		si += (total - b) / iters;
+		n++;
+	}
+	if (!n)
+		return 1;
+	*boot = sb / n;
+	*iter = si / n;
+	return 0;
+}
+
+static double pct_of(double var, bool log_scale, double mean)
+{
+	return log_scale ? 100 * sqrt(var) : 100 * sqrt(var) / fabs(mean);
+}
+
+static int plan_group(void *arg, size_t k, const struct run_info *const *runs,
+		      size_t nr, const struct kab_side *side)
+{
+	struct plan_args *a = arg;
+	char *own = kab_suite_kpi(
+		json_string_value(json_object_get(runs[0]->params_obj,
+						  "testcase")),
+		json_string_value(json_object_get(runs[0]->params_obj, "test")),
+		json_string_value(json_object_get(runs[0]->params_obj, "mode")));
+	const char *metric = a->kpi ? a->kpi : own;
+	const struct kab_series *s = metric ? kab_side_series(side, metric) :
+				     NULL;
+	struct kab_plan_in in = { .alpha = a->alpha, .power = a->power };
+	struct kab_plan_out out;
+	struct kab_anova an;
+	double *v, mean = 0;
+	bool log_scale = true;
+	size_t i;
+	int rc;
+
+	if (k)
+		printf("\n");
+	printf("%s, job %s:\n", runs[0]->label, runs[0]->params);
+	if (!s) {
+		printf("  no metric %s: name one with --kpi\n",
+		       metric ? metric : "(the job has no KPI kab knows)");
+		free(own);
+		return 0;
+	}
+	v = xmalloc(s->n * sizeof(*v));
+	for (i = 0; i < s->n; i++) {
+		mean += s->v[i] / s->n;
+		log_scale &= s->v[i] > 0;
+	}
+	for (i = 0; i < s->n; i++)
+		v[i] = log_scale ? log(s->v[i]) : s->v[i];
+	kab_anova(v, s->boot, s->n, &an);
+	free(v);
+	in.within_var = an.ms_within;
+	in.between_var = kab_anova_between_var(&an);
+	printf("  %s: %zu boot%s, %zu iterations", s->metric, an.groups,
+	       an.groups == 1 ? "" : "s", s->n);
+	if (isnan(in.between_var)) {
+		printf("\n  cannot tell the variance between boots from the "
+		       "variance within them: measure 2 boots or more of 2 "
+		       "iterations or more\n");
+		free(own);
+		return 0;
+	}
+	printf("; within a boot %.1f%%, between boots %.1f%%%s\n",
+	       pct_of(in.within_var, log_scale, mean),
+	       pct_of(in.between_var, log_scale, mean),
+	       log_scale ? "" : " (of the mean, linear scale)");
+	rc = costs(a->db, runs, nr, s, &in.boot_cost, &in.iter_cost, &a->err);
+	if (rc < 0) {
+		free(own);
+		return -1;
+	}
+	if (rc) {
+		printf("  no stored run says how long it took: cannot plan\n");
+		free(own);
+		return 0;
+	}
+	printf("  cost: %.1f s a boot before its first iteration, %.1f s an "
+	       "iteration\n", in.boot_cost, in.iter_cost);
+	if (in.between_var == 0)
+		printf("  note: these boots differ no more than their "
+		       "iterations; the plan trusts that (more boots would "
+		       "check it)\n");
+	in.delta = log_scale ? log1p(a->detect / 100) :
+		   a->detect / 100 * fabs(mean);
+	if (kab_plan(&in, &out)) {
+		printf("  no plan of up to 10,000 boots a side detects %g%%\n",
+		       a->detect);
+		free(own);
+		return 0;
+	}
+	printf("  to detect %g%% at alpha %g with power %g: %zu boots a side "
+	       "of %zu iteration%s (power %.2f), about %.0f s a side\n",
+	       a->detect, a->alpha, a->power, out.boots, out.iters,
+	       out.iters == 1 ? "" : "s", out.power, out.seconds);
+	printf("  kab ab --boots %zu --runs-per-boot %zu ...\n", out.boots,
+	       out.iters);
+	a->planned++;
+	free(own);
+	return 0;
+}
+
+static double number(const char *opt, const char *s, double lo, double hi,
+		     bool *bad)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || !(v > lo && v < hi)) {
+		cli_error(EXIT_USAGE, "%s '%s': give a number between %g and "
+			  "%g", opt, s, lo, hi);
+		*bad = true;
+	}
+	return v;
+}
+
+int cmd_plan(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "detect", required_argument, NULL, 'D' },
+		{ "kpi", required_argument, NULL, 'k' },
+		{ "power", required_argument, NULL, 'P' },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct plan_args a = { .power = 0.8, .alpha = 0.05 };
+	const char *db_opt = NULL;
+	bool bad = false;
+	size_t nbad = 0;
+	int opt, rc;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'D':
+			a.detect = number("--detect", optarg, 0, 1000, &bad);
+			break;
+		case 'k':
+			a.kpi = optarg;
+			break;
+		case 'P':
+			a.power = number("--power", optarg, 0, 1, &bad);
+			break;
+		case 'a':
+			a.alpha = number("--alpha", optarg, 0, 1, &bad);
+			break;
+		case 'd':
+			db_opt = optarg;
+			break;
+		case 'h':
+			plan_usage(stdout);
+			return EXIT_OK;
+		default:
+			return cli_bad_option("plan", opt, argv);
+		}
+		if (bad)
+			return EXIT_USAGE;
+	}
+	if (argc - optind != 1)
+		return cli_error(EXIT_USAGE, "plan needs one side: 'kab plan "
+				 "--detect PCT LABEL'");
+	if (!(a.detect > 0))
+		return cli_error(EXIT_USAGE, "plan needs the change to detect: "
+				 "--detect PCT");
+	if (cli_open_db(cli, db_opt, KAB_DB_READ, &a.db))
+		return EXIT_RUN;
+	rc = side_foreach_group(a.db, argv[optind], plan_group, &a, &nbad,
+				&a.err);
+	kab_db_close(a.db);
+	if (rc > 0)
+		return cli_error(EXIT_USAGE, "%s", a.err.msg);
+	if (rc < 0)
+		return cli_error(EXIT_RUN, "%s", a.err.msg);
+	return a.planned ? EXIT_OK : EXIT_RUN;
+}

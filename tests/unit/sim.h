@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim.h - kab compare on simulated tables with boot-level random
+ * effects, for the calibration test (false alarms, coverage) and make
+ * bench (power).
+ *
+ * A sample is mu * (1 + shift + b + e): b ~ N(0, boot_sd) drawn once per
+ * boot and shared by its iterations, e ~ N(0, iter_sd) per iteration.
+ * Each side has `boots` boots of `iters` iterations; a table has
+ * `metrics` rows, every one shifted by `shift` on the head side.
+ */
+#ifndef KAB_TEST_SIM_H
+#define KAB_TEST_SIM_H
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../../analysis/analysis.h"
+
+struct sim_cell {
+	double boot_sd, iter_sd;	/* fractions of the mean */
+	size_t boots, iters;
+	double shift;			/* true relative change of the head */
+};
+
+struct sim_result {
+	size_t tables, alarm_tables;	/* tables with any significant row */
+	size_t rows, called;		/* rows, rows significant */
+	size_t intervals, covering;	/* intervals, those holding the truth */
+};
+
+static inline void sim_side(gsl_rng *r, const struct sim_cell *c,
+			    double shift, double *v, int *g)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->boots; i++) {
+		double b = gsl_ran_gaussian(r, c->boot_sd);
+
+		for (j = 0; j < c->iters; j++) {
+			v[i * c->iters + j] = 1000 * (1 + shift + b +
+				gsl_ran_gaussian(r, c->iter_sd));
+			g[i * c->iters + j] = (int)i;
+		}
+	}
+}
+
+/* TABLES tables of METRICS rows under the default kab compare. */
+static inline void sim_run(gsl_rng *r, const struct sim_cell *c,
+			   size_t metrics, size_t tables,
+			   const struct kab_compare_opts *o,
+			   struct sim_result *out)
+{
+	size_t n = c->boots * c->iters, t, m;
+	struct kab_series *bs = calloc(metrics, sizeof(*bs));
+	struct kab_series *hs = calloc(metrics, sizeof(*hs));
+	double *v = malloc(2 * metrics * n * sizeof(*v));
+	int *g = malloc(2 * metrics * n * sizeof(*g));
+	char (*names)[16] = malloc(metrics * sizeof(*names));
+	/* the true change in the units of the interval */
+	double truth = 100 * c->shift;
+
+	for (m = 0; m < metrics; m++) {
+		snprintf(names[m], sizeof(names[m]), "sim.m%03zu", m);
+		bs[m] = (struct kab_series){ names[m], n, v + 2 * m * n,
+					     g + 2 * m * n };
+		hs[m] = (struct kab_series){ names[m], n, v + (2 * m + 1) * n,
+					     g + (2 * m + 1) * n };
+	}
+	for (t = 0; t < tables; t++) {
+		struct kab_side base = { "a", "a", metrics, bs };
+		struct kab_side head = { "b", "b", metrics, hs };
+		struct kab_comparison cmp;
+		bool any = false;
+
+		for (m = 0; m < metrics; m++) {
+			sim_side(r, c, 0, bs[m].v, bs[m].boot);
+			sim_side(r, c, c->shift, hs[m].v, hs[m].boot);
+		}
+		if (kab_compare(&base, &head, 1, o, &cmp))
+			abort();
+		for (m = 0; m < cmp.nr_rows; m++) {
+			const struct kab_cell *x = &cmp.rows[m].cells[0];
+
+			any |= x->significant;
+			out->called += x->significant;
+			out->rows++;
+			if (!isnan(x->ci_lo)) {
+				out->intervals++;
+				out->covering += x->ci_lo <= truth &&
+						 truth <= x->ci_hi;
+			}
+		}
+		out->alarm_tables += any;
+		out->tables++;
+		kab_comparison_free(&cmp);
+	}
+	free(bs);
+	free(hs);
+	free(v);
+	free(g);
+	free(names);
+}
+
+/*
+ * The one-sided 95% Clopper-Pearson upper bound of k successes in n:
+ * the p at which P(X <= k) = 0.05, by bisection (GSL's inverse beta
+ * does not converge for every k and n).
+ */
+static inline double sim_upper(size_t k, size_t n)
+{
+	double lo = (double)k / n, hi = 1;
+	int i;
+
+	if (k >= n)
+		return 1;
+	for (i = 0; i < 60; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (gsl_cdf_binomial_P(k, mid, n) > 0.05)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return hi;
+}
+
+#endif /* KAB_TEST_SIM_H */
