@@ -1,9 +1,12 @@
 #!/usr/bin/python3
 # Runs kab's example CI workflows on this machine, the way GitHub Actions
 # and GitLab CI would, as far as kab's flow needs: each job (and each
-# matrix cell) in its own directory and its own processes, cells in
-# parallel, step outputs, artifacts handed from job to job, the step
-# summary.  Checkout steps are replaced by a "kab" link to the tree
+# matrix cell) in its own directory and its own processes, step outputs,
+# artifacts handed from job to job, the step summary.  Cells run one
+# after another: a CI system gives each its own runner, and on one
+# 2-CPU machine two TCG guests at once starve each other (a guest hung
+# past its 184 s deadline that way); KAB_WORKFLOW_PARALLEL=1 runs them
+# side by side.  Checkout steps are replaced by a "kab" link to the tree
 # under test.  Variables given as KEY=VALUE override the workflow's
 # (which kernels, how many boots); matrix.KEY=a,b keeps only the GitLab
 # matrix cells whose KEY is a or b.  Any expression or construct this
@@ -23,6 +26,17 @@ TOP = os.environ.get("KAB_TOP") or os.path.dirname(os.path.dirname(
 class Unsupported(Exception):
     pass
 
+
+
+def run_all(threads):
+    """The cells' threads, one after another unless asked otherwise."""
+    parallel = os.environ.get("KAB_WORKFLOW_PARALLEL") == "1"
+    for t in threads:
+        t.start()
+        if not parallel:
+            t.join()
+    for t in threads:
+        t.join()
 
 def workdir(root, name):
     d = os.path.join(root, re.sub(r"[^A-Za-z0-9_.-]", "_", name))
@@ -173,12 +187,8 @@ def github(wf, root, overrides):
         def cell(i):
             out[i] = gh_job("%s-%d" % (name, i), job,
                             dict(ctx, matrix=cells[i]), root, arts, overrides)
-        threads = [threading.Thread(target=cell, args=(i,))
-                   for i in range(len(cells))]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        run_all([threading.Thread(target=cell, args=(i,))
+                 for i in range(len(cells))])
         for i, r in enumerate(out):
             results["%s/%s" % (name, cells[i].get("cell", i))] = r
         results[name] = {"outputs": {}, "steps": [], "status":
@@ -239,11 +249,7 @@ def gitlab(wf, root, overrides):
                         shutil.copy(f, arts)
             out[name] = {"status": "failure" if rc else "success",
                          "steps": [{"name": "script", "rc": rc}], "dir": cwd}
-        threads = [threading.Thread(target=one, args=t) for t in planned]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        run_all([threading.Thread(target=one, args=t) for t in planned])
         results.update(out)
         failed |= any(r["status"] == "failure" for r in out.values())
     return results
