@@ -233,6 +233,13 @@ retry:
 		kab_err_set(err, "pipe: %s", strerror(errno));
 		goto out_log;
 	}
+	/*
+	 * Room for many iterations' records: while kab stores an
+	 * iteration (slowly under ASan) QEMU must not find the stream
+	 * full, which holds the guest's UART back; a hung guest after 1-2
+	 * iterations under SAN=1 may have been that.
+	 */
+	fcntl(fds[1], F_SETPIPE_SZ, 1 << 20);
 	/* what QEMU says comes out as kab's notes, not raw */
 	errfd = kab_stderr_file();
 	t0 = now_mono();
