@@ -95,7 +95,40 @@ int kab_plan(const struct kab_plan_in *in, struct kab_plan_out *out);
 /* Benjamini-Hochberg adjusted p-values; NAN entries are left out. */
 void kab_bh_adjust(const double *p, size_t m, double *adj);
 
-/* ---- bisecting: which endpoint does a commit's sample resemble? ---- */
+/* ---- looking after every round: alpha spent over the looks ---- */
+
+/* Lan-DeMets spending of Pocock's type: alpha spent by fraction t. */
+double kab_spent(double alpha, double t);
+/* The level of look LOOK (1..LOOKS): what was spent since the last. */
+double kab_look_alpha(double alpha, size_t look, size_t looks);
+
+enum kab_seq_verdict {
+	KAB_SEQ_MORE,		/* boot again */
+	KAB_SEQ_CHANGED,	/* the interval lies outside +-noise */
+	KAB_SEQ_SAME,		/* equivalent: inside +-noise (TOST) */
+	KAB_SEQ_UNDECIDED,	/* neither at the last look */
+};
+
+struct kab_seq {
+	enum kab_seq_verdict verdict;
+	bool log_scale, last;
+	double alpha;		/* this look's level */
+	double change;		/* %, of the boot means */
+	double lo, hi;		/* its (1 - alpha) interval, % */
+	double eq_lo, eq_hi;	/* its (1 - 2 alpha) interval, % */
+};
+
+/*
+ * Look LOOK of at most LOOKS at boot means x (base) and y (head): the
+ * chance of calling an A/A pair changed at any look is at most alpha,
+ * of calling a change of noise % or more equivalent at most alpha.
+ */
+void kab_seq_look(const double *x, size_t nx, const double *y, size_t ny,
+		  double noise, size_t look, size_t looks, double alpha,
+		  struct kab_seq *out);
+const char *kab_seq_verdict_name(enum kab_seq_verdict v);
+
+/* ---- bisecting: which endpoint does a commit's boots resemble? ---- */
 
 enum kab_like {
 	KAB_LIKE_NEITHER,	/* not clearly either: measure more */
@@ -105,15 +138,20 @@ enum kab_like {
 
 struct kab_classify {
 	enum kab_like like;
-	double median;
-	double position;	/* 0 at good's median, 1 at bad's */
-	double p_good, p_bad;	/* Mann-Whitney U against each endpoint */
+	bool log_scale;
+	double mean;		/* of the commit's boot means */
+	double position;	/* 0 at good's mean, 1 at bad's */
+	/* one-sided p that it lies on good's (bad's) side of halfway */
+	double p_good, p_bad;
 };
 
 /*
- * Like good when it differs from bad at alpha and either cannot be told
- * from good or lies in the third of the way nearest good; like bad the
- * other way round; else neither.
+ * Boot means x of a commit against the endpoints' boot means: like bad
+ * when it lies beyond halfway from good to bad at one-sided level
+ * alpha (a t-test with the boots' variance pooled over the three
+ * groups), like good the other way round, else neither.  A commit
+ * equal to good is called bad with chance at most alpha (far less when
+ * the endpoints differ by much more than the boots' spread).
  */
 void kab_classify(const double *x, size_t n, const double *good, size_t ng,
 		  const double *bad, size_t nb, double alpha,

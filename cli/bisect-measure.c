@@ -235,6 +235,21 @@ double *bisect_samples(struct kab_db *db, const char *metric,
 	return bisect_samples_boots(db, metric, runs, nr, n, NULL);
 }
 
+double *bisect_boot_means(struct kab_db *db, const char *metric,
+			  const int64_t *runs, size_t nr, size_t *n)
+{
+	size_t ns, *sz = xmalloc((nr ? nr : 1) * sizeof(*sz));
+	int *boot = NULL;
+	double *v = bisect_samples_boots(db, metric, runs, nr, &ns, &boot);
+	double *means = xmalloc((nr ? nr : 1) * sizeof(*means));
+
+	*n = ns ? kab_group_means(v, boot, ns, means, sz) : 0;
+	free(v);
+	free(boot);
+	free(sz);
+	return means;
+}
+
 char *runs_join(const int64_t *runs, size_t nr)
 {
 	struct strbuf sb = STRBUF_INIT;

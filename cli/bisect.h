@@ -91,6 +91,9 @@ double *bisect_samples(struct kab_db *db, const char *metric,
 double *bisect_samples_boots(struct kab_db *db, const char *metric,
 			     const int64_t *runs, size_t nr, size_t *n,
 			     int **boot);
+/* The metric's mean in each run (boot) that has it: the test's unit. */
+double *bisect_boot_means(struct kab_db *db, const char *metric,
+			  const int64_t *runs, size_t nr, size_t *n);
 /* "3,4,5" <-> array */
 char *runs_join(const int64_t *runs, size_t nr);
 int64_t *runs_split(const char *s, size_t *nr);

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ab-look.h"
 #include "ab-ssh.h"
 #include "build.h"
 #include "runjob.h"
@@ -56,7 +57,20 @@ static void ab_usage(FILE *f)
 		"                            labels default to the commits\n"
 		"  --job FILE                the job (YAML); --set KEY=VALUE "
 		"overrides\n"
-		"  --boots N                 boots per side (3)\n"
+		"  --boots N                 boots per side (3); with "
+		"--max-boots, the boots\n"
+		"                            before the first look\n"
+		"  --max-boots N             look at each job's KPI after "
+		"every round from\n"
+		"                            --boots on and stop when it is "
+		"answered: its\n"
+		"                            interval outside +-noise "
+		"(changed) or inside\n"
+		"                            (equivalent); at most N boots a "
+		"side\n"
+		"  --noise PCT               the change that matters (1)\n"
+		"  --kpi METRIC              the metric looked at (the "
+		"suite's main one)\n"
 		"  --runs-per-boot M         iterations in each boot (3)\n"
 		"  --order alternate|random  boot order (alternate); random "
 		"takes --seed\n"
@@ -208,6 +222,9 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		{ "job", required_argument, NULL, 'j' },
 		{ "set", required_argument, NULL, 's' },
 		{ "boots", required_argument, NULL, 'n' },
+		{ "max-boots", required_argument, NULL, 6 },
+		{ "noise", required_argument, NULL, 7 },
+		{ "kpi", required_argument, NULL, 8 },
 		{ "runs-per-boot", required_argument, NULL, 'r' },
 		{ "order", required_argument, NULL, 'o' },
 		{ "seed", required_argument, NULL, 'S' },
@@ -241,6 +258,12 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 	char *labels[2] = { NULL, NULL };
 	unsigned long seed = 1;
 	int nr_sets = 0, boots = 3, opt, i, j, k, rc = EXIT_OK, smp = 2;
+	int max_boots = 0;
+	double noise = 1;
+	const char *kpi = NULL;
+	struct ab_looks looks = { 0 };
+	bool answered = false;
+	char span[48];
 	const char *mem = "2G", *pin = NULL;
 	double timeout = 0;
 	cpu_set_t pinset;
@@ -287,6 +310,27 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 					       "to 10000", optarg);
 				goto out;
 			}
+			break;
+		case 6:
+			max_boots = strtol(optarg, &end, 10);
+			if (*end || max_boots < 2 || max_boots > 10000) {
+				rc = cli_error(EXIT_USAGE, "--max-boots '%s': "
+					       "give 2 to 10000", optarg);
+				goto out;
+			}
+			break;
+		case 7:
+			noise = strtod(optarg, &end);
+			if (*end || end == optarg || !(noise >= 0) ||
+			    noise > 1000) {
+				rc = cli_error(EXIT_USAGE, "--noise '%s': give "
+					       "a percentage, 0 to 1000",
+					       optarg);
+				goto out;
+			}
+			break;
+		case 8:
+			kpi = optarg;
 			break;
 		case 'r':
 			c.iterations = strtol(optarg, &end, 10);
@@ -392,6 +436,16 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		rc = cli_error(EXIT_USAGE, "%s", err.msg);
 		goto out;
 	}
+	if (max_boots && max_boots < boots) {
+		rc = cli_error(EXIT_USAGE, "--max-boots %d is fewer than "
+			       "--boots %d: the first look comes after --boots",
+			       max_boots, boots);
+		goto out;
+	}
+	ab_looks_init(&looks, &jobs, kpi, (size_t)boots,
+		      (size_t)(max_boots ? max_boots : boots), 0.05, noise);
+	if (!max_boots)
+		max_boots = boots;
 	if (target && strcmp(target, "qemu")) {
 		rc = ssh_sides(target, sides, &ssh);
 		if (rc)
@@ -509,22 +563,28 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 	c.tty = isatty(2);
 	c.brief = true;
 	agent = runjob_agent_path();
-	c.nr_jobs = boots * 2 * jobs.nr;
-	if (ssh.dest)
-		fprintf(stderr, "kab: A = %s, B = %s on %s: %d turns each, %d "
-			"runs per turn, order %s\n", sides[0].label,
-			sides[1].label, ssh.dest, boots, c.iterations, order);
+	c.nr_jobs = max_boots * 2 * jobs.nr;
+	if (max_boots > boots)
+		snprintf(span, sizeof(span), "%d to %d (until answered)", boots,
+			 max_boots);
 	else
-		fprintf(stderr, "kab: A = %s (%s%s%s), B = %s (%s%s%s): %d "
+		snprintf(span, sizeof(span), "%d", boots);
+	if (ssh.dest)
+		fprintf(stderr, "kab: A = %s, B = %s on %s: %s turns each, %d "
+			"runs per turn, order %s\n", sides[0].label,
+			sides[1].label, ssh.dest, span, c.iterations, order);
+	else
+		fprintf(stderr, "kab: A = %s (%s%s%s), B = %s (%s%s%s): %s "
 			"boots each, %d runs per boot, order %s\n",
 			sides[0].label, sides[0].q.kernel,
 			sides[0].q.cmdline ? " " : "",
 			sides[0].q.cmdline ? sides[0].q.cmdline : "",
 			sides[1].label, sides[1].q.kernel,
 			sides[1].q.cmdline ? " " : "",
-			sides[1].q.cmdline ? sides[1].q.cmdline : "", boots,
+			sides[1].q.cmdline ? sides[1].q.cmdline : "", span,
 			c.iterations, order);
-	for (k = 0; k < boots && !fatal && !stop_requested; k++) {
+	for (k = 0; k < max_boots && !fatal && !stop_requested && !answered;
+	     k++) {
 		for (j = 0; j < jobs.nr && !fatal && !stop_requested; j++) {
 			int first = !strcmp(order, "random") ?
 				    (int)(next_rand(&seed) & 1) : 0;
@@ -537,6 +597,9 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 				/* A resumed A/B skips the boots it has. */
 				if (kab_db_ab_seq_done(c.db, c.ab_id, c.ab_seq)) {
 					s->earlier++;
+					ab_looks_add(&looks, c.db, j, i ^ first,
+						     kab_db_ab_seq_run(c.db,
+							c.ab_id, c.ab_seq));
 					continue;
 				}
 				c.job = &jobs.jobs[j];
@@ -553,7 +616,21 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 				if (runjob_one(&c, agent, &fatal))
 					rc = EXIT_RUN;
 				s->outcomes[c.last_outcome]++;
+				if (c.last_outcome == KAB_BOOT_OK)
+					ab_looks_add(&looks, c.db, j, i ^ first,
+						     c.run_id);
 			}
+		}
+		if (!fatal && !stop_requested) {
+			const char *names[2] = { sides[0].label,
+						 sides[1].label };
+
+			answered = ab_looks_round(&looks, (size_t)k + 1,
+						  names);
+			if (answered && k + 1 < max_boots)
+				fprintf(stderr, "kab: answered after %d of at "
+					"most %d boots a side: stopping\n",
+					k + 1, max_boots);
 		}
 	}
 	for (i = 0; i < 2; i++) {
@@ -589,6 +666,7 @@ out:
 		kab_build_free(&sides[i].build);
 	}
 	free(ba.kconfigs);
+	ab_looks_free(&looks);
 	kab_joblist_free(&jobs);
 	free(sets);
 	free(agent);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd-bisect-step.c - kab bisect-step: what git bisect run calls on each
- * commit.  Builds, boots and measures HEAD, tests its samples against
- * both endpoints' and answers with git's exit codes: 0 like the good
+ * commit.  Builds, boots and measures HEAD, tests its boot means against
+ * both endpoints' after every boot (each look at its share of alpha,
+ * so that looking again does not raise the error) and answers with git's exit codes: 0 like the good
  * (old) endpoint, 1 like the bad (new) one, 125 skip (it does not
  * build or boot, or still resembles neither after --max-boots boots),
  * 255 to stop the bisect on an error of kab's own.  Nothing else: an
@@ -124,8 +125,8 @@ static int step(struct kab_db *db, const struct bisect_opts *o, long long id)
 			  "e.g. 3,4,5");
 		goto out;
 	}
-	gv = bisect_samples(db, o->metric, good, ngr, &ng);
-	bv = bisect_samples(db, o->metric, bad, nbr, &nb);
+	gv = bisect_boot_means(db, o->metric, good, ngr, &ng);
+	bv = bisect_boot_means(db, o->metric, bad, nbr, &nb);
 	if (!ng || !nb) {
 		cli_error(EXIT_USAGE, "the endpoint runs have no %s samples: "
 			  "kab show %s lists their metrics", o->metric,
@@ -156,18 +157,22 @@ static int step(struct kab_db *db, const struct bisect_opts *o, long long id)
 			break;
 		}
 		free(xv);
-		xv = bisect_samples(db, o->metric, m.runs, m.nr, &nx);
-		kab_classify(xv, nx, gv, ng, bv, nb, o->alpha, &cl);
+		xv = bisect_boot_means(db, o->metric, m.runs, m.nr, &nx);
+		/* every look spends its share of alpha, no more */
+		kab_classify(xv, nx, gv, ng, bv, nb,
+			     kab_look_alpha(o->alpha, boots + 1, o->max_boots),
+			     &cl);
 		if (cl.like != KAB_LIKE_NEITHER)
 			break;
 	}
 	bisect_ctx_free(&b);
 	if (!reason && boots == o->max_boots)
 		reason = xasprintf("resembles neither endpoint after %d "
-				   "boots (median %g, p %.2g against %s, "
-				   "%.2g against %s)", boots, cl.median,
-				   cl.p_good, o->term_old, cl.p_bad,
-				   o->term_new);
+				   "boots (mean %g, %.0f%% of the way from %s "
+				   "to %s; p %.2g against %s, %.2g against "
+				   "%s)", boots, cl.mean, 100 * cl.position,
+				   o->term_old, o->term_new, cl.p_good,
+				   o->term_old, cl.p_bad, o->term_new);
 	if (!reason && cl.like == KAB_LIKE_NEITHER)
 		goto out;	/* kab's own error, printed */
 	runs = runs_join(m.runs, m.nr);
@@ -177,7 +182,7 @@ static int step(struct kab_db *db, const struct bisect_opts *o, long long id)
 		     cl.like == KAB_LIKE_BAD ? "bad" : "skip";
 	st.reason = reason;
 	st.n = (int)nx;
-	st.median = nx ? cl.median : NAN;
+	st.median = nx ? cl.mean : NAN;
 	st.p_good = cl.p_good;
 	st.p_bad = cl.p_bad;
 	st.runs = runs;
@@ -189,11 +194,13 @@ static int step(struct kab_db *db, const struct bisect_opts *o, long long id)
 		fprintf(stderr, "kab: bisect-step %.12s: skip: %s\n", commit,
 			reason);
 	else
-		fprintf(stderr, "kab: bisect-step %.12s: %s (%s median %g "
-			"over %zu samples; p %.2g against %s, %.2g against "
-			"%s)\n", commit, cl.like == KAB_LIKE_GOOD ?
-			o->term_old : o->term_new, o->metric, cl.median, nx,
-			cl.p_good, o->term_old, cl.p_bad, o->term_new);
+		fprintf(stderr, "kab: bisect-step %.12s: %s (%s mean %g "
+			"over %zu boots, %.0f%% of the way from %s to %s; "
+			"p %.2g against %s, %.2g against %s)\n", commit,
+			cl.like == KAB_LIKE_GOOD ? o->term_old : o->term_new,
+			o->metric, cl.mean, nx, 100 * cl.position,
+			o->term_old, o->term_new, cl.p_good, o->term_old,
+			cl.p_bad, o->term_new);
 	rc = cl.like == KAB_LIKE_GOOD ? STEP_GOOD :
 	     cl.like == KAB_LIKE_BAD ? STEP_BAD : STEP_SKIP;
 out:

@@ -112,37 +112,30 @@ static double pct_sd(const double *v, size_t n)
 
 /*
  * The endpoints' test: the unit is the boot.  Iterations of one boot
- * share its luck (TCG scheduling, page placement), and with a few
- * boots ANOVA rarely has the power to show it, so a test of every
- * sample would call two boots of one kernel different now and then.
- * Welch's t on the boot means; the U test on the samples only when a
- * side has a single boot.
+ * share its luck (TCG scheduling, page placement), so the test is the
+ * t-test of the boot means (on the log scale when they are positive:
+ * changes multiply); a side with one boot gives no p at all.
  */
-static double endpoint_p(const double *gv, const int *gb, size_t ng,
-			 const double *bv, const int *bb, size_t nb,
-			 bool *per_boot)
+static double endpoint_p(const double *gm, size_t kg, const double *bm,
+			 size_t kb)
 {
+	double *lg = xmalloc(kg * sizeof(*lg)), *lb = xmalloc(kb * sizeof(*lb));
+	bool logs = true;
 	struct kab_welch w;
-	struct kab_mwu u;
-	double *gm, *bm;
-	size_t *sz, kg, kb;
+	size_t i;
 
-	gm = xmalloc(ng * sizeof(*gm));
-	bm = xmalloc(nb * sizeof(*bm));
-	sz = xmalloc((ng > nb ? ng : nb) * sizeof(*sz));
-	kg = kab_group_means(gv, gb, ng, gm, sz);
-	kb = kab_group_means(bv, bb, nb, bm, sz);
-	*per_boot = kg >= 2 && kb >= 2;
-	if (*per_boot)
-		kab_welch(gm, kg, bm, kb, &w);
-	else
-		kab_mwu(gv, ng, bv, nb, &u);
-	free(gm);
-	free(bm);
-	free(sz);
-	if (!*per_boot)
-		return u.p;
-	return isnan(w.p) ? 1 : w.p;
+	for (i = 0; i < kg; i++)
+		logs &= gm[i] > 0;
+	for (i = 0; i < kb; i++)
+		logs &= bm[i] > 0;
+	for (i = 0; i < kg; i++)
+		lg[i] = logs ? log(gm[i]) : gm[i];
+	for (i = 0; i < kb; i++)
+		lb[i] = logs ? log(bm[i]) : bm[i];
+	kab_ttest(lg, kg, lb, kb, &w);
+	free(lg);
+	free(lb);
+	return w.p;
 }
 
 /* Does the metric really differ between the endpoints? */
@@ -150,16 +143,14 @@ static int really_differs(struct kab_db *db, const struct bisect_opts *o,
 			  const struct kab_bisect_row *row, char **why)
 {
 	int64_t *g, *b;
-	int *gb = NULL, *bb = NULL;
 	double *gv, *bv, change, floor, gm = 0, bm = 0, p;
 	size_t ngr, nbr, ng, nb, i;
-	bool per_boot;
 	int ok;
 
 	g = runs_split(row->good_runs, &ngr);
 	b = runs_split(row->bad_runs, &nbr);
-	gv = bisect_samples_boots(db, o->metric, g, ngr, &ng, &gb);
-	bv = bisect_samples_boots(db, o->metric, b, nbr, &nb, &bb);
+	gv = bisect_boot_means(db, o->metric, g, ngr, &ng);
+	bv = bisect_boot_means(db, o->metric, b, nbr, &nb);
 	if (!ng || !nb) {
 		*why = xasprintf("the endpoints have no %s samples (kab show "
 				 "%s lists the metrics they have)", o->metric,
@@ -173,21 +164,20 @@ static int really_differs(struct kab_db *db, const struct bisect_opts *o,
 		bm += bv[i] / nb;
 	change = gm ? 100 * (bm - gm) / fabs(gm) : INFINITY;
 	floor = fmax(o->noise, fmax(pct_sd(gv, ng), pct_sd(bv, nb)));
-	p = endpoint_p(gv, gb, ng, bv, bb, nb, &per_boot);
+	p = endpoint_p(gv, ng, bv, nb);
 	ok = p < o->alpha && fabs(change) > floor;
-	*why = xasprintf("%s: %s %.12s mean %g (n %zu), %s %.12s mean %g (n "
-			 "%zu): %+.1f%%, p = %.2g (%s), noise floor %.1f%%",
-			 o->metric, o->term_old, o->good, gm, ng, o->term_new,
-			 o->bad, bm, nb, change, p, per_boot ?
-			 "Welch's t on the boot means" :
-			 "U test on the samples of one boot", floor);
+	*why = xasprintf("%s: %s %.12s mean %g (%zu boots), %s %.12s mean %g "
+			 "(%zu boots): %+.1f%%, p = %.2g (t-test of the boot "
+			 "means%s), noise floor %.1f%%", o->metric,
+			 o->term_old, o->good, gm, ng, o->term_new, o->bad,
+			 bm, nb, change, p, ng < 2 || nb < 2 ?
+			 ": one boot a side cannot be tested, give --boots 2 "
+			 "or more" : "", floor);
 out:
 	free(g);
 	free(b);
 	free(gv);
 	free(bv);
-	free(gb);
-	free(bb);
 	return ok;
 }
 

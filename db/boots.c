@@ -177,3 +177,21 @@ bool kab_db_ab_seq_done(struct kab_db *db, int64_t id, int seq)
 	sqlite3_finalize(st);
 	return done;
 }
+
+int64_t kab_db_ab_seq_run(struct kab_db *db, int64_t id, int seq)
+{
+	sqlite3_stmt *st;
+	int64_t run = 0;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT run_id FROM boots WHERE ab_id = "
+			       "? AND ab_seq = ? AND outcome = 'ok' AND run_id "
+			       "IS NOT NULL ORDER BY id DESC LIMIT 1", -1, &st,
+			       NULL))
+		return 0;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int(st, 2, seq);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		run = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return run;
+}

@@ -98,6 +98,9 @@ typedef int (*kab_sample_fn)(void *ctx, int iteration, const char *metric,
 /* Ordered by iteration, then metric. */
 int kab_db_samples_foreach(struct kab_db *db, int64_t run_id,
 			   kab_sample_fn fn, void *ctx, struct kab_err *err);
+/* The mean of a metric over a run's iterations; 1 when it has none. */
+int kab_db_run_mean(struct kab_db *db, int64_t run_id, const char *metric,
+		    double *mean);
 
 /* One boot of the qemu target; console is stored zlib-compressed. */
 struct kab_boot_row {
@@ -135,6 +138,8 @@ int kab_db_ab_finish(struct kab_db *db, int64_t id, const char *status,
 		     struct kab_err *err);
 /* Is boot seq of A/B id done (any outcome but interrupted)? */
 bool kab_db_ab_seq_done(struct kab_db *db, int64_t id, int seq);
+/* The run of A/B id's boot seq when that boot went well, else 0. */
+int64_t kab_db_ab_seq_run(struct kab_db *db, int64_t id, int seq);
 
 /* ---- kernels kab built ---- */
 

@@ -64,3 +64,23 @@ int kab_db_samples_foreach(struct kab_db *db, int64_t run_id,
 		return db_fail(db, err, "reading the samples");
 	return ret;
 }
+
+int kab_db_run_mean(struct kab_db *db, int64_t run_id, const char *metric,
+		    double *mean)
+{
+	sqlite3_stmt *st;
+	int rc = 1;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT AVG(value), COUNT(*) FROM "
+			       "samples WHERE run_id = ? AND metric = ?", -1,
+			       &st, NULL))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, metric, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 1) > 0) {
+		*mean = sqlite3_column_double(st, 0);
+		rc = 0;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}

@@ -122,12 +122,34 @@ test_expect "kab killed mid-A/B: finished boots kept, --resume does the rest" '
 	expect_error 2 "no A/B 7" -- "$KAB" --db $TMP/resume.db ab --resume 7
 '
 
+test_expect "--max-boots: kab ab looks after every round and stops when the KPI is answered" '
+	# slub_debug=FZPU makes malloc1 about 60% slower, far beyond 5%
+	kab --db $TMP/seq.db ab --a-label plain --b-label slub \
+		--b-cmdline slub_debug=FZPU --job $JOB $QUICK --monitors none \
+		--boots 2 --max-boots 5 --runs-per-boot 1 --noise 5 \
+		>$TMP/o 2>$TMP/e
+	cat $TMP/e
+	grep -q "^kab: look 1 of 4 (2 against 2 boots): will-it-scale.per_process_ops plain -> slub -[0-9.]*%, 98.2% interval \[" $TMP/e
+	grep -q ": changed beyond the noise$" $TMP/e
+	grep -q "^kab: answered after [234] of at most 5 boots a side: stopping$" $TMP/e
+	n=$(sqlite3 $TMP/seq.db "SELECT count(*) FROM boots WHERE outcome = '"'"'ok'"'"'")
+	[ "$n" -lt 10 ] || fail "$n boots: it did not stop"
+	# the table agrees with the stop: the KPI is a regression
+	grep -q "will-it-scale.per_process_ops$" $TMP/o
+'
+
 test_expect "bad kab ab input is refused" '
 	expect_error 2 "no job" -- "$KAB" ab
 	expect_error 2 "not a bzImage" -- "$KAB" ab --a /etc/passwd --job $JOB
 	expect_error 2 "both sides are called" -- "$KAB" ab --a-label x \
 		--b-label x --job $JOB
 	expect_error 2 "--order .sideways." -- "$KAB" ab --order sideways --job $JOB
+	expect_error 2 "--max-boots .1.: give 2 to 10000" -- "$KAB" ab \
+		--max-boots 1 --job $JOB
+	expect_error 2 "--max-boots 3 is fewer than --boots 4" -- "$KAB" ab \
+		--boots 4 --max-boots 3 --job $JOB
+	expect_error 2 "--noise .x.: give a percentage" -- "$KAB" ab \
+		--noise x --job $JOB
 	expect_error 2 "--pin: .9-2. is not a CPU list" -- "$KAB" ab --pin 9-2 --job $JOB
 '
 

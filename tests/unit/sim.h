@@ -111,6 +111,24 @@ static inline void sim_run(gsl_rng *r, const struct sim_cell *c,
  * the p at which P(X <= k) = 0.05, by bisection (GSL's inverse beta
  * does not converge for every k and n).
  */
+/* The boot means of one side of c->boots boots (sim_side's samples). */
+static inline void sim_boot_means(gsl_rng *r, const struct sim_cell *c,
+				  double shift, double *means)
+{
+	size_t n = c->boots * c->iters, i, j;
+	double *v = malloc(n * sizeof(*v));
+	int *g = malloc(n * sizeof(*g));
+
+	sim_side(r, c, shift, v, g);
+	for (i = 0; i < c->boots; i++) {
+		means[i] = 0;
+		for (j = 0; j < c->iters; j++)
+			means[i] += v[i * c->iters + j] / c->iters;
+	}
+	free(v);
+	free(g);
+}
+
 static inline double sim_upper(size_t k, size_t n)
 {
 	double lo = (double)k / n, hi = 1;

@@ -207,6 +207,165 @@ static void test_aa_kpi(void **state)
 	gsl_rng_free(r);
 }
 
+/*
+ * kab ab --boots F --max-boots M looks after every round from F to M
+ * and stops at the first answer.  Under A/A with boot noise, "changed"
+ * at any look must stay at alpha (bound 6%); looking at 0.05 every
+ * time, as a naive loop would, is printed for contrast.  A change of
+ * exactly the noise margin may be called equivalent at most alpha of
+ * the time.
+ */
+static void seq_trials(gsl_rng *r, const struct sim_cell *cell,
+		       size_t first, double shift, double noise,
+		       size_t trials, size_t *changed, size_t *same,
+		       size_t *naive, double *boots_used)
+{
+	double x[64], y[64];
+	size_t t, k;
+
+	*changed = *same = *naive = 0;
+	*boots_used = 0;
+	for (t = 0; t < trials; t++) {
+		bool naive_hit = false, done = false;
+
+		sim_boot_means(r, cell, 0, x);
+		sim_boot_means(r, cell, shift, y);
+		for (k = first; k <= cell->boots; k++) {
+			struct kab_seq q, n0;
+
+			kab_seq_look(x, k, y, k, noise, k - first + 1,
+				     cell->boots - first + 1, 0.05, &q);
+			/* the naive loop: every look at the full 0.05 */
+			kab_seq_look(x, k, y, k, noise, 1, 1, 0.05, &n0);
+			naive_hit |= n0.verdict == KAB_SEQ_CHANGED;
+			if (!done && q.verdict == KAB_SEQ_CHANGED)
+				(*changed)++;
+			if (!done && q.verdict == KAB_SEQ_SAME)
+				(*same)++;
+			if (!done && (q.verdict == KAB_SEQ_CHANGED ||
+				      q.verdict == KAB_SEQ_SAME)) {
+				done = true;
+				*boots_used += k;
+			}
+		}
+		if (!done)
+			*boots_used += cell->boots;
+		*naive += naive_hit;
+	}
+	*boots_used /= trials;
+}
+
+static void test_aa_sequential(void **state)
+{
+	static const struct sim_cell cells[] = {
+		{ 0.02, 0.02, 10, 3, 0 },
+		{ 0.05, 0.01, 10, 3, 0 },
+		{ 0.20, 0.05, 10, 3, 0 },
+		{ 0.20, 0.05, 5, 10, 0 },
+		{ 0, 0.02, 8, 3, 0 },
+	};
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t i, changed, same, naive, trials = 4000;
+	double used;
+
+	gsl_rng_set(r, 4242);
+	for (i = 0; i < ARRAY_SIZE(cells); i++) {
+		seq_trials(r, &cells[i], 2, 0, 1, trials, &changed, &same,
+			   &naive, &used);
+		printf("# A/A sequential, boot %2.0f%% iter %.0f%%, looks "
+		       "from 2 to %zu boots: changed %.2f%% (bound %.2f%%), "
+		       "naive looks %.1f%%, %.1f boots a side on average\n",
+		       100 * cells[i].boot_sd, 100 * cells[i].iter_sd,
+		       cells[i].boots, 100.0 * changed / trials,
+		       100 * sim_upper(changed, trials), 100.0 * naive / trials,
+		       used);
+		assert_true(sim_upper(changed, trials) <= 0.06);
+		/* the naive loop really inflates: what spending prevents */
+		if (cells[i].boot_sd > 0.02)
+			assert_true(naive > changed);
+	}
+	/* a change of exactly the margin is rarely called equivalent */
+	{
+		struct sim_cell c = { 0.02, 0.01, 10, 3, 0 };
+
+		seq_trials(r, &c, 2, 0.05, 5, trials, &changed, &same, &naive,
+			   &used);
+		printf("# sequential, boot 2%% iter 1%%, true change = margin "
+		       "5%%: equivalent %.2f%% (bound %.2f%%)\n",
+		       100.0 * same / trials, 100 * sim_upper(same, trials));
+		assert_true(sim_upper(same, trials) <= 0.06);
+	}
+	/* and the rule answers: a 30% change under 2% boot noise */
+	{
+		struct sim_cell c = { 0.02, 0.02, 10, 3, 0 };
+
+		seq_trials(r, &c, 2, 0.30, 1, 1000, &changed, &same, &naive,
+			   &used);
+		printf("# sequential, boot 2%% iter 2%%, 30%% change: called "
+		       "%.1f%% after %.1f boots a side on average\n",
+		       100.0 * changed / 1000, used);
+		assert_true(changed >= 990);
+		assert_true(used < 3);
+	}
+	gsl_rng_free(r);
+}
+
+/*
+ * A bisect step looks after every boot of a commit, up to --max-boots,
+ * each look at its share of alpha.  A commit exactly like good (and,
+ * hardest, endpoints that do not differ at all) must be called bad at
+ * most alpha of the time over all its looks, under TCG-like noise too;
+ * a commit like bad of a 50% regression must be called bad.
+ */
+static void test_aa_bisect_step(void **state)
+{
+	static const struct sim_cell cells[] = {
+		{ 0.02, 0.02, 3, 3, 0 },
+		{ 0.20, 0.05, 3, 3, 0 },
+		{ 0.20, 0.05, 5, 3, 0 },
+	};
+	static const double shifts[] = { 0, -0.5 };
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t i, s, t, trials = 4000;
+
+	gsl_rng_set(r, 777);
+	for (i = 0; i < ARRAY_SIZE(cells); i++)
+	for (s = 0; s < ARRAY_SIZE(shifts); s++) {
+		struct sim_cell ends = cells[i];
+		double good[8], bad[8], x[8];
+		size_t wrong = 0, right = 0, k;
+
+		ends.boots = 3;	/* kab bisect --boots: the endpoints' */
+		for (t = 0; t < trials; t++) {
+			struct kab_classify c = { 0 };
+
+			sim_boot_means(r, &ends, 0, good);
+			sim_boot_means(r, &ends, shifts[s], bad);
+			sim_boot_means(r, &cells[i], 0, x);
+			for (k = 1; k <= cells[i].boots; k++) {
+				kab_classify(x, k, good, 3, bad, 3,
+					     kab_look_alpha(0.05, k,
+							    cells[i].boots),
+					     &c);
+				if (c.like != KAB_LIKE_NEITHER)
+					break;
+			}
+			wrong += c.like == KAB_LIKE_BAD;
+			right += c.like == KAB_LIKE_GOOD;
+		}
+		printf("# bisect step, boot %2.0f%% iter %.0f%%, up to %zu "
+		       "boots, endpoints %+.0f%% apart: a good commit called "
+		       "bad %.2f%% (bound %.2f%%), good %.1f%%\n",
+		       100 * cells[i].boot_sd, 100 * cells[i].iter_sd,
+		       cells[i].boots, 100 * shifts[s], 100.0 * wrong / trials,
+		       100 * sim_upper(wrong, trials), 100.0 * right / trials);
+		assert_true(sim_upper(wrong, trials) <= 0.06);
+		if (shifts[s] != 0 && cells[i].boot_sd <= 0.02)
+			assert_true(right >= trials * 99 / 100);
+	}
+	gsl_rng_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -215,6 +374,8 @@ int main(void)
 		cmocka_unit_test(test_power_5pct),
 		cmocka_unit_test(test_aa_boot_noise),
 		cmocka_unit_test(test_aa_kpi),
+		cmocka_unit_test(test_aa_sequential),
+		cmocka_unit_test(test_aa_bisect_step),
 	};
 
 	return cmocka_run_group_tests_name("calibration", tests, NULL, NULL);

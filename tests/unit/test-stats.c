@@ -280,31 +280,39 @@ static void test_compare_three_boots(void **state)
 }
 
 /*
- * A bisected commit against good {100..105} and bad {50..55}: near one
- * and separable from the other, it is like that one; halfway, or with
- * too few samples to separate, it is neither (and gets more boots).
+ * A bisected commit's boot means against good {100..105} and bad
+ * {50..55} (six boots each): on one side of halfway (73.4, the
+ * geometric middle) by more than the boots' spread, it is like that
+ * side; at halfway it is neither (and gets more boots).  One boot is
+ * enough when the endpoints' boots show how little a boot varies, not
+ * when every group has a single boot.
  */
 static void test_classify(void **state)
 {
 	double good[] = { 100, 101, 102, 103, 104, 105 };
 	double bad[] = { 50, 51, 52, 53, 54, 55 };
 	double g[] = { 99, 102, 104 }, b[] = { 49, 53, 56 };
-	double mid[] = { 76, 77, 78 }, one[] = { 101 };
-	double drift[] = { 92, 93, 94 };
+	double mid[] = { 72.5, 73.4, 74.3 }, one[] = { 101 };
+	double drift[] = { 92, 93, 94 }, g1[] = { 102 }, b1[] = { 52 };
 	struct kab_classify c;
 
 	kab_classify(g, 3, good, 6, bad, 6, 0.05, &c);
 	assert_int_equal(c.like, KAB_LIKE_GOOD);
-	close_to(c.median, 102);
-	/* exact U: 3 against 6 all apart, p = 2 / C(9,3) = 0.0238 */
-	close_to(c.p_bad, 2.0 / 84);
+	assert_true(c.log_scale);
+	/* the geometric mean of the boots */
+	close_to(c.mean, cbrt(99.0 * 102 * 104));
+	assert_true(c.p_bad < 1e-6 && c.p_good > 0.99);
 	kab_classify(b, 3, good, 6, bad, 6, 0.05, &c);
 	assert_int_equal(c.like, KAB_LIKE_BAD);
 	assert_true(c.position > 0.9);
 	kab_classify(mid, 3, good, 6, bad, 6, 0.05, &c);
 	assert_int_equal(c.like, KAB_LIKE_NEITHER);
-	/* one sample cannot be told from either endpoint */
+	assert_true(fabs(c.position - 0.5) < 0.02);
+	/* one boot: the endpoints' boots give the spread */
 	kab_classify(one, 1, good, 6, bad, 6, 0.05, &c);
+	assert_int_equal(c.like, KAB_LIKE_GOOD);
+	/* one boot everywhere: no spread known, no verdict */
+	kab_classify(one, 1, g1, 1, b1, 1, 0.05, &c);
 	assert_int_equal(c.like, KAB_LIKE_NEITHER);
 	/* below good but far nearer to it than to bad: good */
 	kab_classify(drift, 3, good, 6, bad, 6, 0.05, &c);
@@ -312,6 +320,52 @@ static void test_classify(void **state)
 	/* endpoints that do not differ decide nothing */
 	kab_classify(g, 3, good, 6, good, 6, 0.05, &c);
 	assert_int_equal(c.like, KAB_LIKE_NEITHER);
+	/* a lower alpha (a later look's share) asks for more */
+	kab_classify(drift, 1, good, 6, bad, 6, 1e-12, &c);
+	assert_int_equal(c.like, KAB_LIKE_NEITHER);
+}
+
+/*
+ * Alpha spent over looks: Pocock's type, all of it by the last look,
+ * the looks' shares summing to alpha; a look's verdicts.
+ */
+static void test_sequential(void **state)
+{
+	double a[] = { 100, 102, 98 }, same[] = { 101, 99, 100 };
+	double down[] = { 50, 51, 49 };
+	double sum = 0;
+	struct kab_seq q;
+	size_t k;
+
+	close_to(kab_spent(0.05, 1), 0.05);
+	assert_true(kab_spent(0.05, 0) == 0);
+	close_to(kab_spent(0.05, 0.5), 0.05 * log(1 + (M_E - 1) / 2));
+	for (k = 1; k <= 7; k++) {
+		assert_true(kab_look_alpha(0.05, k, 7) > 0);
+		sum += kab_look_alpha(0.05, k, 7);
+	}
+	close_to(sum, 0.05);
+	assert_true(kab_look_alpha(0.05, 8, 7) == 0);
+	/* a halving is a change beyond any small noise */
+	kab_seq_look(a, 3, down, 3, 1, 1, 3, 0.05, &q);
+	assert_int_equal(q.verdict, KAB_SEQ_CHANGED);
+	assert_true(q.log_scale);
+	assert_true(q.change < -49 && q.change > -51);
+	assert_true(q.hi < -1);
+	close_to(q.alpha, kab_look_alpha(0.05, 1, 3));
+	/* the same within a 10% margin: equivalent */
+	kab_seq_look(a, 3, same, 3, 10, 1, 3, 0.05, &q);
+	assert_int_equal(q.verdict, KAB_SEQ_SAME);
+	assert_true(q.eq_lo > -10 && q.eq_hi < 10);
+	/* no margin: never equivalent; not the last look: more */
+	kab_seq_look(a, 3, same, 3, 0, 1, 3, 0.05, &q);
+	assert_int_equal(q.verdict, KAB_SEQ_MORE);
+	kab_seq_look(a, 3, same, 3, 0, 3, 3, 0.05, &q);
+	assert_int_equal(q.verdict, KAB_SEQ_UNDECIDED);
+	/* one boot a side cannot be tested */
+	kab_seq_look(a, 1, down, 1, 1, 1, 1, 0.05, &q);
+	assert_int_equal(q.verdict, KAB_SEQ_UNDECIDED);
+	assert_true(isnan(q.change));
 }
 
 /*
@@ -540,6 +594,7 @@ int main(void)
 		cmocka_unit_test(test_compare_demo_kpi),
 		cmocka_unit_test(test_compare_no_floor),
 		cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_sequential),
 		cmocka_unit_test(test_power_t),
 		cmocka_unit_test(test_plan),
 	};

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ab-look.c - kab ab stops when its question is answered.
+ *
+ * After every round of boots from --boots on, each job's KPI is looked
+ * at (analysis/sequential.c): its interval outside +-noise is a change,
+ * inside it an equivalence; either answers the job.  The A/B stops
+ * when every job is answered or at --max-boots.  The looks share alpha
+ * (spent over the looks, and split evenly over the jobs' KPIs), so a
+ * kernel compared with itself is called changed at most alpha of the
+ * time however many looks are taken.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ab-look.h"
+
+void ab_looks_init(struct ab_looks *a, const struct kab_joblist *jobs,
+		   const char *kpi, size_t first, size_t last, double alpha,
+		   double noise)
+{
+	size_t j;
+
+	memset(a, 0, sizeof(*a));
+	a->nr = (size_t)jobs->nr;
+	a->l = xcalloc(a->nr ? a->nr : 1, sizeof(*a->l));
+	a->first = first < 2 ? 2 : first;
+	a->last = last < a->first ? a->first : last;
+	a->alpha = alpha;
+	a->noise = noise;
+	for (j = 0; j < a->nr; j++) {
+		const struct kab_job *job = &jobs->jobs[j];
+
+		a->l[j].kpi = kpi ? xstrdup(kpi) :
+			      kab_suite_kpi(job->suite, job->test,
+					    kab_job_get(job, "mode"));
+	}
+}
+
+void ab_looks_free(struct ab_looks *a)
+{
+	size_t j;
+
+	for (j = 0; j < a->nr; j++) {
+		free(a->l[j].kpi);
+		free(a->l[j].means[0]);
+		free(a->l[j].means[1]);
+	}
+	free(a->l);
+	memset(a, 0, sizeof(*a));
+}
+
+void ab_looks_add(struct ab_looks *a, struct kab_db *db, size_t j, int s,
+		  int64_t run_id)
+{
+	struct ab_look *l = &a->l[j];
+	double m;
+
+	if (j >= a->nr || !l->kpi || run_id <= 0 ||
+	    kab_db_run_mean(db, run_id, l->kpi, &m))
+		return;
+	l->means[s] = xrealloc(l->means[s], (l->n[s] + 1) * sizeof(double));
+	l->means[s][l->n[s]++] = m;
+}
+
+bool ab_looks_round(struct ab_looks *a, size_t round, const char *const *labels)
+{
+	size_t j, kpis = 0, looks = a->last - a->first + 1;
+	bool all = true;
+
+	if (round < a->first)
+		return false;
+	for (j = 0; j < a->nr; j++)
+		kpis += a->l[j].kpi != NULL;
+	if (!kpis)
+		return false;
+	for (j = 0; j < a->nr; j++) {
+		struct ab_look *l = &a->l[j];
+		struct kab_seq *q = &l->seq;
+
+		if (!l->kpi || l->decided)
+			continue;
+		kab_seq_look(l->means[0], l->n[0], l->means[1], l->n[1],
+			     a->noise, round - a->first + 1, looks,
+			     a->alpha / kpis, q);
+		l->decided = q->verdict == KAB_SEQ_CHANGED ||
+			     q->verdict == KAB_SEQ_SAME;
+		all &= l->decided;
+		fprintf(stderr, "kab: look %zu of %zu (%zu against %zu boots): "
+			"%s %s -> %s ", round - a->first + 1, looks, l->n[0],
+			l->n[1], l->kpi, labels[0], labels[1]);
+		if (isnan(q->change))
+			fprintf(stderr, "cannot be tested yet");
+		else
+			fprintf(stderr, "%+.1f%%, %.1f%% interval [%+.1f%%, "
+				"%+.1f%%]", q->change, 100 * (1 - q->alpha),
+				q->lo, q->hi);
+		fprintf(stderr, ": %s%s\n", kab_seq_verdict_name(q->verdict),
+			q->verdict == KAB_SEQ_CHANGED ? " beyond the noise" :
+			q->verdict == KAB_SEQ_SAME ? " within the noise" :
+			q->verdict == KAB_SEQ_UNDECIDED ?
+			" at --max-boots (more boots or a wider --noise "
+			"could answer it)" : "");
+	}
+	return all;
+}
