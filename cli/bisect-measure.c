@@ -169,9 +169,19 @@ int bisect_measure(struct bisect_ctx *b, const char *commit, int boots,
 				ret = -1;
 				goto out;
 			}
-			m->why = xasprintf("it does not boot or run: boot %s",
-					   kab_boot_outcome_name(
-						   c.last_outcome));
+			if (c.last_outcome == KAB_BOOT_HOST_STALL)
+				m->why = xstrdup("host-stall twice: the guest "
+						 "reported an RCU stall or a "
+						 "lockup in two boots in a row; "
+						 "on a busy host that is the "
+						 "host's doing, on a quiet one "
+						 "the kernel's: not a verdict "
+						 "on the commit");
+			else
+				m->why = xasprintf("it does not boot or run: "
+						   "boot %s",
+						   kab_boot_outcome_name(
+							c.last_outcome));
 			ret = 1;
 			goto out;
 		}

@@ -200,6 +200,7 @@ static void store_turn(struct run_ctx *c, int ret, enum kab_run_status st,
 		.seconds = now_mono() - c->t0,
 		.ab_id = c->ab_id,
 		.ab_seq = c->ab_seq,
+		.host_busy = -1,
 	};
 	struct kab_err err;
 
@@ -213,7 +214,7 @@ static void store_turn(struct run_ctx *c, int ret, enum kab_run_status st,
 }
 
 /* Run one expanded job; returns 0 when it ran ok. */
-int runjob_one(struct run_ctx *c, const char *agent, bool *fatal)
+static int run_once(struct run_ctx *c, const char *agent, bool *fatal)
 {
 	struct kab_target_opts o = {
 		.job = c->job,
@@ -355,8 +356,16 @@ int runjob_one(struct run_ctx *c, const char *agent, bool *fatal)
 			.console_len = boot.console_len,
 			.ab_id = c->ab_id,
 			.ab_seq = c->ab_seq,
+			.host_busy = boot.host_busy,
 		};
 
+		if (boot.host_busy > KAB_HOST_BUSY)
+			fprintf(stderr, "kab: note: run %lld: other processes "
+				"kept %.0f%% of the host's CPUs busy during this "
+				"boot: under %s its numbers are the host's as "
+				"much as the kernel's; run kab alone\n",
+				(long long)c->run_id, 100 * boot.host_busy,
+				boot.accel);
 		if (kab_db_boot_insert(c->db, &row, NULL, &err)) {
 			cli_error(EXIT_RUN, "%s", err.msg);
 			*fatal = true;
@@ -382,3 +391,21 @@ int runjob_one(struct run_ctx *c, const char *agent, bool *fatal)
 	return status == KAB_RUN_OK ? 0 : -1;
 }
 
+/*
+ * A host-stall is the host's fault, not the kernel's: boot once more.
+ * Twice in a row it stays what it is, and the caller says so.
+ */
+int runjob_one(struct run_ctx *c, const char *agent, bool *fatal)
+{
+	int rc = run_once(c, agent, fatal);
+
+	if (c->qemu && c->last_outcome == KAB_BOOT_HOST_STALL && !*fatal &&
+	    !stop_requested) {
+		fprintf(stderr, "kab: note: the guest reported an RCU stall "
+			"or a lockup, as an emulated CPU the host does not run "
+			"for a minute does: that boot is a host-stall, its "
+			"samples are not used; booting once more\n");
+		rc = run_once(c, agent, fatal);
+	}
+	return rc;
+}

@@ -33,6 +33,9 @@ struct run_ctx {
 	double t0, t_iter, expected;
 };
 
+/* Other processes' share of the host above which a boot gets a note. */
+#define KAB_HOST_BUSY 0.25
+
 /* Set by SIGINT/SIGTERM; every target watches it. */
 extern volatile int stop_requested;
 void runjob_on_signal(int sig);
@@ -40,7 +43,8 @@ void runjob_on_signal(int sig);
 char *runjob_agent_path(void);
 /*
  * Run c->job once on the local target, or as one boot when c->qemu is
- * set; 0 when the run is ok.  *fatal when storing failed.
+ * set (booted again once when the host starved the guest: a
+ * host-stall); 0 when the run is ok.  *fatal when storing failed.
  */
 int runjob_one(struct run_ctx *c, const char *agent, bool *fatal);
 

@@ -26,8 +26,8 @@ int kab_db_boot_insert(struct kab_db *db, const struct kab_boot_row *b,
 		     "kernel_label, kernel_path, cmdline, outcome, problem, "
 		     "accel, qemu_version, smp, mem, seconds, console, "
 		     "console_bytes, started_at, ab_id, ab_seq, entry, hello, "
-		     "first_sample) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-		     "?, ?, ?, ?, ?, ?, ?, ?)", err);
+		     "first_sample, host_busy) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+		     "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", err);
 	if (!st)
 		goto out;
 	iso8601_utc(now_wall() - b->seconds, now, sizeof(now));
@@ -57,6 +57,8 @@ int kab_db_boot_insert(struct kab_db *db, const struct kab_boot_row *b,
 		sqlite3_bind_double(st, 18, b->hello);
 	if (b->first_sample > 0)
 		sqlite3_bind_double(st, 19, b->first_sample);
+	if (b->host_busy >= 0)
+		sqlite3_bind_double(st, 20, b->host_busy);
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		db_fail(db, err, "storing the boot");
 		goto out;

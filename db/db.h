@@ -16,7 +16,7 @@
 
 #include "../common/common.h"
 
-#define KAB_DB_SCHEMA_VERSION 5
+#define KAB_DB_SCHEMA_VERSION 6
 
 struct kab_db;
 
@@ -122,6 +122,7 @@ struct kab_boot_row {
 	size_t console_len;
 	int64_t ab_id;		/* the kab ab it belongs to, or 0 */
 	int ab_seq;		/* its place in that A/B's plan */
+	double host_busy;	/* other processes' share of the host, or <0 */
 };
 
 int kab_db_boot_insert(struct kab_db *db, const struct kab_boot_row *b,

@@ -139,6 +139,47 @@ static const char *const migrations[] = {
 	"  p_bad REAL,"
 	"  runs TEXT,"
 	"  created_at TEXT NOT NULL);",
+
+	/*
+	 * 5 -> 6: a boot whose guest the host starved (an RCU stall or a
+	 * lockup on a kernel that did nothing wrong) is a host-stall, and
+	 * every boot keeps how busy other processes kept the host.  SQLite
+	 * cannot change a CHECK: the table is built again.
+	 */
+	"CREATE TABLE boots6 ("
+	"  id INTEGER PRIMARY KEY,"
+	"  run_id INTEGER REFERENCES runs(id) ON DELETE SET NULL,"
+	"  kernel_label TEXT NOT NULL,"
+	"  kernel_path TEXT,"
+	"  cmdline TEXT,"
+	"  outcome TEXT NOT NULL CHECK (outcome IN ('ok', 'job-failure',"
+	"    'boot-failure', 'panic', 'timeout', 'interrupted',"
+	"    'host-stall')),"
+	"  problem TEXT,"
+	"  accel TEXT,"
+	"  qemu_version TEXT,"
+	"  smp INTEGER,"
+	"  mem TEXT,"
+	"  seconds REAL,"
+	"  console BLOB,"
+	"  console_bytes INTEGER NOT NULL DEFAULT 0,"
+	"  started_at TEXT NOT NULL,"
+	"  ab_id INTEGER REFERENCES abs(id),"
+	"  ab_seq INTEGER,"
+	"  entry TEXT,"
+	"  hello REAL,"
+	"  first_sample REAL,"
+	"  host_busy REAL);"
+	"INSERT INTO boots6 (id, run_id, kernel_label, kernel_path, cmdline,"
+	"  outcome, problem, accel, qemu_version, smp, mem, seconds, console,"
+	"  console_bytes, started_at, ab_id, ab_seq, entry, hello,"
+	"  first_sample) SELECT id, run_id, kernel_label, kernel_path,"
+	"  cmdline, outcome, problem, accel, qemu_version, smp, mem, seconds,"
+	"  console, console_bytes, started_at, ab_id, ab_seq, entry, hello,"
+	"  first_sample FROM boots;"
+	"DROP TABLE boots;"
+	"ALTER TABLE boots6 RENAME TO boots;"
+	"CREATE INDEX boots_run ON boots (run_id);",
 };
 
 char *kab_db_default_path(void)

@@ -90,4 +90,12 @@ int kab_pump(pid_t pid, int fd, struct kab_collector *c,
 /* Kill and reap descendants left behind (the agent is a subreaper). */
 void kab_reap_orphans(void);
 
+/* Other processes' share of the host's CPUs since _start, or -1. */
+struct kab_hostload {
+	bool ok;
+	double busy, total, own;	/* seconds */
+};
+void kab_hostload_start(struct kab_hostload *h);
+double kab_hostload_other(const struct kab_hostload *h);
+
 #endif /* KAB_RUNNER_INTERNAL_H */

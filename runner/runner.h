@@ -382,6 +382,8 @@ enum kab_boot_outcome {
 	KAB_BOOT_FAILED,	/* the agent never said hello */
 	KAB_BOOT_PANIC,		/* panic, oops, BUG on the console */
 	KAB_BOOT_TIMEOUT,	/* killed at the host-side deadline */
+	KAB_BOOT_HOST_STALL,	/* an RCU stall or lockup, nothing worse:
+				   the host starved the emulated CPU */
 	KAB_BOOT_INTERRUPTED,	/* the user stopped it */
 };
 
@@ -410,6 +412,8 @@ struct kab_boot {
 	double seconds;		/* QEMU's start to its exit */
 	double hello;		/* ... to the agent's start record, 0: never */
 	double first_sample;	/* ... to the first whole iteration */
+	double host_busy;	/* other processes' share of the host's
+				   CPUs meanwhile, or -1 */
 	bool timed_out;
 };
 
@@ -428,6 +432,12 @@ enum kab_boot_outcome kab_boot_classify(const struct kab_boot *b,
 					enum kab_run_status status,
 					bool interrupted);
 char *kab_console_problem(const char *log, size_t len);
+/*
+ * Did the kernel report an RCU stall or a lockup, and nothing a kernel
+ * bug would print (an oops, a BUG, a panic of its own)?  Under TCG that
+ * is a vCPU thread the host did not run for a minute.
+ */
+bool kab_console_stalled(const char *log, size_t len);
 char *kab_default_kernel(void);
 /* "0-3,6" into a CPU set; -1 with err when it is not such a list. */
 int kab_parse_cpulist(const char *s, void *cpu_set, struct kab_err *err);

@@ -33,6 +33,7 @@ const char *kab_boot_outcome_name(enum kab_boot_outcome o)
 		[KAB_BOOT_FAILED] = "boot-failure",
 		[KAB_BOOT_PANIC] = "panic",
 		[KAB_BOOT_TIMEOUT] = "timeout",
+		[KAB_BOOT_HOST_STALL] = "host-stall",
 		[KAB_BOOT_INTERRUPTED] = "interrupted",
 	};
 
@@ -68,6 +69,44 @@ char *kab_console_problem(const char *log, size_t len)
 		line = nl ? nl + 1 : end;
 	}
 	return NULL;
+}
+
+static bool line_has(const char *line, size_t n, const char *const *v,
+		     size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (memmem(line, n, v[i], strlen(v[i])))
+			return true;
+	return false;
+}
+
+bool kab_console_stalled(const char *log, size_t len)
+{
+	static const char *const stall[] = {
+		"soft lockup", "hard LOCKUP", "Hard LOCKUP",
+		"self-detected stall", "detected stalls on CPU",
+		"detected stall",
+	};
+	/* what a kernel bug prints; a stall's own panic is not one */
+	static const char *const bug[] = { "Oops", "BUG:", "Kernel panic" };
+	const char *line = log, *end = log + len;
+	bool stalled = false;
+
+	while (line < end) {
+		const char *nl = memchr(line, '\n', end - line);
+		size_t n = nl ? (size_t)(nl - line) : (size_t)(end - line);
+
+		if (line_has(line, n, stall, ARRAY_SIZE(stall)))
+			stalled = true;
+		else if (line_has(line, n, bug, ARRAY_SIZE(bug)) &&
+			 !memmem(line, n, "softlockup", 10) &&
+			 !memmem(line, n, "LOCKUP", 6))
+			return false;
+		line = nl ? nl + 1 : end;
+	}
+	return stalled;
 }
 
 /* Debian's linux-image-amd64: the newest /boot/vmlinuz-*. */
@@ -161,6 +200,7 @@ int kab_target_qemu(const struct kab_target_opts *o,
 	const char *env = getenv("KAB_STRESS_NG");
 	bool cached, timed_out = false, kvm;
 	struct kab_pump_times times = { 0, 0 };
+	struct kab_hostload load;
 	double t0, deadline;
 	int fds[2], status, logfd, errfd, ret = -1;
 	char *said, last[512];
@@ -168,6 +208,7 @@ int kab_target_qemu(const struct kab_target_opts *o,
 	pid_t pid;
 
 	memset(boot, 0, sizeof(*boot));
+	boot->host_busy = -1;
 	boot->outcome = KAB_BOOT_FAILED;
 	if (kab_kernel_check(q->kernel, err))
 		return -1;
@@ -242,6 +283,7 @@ retry:
 	fcntl(fds[1], F_SETPIPE_SZ, 1 << 20);
 	/* what QEMU says comes out as kab's notes, not raw */
 	errfd = kab_stderr_file();
+	kab_hostload_start(&load);
 	t0 = now_mono();
 	pid = fork();
 	if (pid == 0) {
@@ -283,6 +325,7 @@ retry:
 	kab_pump(pid, fds[0], c, o, deadline, &timed_out, &status, &times,
 		 err);
 	boot->seconds = now_mono() - t0;
+	boot->host_busy = kab_hostload_other(&load);
 	boot->hello = times.hello ? times.hello - t0 : 0;
 	boot->first_sample = times.first_sample ? times.first_sample - t0 : 0;
 	said = kab_stderr_read(errfd);
@@ -341,6 +384,9 @@ enum kab_boot_outcome kab_boot_classify(const struct kab_boot *b,
 {
 	if (interrupted)
 		return KAB_BOOT_INTERRUPTED;
+	/* samples of a starved guest are the host's, not the kernel's */
+	if (b->console && kab_console_stalled(b->console, b->console_len))
+		return KAB_BOOT_HOST_STALL;
 	if (status == KAB_RUN_OK)
 		return KAB_BOOT_OK;
 	if (b->problem && (strstr(b->problem, "Kernel panic") ||

@@ -95,6 +95,32 @@ test_expect "fake-qemu: a guest printing garbage on ttyS1 is a boot failure, not
 	test "$(sql "SELECT outcome FROM boots ORDER BY id DESC LIMIT 1")" = boot-failure
 '
 
+test_expect "fake stall (a real boot, an injected console line): a host-stall is booted once more" '
+	# The host cannot be made to starve a guest on demand: a real QEMU
+	# boots the real kernel, and its first boot gets the line a starved
+	# vCPU makes the kernel print.
+	cat >$TMP/stall-qemu <<-EOS
+	#!/bin/bash
+	log=\$(printf "%s\n" "\$@" | sed -n "s/^file://p")
+	$(command -v qemu-system-x86_64) "\$@"
+	rc=\$?
+	if [ \$rc = 0 ] && [ -n "\$log" ] && [ ! -e $TMP/stalled ]; then
+		touch $TMP/stalled
+		echo "[   61.0] rcu: INFO: rcu_sched self-detected stall on CPU" >>"\$log"
+	fi
+	exit \$rc
+	EOS
+	chmod +x $TMP/stall-qemu
+	KAB_QEMU=$TMP/stall-qemu kab --db $TMP/stall.db run --target qemu \
+		--runs 1 $QUICK --monitors none $JOB >$TMP/o 2>$TMP/e
+	cat $TMP/e
+	grep -q "that boot is a host-stall, its samples are not used; booting once more" $TMP/e
+	test "$(sqlite3 $TMP/stall.db "SELECT group_concat(outcome, \" \") FROM (SELECT outcome FROM boots ORDER BY id)")" = "host-stall ok"
+	test "$(sqlite3 $TMP/stall.db "SELECT group_concat(status, \" \") FROM (SELECT status FROM runs ORDER BY id)")" = "failed ok"
+	# every boot knows how busy the host was
+	test "$(sqlite3 $TMP/stall.db "SELECT count(*) FROM boots WHERE host_busy BETWEEN 0 AND 1")" = 2
+'
+
 test_expect "kab killed mid-A/B: finished boots kept, --resume does the rest" '
 	"$KAB" --db $TMP/resume.db ab --a-label x --b-label y --job $JOB $QUICK \
 		--boots 2 --runs-per-boot 1 >$TMP/o1 2>$TMP/e1 &

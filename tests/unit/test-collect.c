@@ -249,6 +249,49 @@ static void test_repeated_iteration_refused(void **state)
 	strbuf_release(&sb);
 }
 
+/*
+ * What the guest's console says decides a boot's outcome: an RCU stall
+ * or a lockup alone (with the panic softlockup_panic=1 makes of it) is
+ * a host-stall, booted again; an oops or a BUG of the kernel's own is a
+ * panic, whatever stalled too.
+ */
+static void test_console_stall(void **state)
+{
+	static const char rcu[] =
+		"[   62.1] rcu: INFO: rcu_sched self-detected stall on CPU\n"
+		"[   62.1] Call Trace:\n";
+	static const char soft[] =
+		"[   70.0] watchdog: BUG: soft lockup - CPU#1 stuck for 61s!\n"
+		"[   70.0] Kernel panic - not syncing: softlockup: hung tasks\n";
+	static const char oops[] =
+		"[    9.0] BUG: kernel NULL pointer dereference, address: 0\n"
+		"[    9.1] Oops: 0002 [#1] PREEMPT SMP NOPTI\n"
+		"[   70.0] rcu: INFO: rcu_sched detected stalls on CPUs/tasks:\n";
+	static const char quiet[] = "[    1.0] Run /init as init process\n";
+	struct kab_boot b = { .console = (char *)rcu,
+			      .console_len = sizeof(rcu) - 1 };
+
+	assert_true(kab_console_stalled(rcu, sizeof(rcu) - 1));
+	assert_true(kab_console_stalled(soft, sizeof(soft) - 1));
+	assert_false(kab_console_stalled(oops, sizeof(oops) - 1));
+	assert_false(kab_console_stalled(quiet, sizeof(quiet) - 1));
+	/* a run that ended well on a starved guest is a host-stall too */
+	assert_int_equal(kab_boot_classify(&b, true, KAB_RUN_OK, false),
+			 KAB_BOOT_HOST_STALL);
+	assert_string_equal(kab_boot_outcome_name(KAB_BOOT_HOST_STALL),
+			    "host-stall");
+	b.console = (char *)oops;
+	b.console_len = sizeof(oops) - 1;
+	b.problem = "BUG: kernel NULL pointer dereference, address: 0";
+	assert_int_equal(kab_boot_classify(&b, true, KAB_RUN_FAILED, false),
+			 KAB_BOOT_PANIC);
+	b.console = (char *)quiet;
+	b.console_len = sizeof(quiet) - 1;
+	b.problem = NULL;
+	assert_int_equal(kab_boot_classify(&b, true, KAB_RUN_OK, false),
+			 KAB_BOOT_OK);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -258,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_short_ok_is_failure),
 		cmocka_unit_test(test_lost_record_drops_iteration),
 		cmocka_unit_test(test_repeated_iteration_refused),
+		cmocka_unit_test(test_console_stall),
 	};
 
 	return cmocka_run_group_tests_name("collect", tests, NULL, NULL);

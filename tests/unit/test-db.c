@@ -281,6 +281,46 @@ static void test_migration_and_boots(void **state)
 	free(p);
 }
 
+/*
+ * 5 -> 6 builds the boots table again (a CHECK cannot be altered): the
+ * boots stored before are all there, with their consoles, and a
+ * host-stall can be stored after.
+ */
+static void test_migration_host_stall(void **state)
+{
+	char *p = path("v5.db"), *console;
+	struct kab_db *db;
+	struct kab_err err;
+	struct kab_run r;
+	struct kab_boot_row b = { .kernel_label = "base", .outcome = "ok",
+				  .console = "hello\n", .console_len = 6,
+				  .host_busy = -1 };
+	int64_t id, id2;
+	size_t len;
+
+	assert_int_equal(kab_db_open(p, KAB_DB_WRITE, &db, &err), 0);
+	fill_run(&r);
+	assert_int_equal(kab_db_run_insert(db, &r, &err), 0);
+	b.run_id = r.id;
+	assert_int_equal(kab_db_boot_insert(db, &b, &id, &err), 0);
+	kab_db_close(db);
+	/* what version 5 had: no host_busy, no host-stall */
+	exec_sql(p, "ALTER TABLE boots DROP COLUMN host_busy; "
+		 "PRAGMA user_version = 5");
+	assert_int_equal(kab_db_open(p, KAB_DB_WRITE, &db, &err), 0);
+	console = kab_db_boot_console(db, id, &len, &err);
+	assert_non_null(console);
+	assert_string_equal(console, "hello\n");
+	free(console);
+	b.outcome = "host-stall";
+	b.host_busy = 0.5;
+	assert_int_equal(kab_db_boot_insert(db, &b, &id2, &err), 0);
+	assert_true(id2 > id);
+	kab_db_close(db);
+	drop_run(&r);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_stale_run),
 		cmocka_unit_test(test_migration_and_boots),
+		cmocka_unit_test(test_migration_host_stall),
 	};
 
 	return cmocka_run_group_tests_name("db", tests, setup, teardown);
