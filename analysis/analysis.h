@@ -89,6 +89,11 @@ struct kab_plan_out {
  * delta of means whose units have standard deviation sd.
  */
 double kab_power_t(size_t n, double delta, double sd, double alpha);
+/*
+ * The smallest difference that test calls with the given power, n
+ * against n units of standard deviation sd; NAN for n < 2.
+ */
+double kab_detectable(size_t n, double sd, double alpha, double power);
 /* -1 when the inputs cannot give a plan (no variance, no cost). */
 int kab_plan(const struct kab_plan_in *in, struct kab_plan_out *out);
 
@@ -246,6 +251,7 @@ struct kab_cell {
 	bool log_scale;		/* tests on log boot means */
 	double p_welch, p_mwu, p_adj;
 	double ci_lo, ci_hi;	/* 95% interval of the change, or NAN */
+	double unit_sd;		/* of the boot means, on the test's scale */
 	bool few;		/* fewer than 2 boots on a side: no verdict */
 	double f_base, f_head;	/* between/within F of each side, or NAN */
 	bool significant;

@@ -141,8 +141,11 @@ static void fill_cell(const struct kab_series *b, const struct kab_summary *bs,
 	c->p_welch = w.p;
 	c->p_mwu = u.p;
 	c->ci_lo = c->ci_hi = NAN;
-	if (!c->few)
+	c->unit_sd = NAN;
+	if (!c->few) {
 		interval(&w, c, bs->mean);
+		c->unit_sd = w.se / sqrt(1.0 / kb + 1.0 / kh);
+	}
 	free(bm);
 	free(hm);
 }

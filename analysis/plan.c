@@ -67,6 +67,29 @@ double kab_power_t(size_t n, double delta, double sd, double alpha)
 	return hi + lo;
 }
 
+double kab_detectable(size_t n, double sd, double alpha, double power)
+{
+	double lo = 0, hi = sd;
+	int i;
+
+	if (n < 2 || !(sd > 0))
+		return NAN;
+	while (kab_power_t(n, hi, sd, alpha) < power) {
+		hi *= 2;
+		if (hi > 1e6 * sd)
+			return INFINITY;
+	}
+	for (i = 0; i < 30; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (kab_power_t(n, mid, sd, alpha) < power)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return hi;
+}
+
 int kab_plan(const struct kab_plan_in *in, struct kab_plan_out *out)
 {
 	double r, v;

@@ -99,9 +99,10 @@ bool ab_looks_round(struct ab_looks *a, size_t round, const char *const *labels)
 		fprintf(stderr, ": %s%s\n", kab_seq_verdict_name(q->verdict),
 			q->verdict == KAB_SEQ_CHANGED ? " beyond the noise" :
 			q->verdict == KAB_SEQ_SAME ? " within the noise" :
-			q->verdict == KAB_SEQ_UNDECIDED ?
+			q->verdict != KAB_SEQ_UNDECIDED ? "" : looks > 1 ?
 			" at --max-boots (more boots or a wider --noise "
-			"could answer it)" : "");
+			"could answer it)" : " (--max-boots N boots on until "
+			"it is answered)");
 	}
 	return all;
 }

@@ -216,6 +216,8 @@ static void text_table(FILE *out, const struct kab_table_head *h,
 	size_t r, i, called = 0;
 
 	kab_kpi_summary(out, c, h->base, h->heads);
+	if (o->c.test == KAB_TEST_WELCH)
+		cmp_plan_notes(out, h, c);
 	kab_lkp_header(out, h);
 	for (r = 0; r < c->nr_rows; r++) {
 		if (!c->rows[r].shown)

@@ -4,6 +4,7 @@
  * pooled and compared: one lkp table per set that every side ran.
  */
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -299,4 +300,47 @@ void cmp_set_free(struct cmp_set *s)
 	free(s->sides);
 	runs_free(&s->all);
 	memset(s, 0, sizeof(*s));
+}
+
+void cmp_plan_notes(FILE *out, const struct kab_table_head *h,
+		    const struct kab_comparison *c)
+{
+	size_t r, i;
+
+	for (r = 0; r < c->nr_rows; r++) {
+		const struct kab_row *row = &c->rows[r];
+
+		for (i = 0; row->kpi && i < c->nr_heads; i++) {
+			const struct kab_cell *x = &row->cells[i];
+			size_t n = x->units_base < x->units_head ?
+				   x->units_base : x->units_head;
+			double d, pct, spread;
+
+			if (!x->s.n || x->significant || x->absolute)
+				continue;
+			if (x->few) {
+				fprintf(out, "note: %s -> %s: %s has fewer "
+					"than 2 boots on a side, so no verdict "
+					"is possible: run 3 or more boots a "
+					"side\n", h->base->id,
+					h->heads[i].id, row->metric);
+				continue;
+			}
+			d = kab_detectable(n, x->unit_sd, c->opts->fdr, 0.8);
+			if (isnan(d))
+				continue;
+			pct = x->log_scale ? 100 * expm1(d) :
+			      100 * d / fabs(row->base.mean);
+			spread = x->log_scale ? 100 * x->unit_sd :
+				 100 * x->unit_sd / fabs(row->base.mean);
+			fprintf(out, "note: %s -> %s: no significant change "
+				"of %s; with %zu boots a side whose means "
+				"spread by %.1f%%, this plan finds a change of "
+				"%.*f%% or more 8 times in 10 (kab plan --kpi "
+				"%s --detect PCT %s: the boots a smaller one "
+				"needs)\n", h->base->id, h->heads[i].id,
+				row->metric, n, spread, pct < 10 ? 1 : 0, pct,
+				row->metric, h->base->id);
+		}
+	}
 }

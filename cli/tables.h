@@ -44,4 +44,11 @@ void cmp_set_free(struct cmp_set *s);
 const struct kab_row *cmp_table_kpi(const struct cmp_table *t,
 				    const char *metric);
 
+/*
+ * For each KPI the table does not call: what this plan could have
+ * called (power 0.8), or that it cannot call anything; one note each.
+ */
+void cmp_plan_notes(FILE *out, const struct kab_table_head *h,
+		    const struct kab_comparison *c);
+
 #endif /* KAB_CLI_TABLES_H */

@@ -144,4 +144,36 @@ test_expect "kab plan: variances, r* and boots agree with scipy's noncentral t" 
 	expect_error 2 "neither a run id nor the label" -- "$KAB" --db $TMP/boots.db plan --detect 5 nosuch
 '
 
+test_expect "compare says at the top what a plan could have called, as scipy computes it" '
+	"$KAB" --db $TMP/boots.db compare --kpi x.ops drift calm >$TMP/cmp
+	cat $TMP/cmp
+	/usr/bin/python3 - $TMP/boots.db $TMP/cmp <<-PY
+	import math, re, sqlite3, sys
+	from scipy import stats, optimize
+	con = sqlite3.connect(sys.argv[1])
+	def means(label):
+	    rows = con.execute("SELECT s.run_id, avg(s.value) FROM samples s JOIN runs r ON r.id = s.run_id JOIN kernels k ON k.id = r.kernel_id WHERE k.label = ? AND s.metric = '"'"'x.ops'"'"' GROUP BY s.run_id", (label,)).fetchall()
+	    return [math.log(v) for _, v in rows]
+	a, b = means("drift"), means("calm")
+	n = len(a)
+	sd = math.sqrt((stats.tvar(a) * (n - 1) + stats.tvar(b) * (n - 1)) / (2 * n - 2))
+	df = 2 * n - 2
+	tc = stats.t.isf(0.025, df)
+	def power(d):
+	    ncp = d / (sd * math.sqrt(2 / n))
+	    return 1 - stats.nct.cdf(tc, df, ncp) + stats.nct.cdf(-tc, df, ncp)
+	d = optimize.brentq(lambda d: power(d) - 0.8, 1e-9, 50 * sd)
+	out = open(sys.argv[2]).read()
+	lines = out.splitlines()
+	m = re.search(r"^note: drift -> calm: no significant change of x.ops; with (\\d+) boots a side whose means spread by ([0-9.]+)%, this plan finds a change of ([0-9.]+)% or more 8 times in 10", out, re.M)
+	assert m, out
+	# at the top, before the table
+	assert out.index(m.group(0)) < out.index("%stddev"), out
+	assert int(m.group(1)) == n, m.groups()
+	assert abs(float(m.group(2)) - 100 * sd) < 0.06, (m.group(2), sd)
+	want = 100 * math.expm1(d)
+	assert abs(float(m.group(3)) - want) <= 0.06 + 0.005 * want, (m.group(3), want)
+	PY
+'
+
 test_done
