@@ -34,6 +34,8 @@ void kab_welch(const double *x, size_t nx, const double *y, size_t ny,
 /* The t-test of boot means: Student's for nx == ny, else Welch's. */
 void kab_ttest(const double *x, size_t nx, const double *y, size_t ny,
 	       struct kab_welch *out);
+/* The one-sample t-test of mean(d) = 0: paired differences. */
+void kab_ttest_one(const double *d, size_t n, struct kab_welch *out);
 /* The confidence interval of mean(y) - mean(x) at LEVEL (0.95). */
 void kab_welch_ci(const struct kab_welch *w, double level, double *lo,
 		  double *hi);
@@ -213,6 +215,12 @@ struct kab_side {
 	const char *desc;	/* the commit: line */
 	size_t nr;
 	struct kab_series *series;	/* sorted by metric */
+	/*
+	 * The block (CI runner) of each boot, by the series' boot
+	 * numbers, or NULL entries / no array: one machine.
+	 */
+	const char *const *block;
+	size_t nr_boots;
 };
 
 enum kab_test {
@@ -253,6 +261,14 @@ struct kab_cell {
 	double ci_lo, ci_hi;	/* 95% interval of the change, or NAN */
 	double unit_sd;		/* of the boot means, on the test's scale */
 	bool few;		/* fewer than 2 boots on a side: no verdict */
+	/*
+	 * Measured on several machines (blocks, CI runners): with two or
+	 * more blocks holding both sides the test is on the differences
+	 * within blocks (blocks of them); with none in common the sides
+	 * are confounded with their machines and get no verdict.
+	 */
+	size_t blocks;
+	bool confounded;
 	double f_base, f_head;	/* between/within F of each side, or NAN */
 	bool significant;
 	int verdict;		/* +1 improvement, -1 regression, 0 */
@@ -274,6 +290,8 @@ struct kab_comparison {
 	size_t weak_rows;	/* rows whose test cannot reach alpha at all */
 	size_t need_n;		/* boots per side a test would need */
 	size_t zero_rows;	/* rows whose base mean is 0 */
+	size_t confounded_rows;	/* rows whose sides share no block */
+	size_t blocked_rows;	/* rows tested within blocks */
 	const struct kab_compare_opts *opts;
 };
 

@@ -41,21 +41,6 @@ static void summarize(const struct kab_series *s, struct kab_summary *out)
 	free(c);
 }
 
-/* The boot means of a series (each sample its own boot without .boot). */
-static size_t unit_means(const struct kab_series *s, double *means)
-{
-	size_t *sizes, k;
-
-	if (!s->boot) {
-		memcpy(means, s->v, s->n * sizeof(*means));
-		return s->n;
-	}
-	sizes = malloc((s->n ? s->n : 1) * sizeof(*sizes));
-	k = kab_group_means(s->v, s->boot, s->n, means, sizes);
-	free(sizes);
-	return k;
-}
-
 static bool all_positive(const double *v, size_t n)
 {
 	size_t i;
@@ -103,15 +88,130 @@ static void interval(const struct kab_welch *w, struct kab_cell *c,
 	}
 }
 
-static void fill_cell(const struct kab_series *b, const struct kab_summary *bs,
-		      const struct kab_series *h, struct kab_cell *c)
+/*
+ * The boots of a series as units: their means and their blocks ("" for
+ * a run of this database).  Without boot numbers every sample is its
+ * own unit, of no block.
+ */
+struct units {
+	size_t n;
+	double *mean;
+	const char **block;
+};
+
+static void units_of(const struct kab_series *s, const struct kab_side *side,
+		     struct units *u)
 {
-	double *bm = malloc((b->n ? b->n : 1) * sizeof(*bm));
-	double *hm = malloc((h->n ? h->n : 1) * sizeof(*hm));
+	size_t nb = s->boot && side->nr_boots ? side->nr_boots : s->n;
+	double *sum = calloc(nb ? nb : 1, sizeof(*sum));
+	size_t *cnt = calloc(nb ? nb : 1, sizeof(*cnt)), i;
+
+	u->n = 0;
+	u->mean = malloc((nb ? nb : 1) * sizeof(*u->mean));
+	u->block = malloc((nb ? nb : 1) * sizeof(*u->block));
+	if (!sum || !cnt || !u->mean || !u->block)
+		goto out;
+	if (!s->boot || !side->nr_boots) {
+		size_t *sizes = malloc((s->n ? s->n : 1) * sizeof(*sizes));
+
+		u->n = s->boot ? kab_group_means(s->v, s->boot, s->n, u->mean,
+						 sizes) :
+		       s->n;
+		if (!s->boot)
+			memcpy(u->mean, s->v, s->n * sizeof(*u->mean));
+		for (i = 0; i < u->n; i++)
+			u->block[i] = "";
+		free(sizes);
+		goto out;
+	}
+	for (i = 0; i < s->n; i++) {
+		if (s->boot[i] < 0 || (size_t)s->boot[i] >= nb)
+			continue;
+		sum[s->boot[i]] += s->v[i];
+		cnt[s->boot[i]]++;
+	}
+	for (i = 0; i < nb; i++) {
+		if (!cnt[i])
+			continue;
+		u->mean[u->n] = sum[i] / cnt[i];
+		u->block[u->n++] = side->block && side->block[i] ?
+				   side->block[i] : "";
+	}
+out:
+	free(sum);
+	free(cnt);
+}
+
+static void units_free(struct units *u)
+{
+	free(u->mean);
+	free((void *)u->block);
+}
+
+static bool in_units(const struct units *u, const char *block)
+{
+	size_t i;
+
+	for (i = 0; i < u->n; i++)
+		if (!strcmp(u->block[i], block))
+			return true;
+	return false;
+}
+
+/* The mean of the units of one block. */
+static double block_mean(const struct units *u, const char *block)
+{
+	double sum = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < u->n; i++)
+		if (!strcmp(u->block[i], block)) {
+			sum += u->mean[i];
+			n++;
+		}
+	return sum / n;
+}
+
+/* Keep only the units whose block the other side has too. */
+static void keep_common(struct units *u, const struct units *other)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < u->n; i++)
+		if (in_units(other, u->block[i])) {
+			u->mean[k] = u->mean[i];
+			u->block[k++] = u->block[i];
+		}
+	u->n = k;
+}
+
+/* The distinct blocks of u (first appearance), which other has too. */
+static size_t common_blocks(const struct units *u, const struct units *other,
+			    const char **out)
+{
+	size_t i, j, k = 0;
+
+	for (i = 0; i < u->n; i++) {
+		for (j = 0; j < k; j++)
+			if (!strcmp(out[j], u->block[i]))
+				break;
+		if (j == k && in_units(other, u->block[i]))
+			out[k++] = u->block[i];
+	}
+	return k;
+}
+
+static void fill_cell(const struct kab_series *b, const struct kab_side *bside,
+		      const struct kab_summary *bs, const struct kab_series *h,
+		      const struct kab_side *hside, struct kab_cell *c)
+{
+	struct units ub = { 0 }, uh = { 0 };
 	struct kab_anova ab, ah;
 	struct kab_welch w;
 	struct kab_mwu u;
-	size_t kb, kh;
+	const char **blocks;
+	double *d;
+	size_t i, nblocks;
 
 	summarize(h, &c->s);
 	c->absolute = kab_metric_absolute(b->metric);
@@ -124,30 +224,58 @@ static void fill_cell(const struct kab_series *b, const struct kab_summary *bs,
 	kab_anova(h->v, h->boot, h->n, &ah);
 	c->f_base = ab.f;
 	c->f_head = ah.f;
+	c->ci_lo = c->ci_hi = NAN;
+	c->unit_sd = NAN;
+	c->p_welch = c->p_mwu = NAN;
 
-	kb = unit_means(b, bm);
-	kh = unit_means(h, hm);
-	c->units_base = kb;
-	c->units_head = kh;
-	c->few = kb < MIN_UNITS || kh < MIN_UNITS;
+	units_of(b, bside, &ub);
+	units_of(h, hside, &uh);
+	c->units_base = ub.n;
+	c->units_head = uh.n;
 	/* Changes multiply: ratios of positive metrics on the log scale. */
 	c->log_scale = all_positive(b->v, b->n) && all_positive(h->v, h->n);
 	if (c->log_scale) {
-		take_logs(bm, kb);
-		take_logs(hm, kh);
+		take_logs(ub.mean, ub.n);
+		take_logs(uh.mean, uh.n);
 	}
-	kab_ttest(bm, kb, hm, kh, &w);
-	kab_mwu(bm, kb, hm, kh, &u);
+	blocks = malloc((ub.n ? ub.n : 1) * sizeof(*blocks));
+	d = malloc((ub.n ? ub.n : 1) * sizeof(*d));
+	nblocks = blocks && d ? common_blocks(&ub, &uh, blocks) : 0;
+	if (!nblocks) {
+		/* each side on machines of its own: nothing to tell apart */
+		c->confounded = ub.n && uh.n;
+		c->few = true;
+		goto out;
+	}
+	keep_common(&ub, &uh);
+	keep_common(&uh, &ub);
+	c->units_base = ub.n;
+	c->units_head = uh.n;
+	if (nblocks >= 2) {
+		/* runners are the replicates, within-runner changes the data */
+		c->blocks = nblocks;
+		for (i = 0; i < nblocks; i++)
+			d[i] = block_mean(&uh, blocks[i]) -
+			       block_mean(&ub, blocks[i]);
+		kab_ttest_one(d, nblocks, &w);
+		c->p_welch = w.p;
+		interval(&w, c, bs->mean);
+		goto out;
+	}
+	c->few = ub.n < MIN_UNITS || uh.n < MIN_UNITS;
+	kab_ttest(ub.mean, ub.n, uh.mean, uh.n, &w);
+	kab_mwu(ub.mean, ub.n, uh.mean, uh.n, &u);
 	c->p_welch = w.p;
 	c->p_mwu = u.p;
-	c->ci_lo = c->ci_hi = NAN;
-	c->unit_sd = NAN;
 	if (!c->few) {
 		interval(&w, c, bs->mean);
-		c->unit_sd = w.se / sqrt(1.0 / kb + 1.0 / kh);
+		c->unit_sd = w.se / sqrt(1.0 / ub.n + 1.0 / uh.n);
 	}
-	free(bm);
-	free(hm);
+out:
+	free(blocks);
+	free(d);
+	units_free(&ub);
+	units_free(&uh);
 }
 
 double kab_cell_p(const struct kab_cell *c, enum kab_test test)
@@ -282,14 +410,17 @@ static void count_notes(struct kab_comparison *out, size_t n_other)
 
 	for (i = 0; i < out->nr_rows; i++) {
 		struct kab_row *r = &out->rows[i];
-		bool few = false, zero = false, weak = false;
+		bool few = false, zero = false, weak = false, conf = false;
+		bool blk = false;
 
 		r->shown = o->all || r->kpi;
 		for (h = 0; h < out->nr_heads; h++) {
 			const struct kab_cell *c = &r->cells[h];
 
 			r->shown |= c->significant;
-			few |= c->s.n && c->few;
+			few |= c->s.n && c->few && !c->confounded;
+			conf |= c->confounded;
+			blk |= c->blocks >= 2;
 			zero |= c->zero_base;
 			weak |= o->test == KAB_TEST_MWU && c->s.n && !c->few &&
 				kab_mwu_min_p(c->units_base, c->units_head) >
@@ -297,6 +428,8 @@ static void count_notes(struct kab_comparison *out, size_t n_other)
 		}
 		out->weak_rows += weak;
 		out->few_rows += few;
+		out->confounded_rows += conf;
+		out->blocked_rows += blk;
 		out->zero_rows += zero && r->shown;
 	}
 	/*
@@ -341,7 +474,8 @@ int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 			r->cells[h].p_adj = NAN;
 			if (!hs || !hs->n)
 				continue;
-			fill_cell(b, &r->base, hs, &r->cells[h]);
+			fill_cell(b, base, &r->base, hs, &heads[h],
+				  &r->cells[h]);
 			if (o->test == KAB_TEST_LKP)
 				decide_lkp(r, b, hs, &r->cells[h]);
 			any = true;

@@ -146,11 +146,14 @@ static void change_cell(FILE *out, const struct kab_cell *c)
 static void stats_cells(FILE *out, const struct kab_cell *c)
 {
 	if (isnan(c->p_adj))
-		fprintf(out, "  %9s", c->few ? "boots<2" : "p=-");
+		fprintf(out, "  %9s", c->confounded ? "confound" :
+			c->few ? "boots<2" : "p=-");
 	else
 		fprintf(out, "  p=%-7.2g", c->p_adj);
 	fprintf(out, " %zu/%zu boots%s", c->units_base, c->units_head,
 		c->log_scale ? " log" : "");
+	if (c->blocks >= 2)
+		fprintf(out, " in %zu machines", c->blocks);
 	/* Between/within-boot F of each side, where ANOVA can tell. */
 	if (!isnan(c->f_base) || !isnan(c->f_head)) {
 		fputs(" F=", out);
@@ -189,7 +192,8 @@ void kab_lkp_row(FILE *out, const struct kab_row *r, size_t nr_heads,
 				stats_cells(out, &r->cells[i]);
 	for (i = 0; i < nr_heads; i++) {
 		if (r->cells[i].s.n && r->cells[i].few) {
-			fputs("  (boots<2)", out);
+			fputs(r->cells[i].confounded ? "  (machines differ)" :
+			      "  (boots<2)", out);
 			break;
 		}
 		if (r->cells[i].zero_base) {

@@ -74,3 +74,26 @@ void kab_ttest(const double *x, size_t nx, const double *y, size_t ny,
 	if (out->p > 1)
 		out->p = 1;
 }
+
+void kab_ttest_one(const double *d, size_t n, struct kab_welch *out)
+{
+	double m, v;
+
+	out->t = out->df = out->p = out->diff = out->se = NAN;
+	if (n < 2)
+		return;
+	m = gsl_stats_mean(d, 1, n);
+	v = gsl_stats_variance_m(d, 1, n, m);
+	out->diff = m;
+	out->df = n - 1;
+	out->se = sqrt(v / n);
+	if (out->se == 0) {
+		out->p = m == 0 ? 1 : 0;
+		out->t = m == 0 ? 0 : (m > 0 ? INFINITY : -INFINITY);
+		return;
+	}
+	out->t = m / out->se;
+	out->p = 2 * gsl_cdf_tdist_Q(fabs(out->t), out->df);
+	if (out->p > 1)
+		out->p = 1;
+}

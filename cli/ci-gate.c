@@ -36,7 +36,13 @@ static void judge(const struct gate_opts *o, struct verdict *v, size_t nr)
 
 		v[i].failed = bad && fabs(c->change) >= o->threshold;
 		v[i].regressed = kv[i].verdict < 0;
-		if (c->few)
+		if (c->confounded)
+			v[i].what = xasprintf("%+.1f%s, no verdict: each side "
+					      "was measured on machines of its "
+					      "own (a runner a kernel); measure "
+					      "both in every cell", c->change,
+					      unit);
+		else if (c->few)
 			v[i].what = xasprintf("%+.1f%s, no verdict: %zu against "
 					      "%zu boots, 2 a side at least",
 					      c->change, unit, c->units_base,

@@ -1,8 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ci-matrix.c - kab ci matrix: the cells of a CI matrix, one per job
- * parameter set and kernel, as GitHub Actions' strategy.matrix takes
- * them ({"include": [...]}, on one line for $GITHUB_OUTPUT).
+ * ci-matrix.c - kab ci matrix: the cells of a CI matrix, as GitHub
+ * Actions' strategy.matrix takes them ({"include": [...]}, on one line
+ * for $GITHUB_OUTPUT).
+ *
+ * A cell is a job parameter set (times --replicas), and each cell
+ * measures every kernel, interleaved, on its one runner: a runner's
+ * speed then falls on all kernels alike, and kab compare takes the
+ * differences within each runner (each cell's database is a block once
+ * merged).  A cell per kernel would confound the runner with the
+ * kernel.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,9 +40,13 @@ static bool name_safe(char c)
 }
 
 /* The cell's name, usable as an artifact and file name. */
-static char *cell_name(const char *job, const char *axes, const char *kernel)
+static char *cell_name(const char *job, const char *axes, int replica,
+		       int replicas)
 {
-	char *s = xasprintf("%s%s%s-%s", job, *axes ? "-" : "", axes, kernel);
+	char *s = replicas > 1 ?
+		  xasprintf("%s%s%s-r%d", job, *axes ? "-" : "", axes,
+			    replica) :
+		  xasprintf("%s%s%s", job, *axes ? "-" : "", axes);
 	char *p;
 
 	for (p = s; *p; p++)
@@ -45,11 +56,10 @@ static char *cell_name(const char *job, const char *axes, const char *kernel)
 }
 
 static int add_cells(json_t *include, const char *path,
-		     const struct kab_joblist *l, char *const *kernels,
-		     size_t nr_kernels)
+		     const struct kab_joblist *l, const char *kernels,
+		     int replicas)
 {
-	int i, k;
-	size_t j;
+	int i, k, r;
 
 	for (i = 0; i < l->nr; i++) {
 		const struct kab_job *job = &l->jobs[i];
@@ -70,14 +80,14 @@ static int add_cells(json_t *include, const char *path,
 			strbuf_addf(&axes, "%s%s", axes.len ? "-" : "", kv);
 			free(kv);
 		}
-		for (j = 0; j < nr_kernels; j++) {
+		for (r = 1; r <= replicas; r++) {
 			char *name = cell_name(job->name, axes.len ? axes.buf :
-					       "", kernels[j]);
+					       "", r, replicas);
 
 			json_array_append_new(include, json_pack(
 				"{s:s, s:s, s:s, s:O, s:s}", "cell", name,
 				"job", path, "set", set.len ? set.buf : "",
-				"params", params, "kernel", kernels[j]));
+				"params", params, "kernels", kernels));
 			free(name);
 		}
 		json_decref(params);
@@ -88,13 +98,17 @@ static int add_cells(json_t *include, const char *path,
 }
 
 int ci_matrix(char *const *jobs, size_t nr_jobs, char *const *kernels,
-	      size_t nr_kernels)
+	      size_t nr_kernels, int replicas)
 {
 	json_t *include = json_array(), *doc;
+	struct strbuf names = STRBUF_INIT;
 	struct kab_err err;
 	size_t i;
 	int rc = EXIT_OK;
 
+	/* "base head": the shell loop of a cell goes over them */
+	for (i = 0; i < nr_kernels; i++)
+		strbuf_addf(&names, "%s%s", i ? " " : "", kernels[i]);
 	for (i = 0; i < nr_jobs && !rc; i++) {
 		struct kab_joblist l;
 
@@ -102,7 +116,7 @@ int ci_matrix(char *const *jobs, size_t nr_jobs, char *const *kernels,
 			rc = cli_error(EXIT_USAGE, "%s", err.msg);
 			break;
 		}
-		add_cells(include, jobs[i], &l, kernels, nr_kernels);
+		add_cells(include, jobs[i], &l, names.buf, replicas);
 		kab_joblist_free(&l);
 	}
 	if (!rc) {
@@ -112,5 +126,6 @@ int ci_matrix(char *const *jobs, size_t nr_jobs, char *const *kernels,
 		json_decref(doc);
 	}
 	json_decref(include);
+	strbuf_release(&names);
 	return rc;
 }

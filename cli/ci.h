@@ -8,8 +8,12 @@
 
 #include "report.h"
 
+/*
+ * A cell per job parameter set and replica, each measuring every
+ * kernel; kernel names are letters, digits and _ (KAB_KERNEL_<name>).
+ */
 int ci_matrix(char *const *jobs, size_t nr_jobs, char *const *kernels,
-	      size_t nr_kernels);
+	      size_t nr_kernels, int replicas);
 
 struct gate_opts {
 	bool fail_on_change;	/* else only regressions fail */

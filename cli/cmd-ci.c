@@ -12,14 +12,18 @@
 static void ci_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: kab ci matrix [--kernels A,B,...] JOB.yaml...\n"
+		"usage: kab ci matrix [--kernels A,B,...] [--replicas N] "
+		"JOB.yaml...\n"
 		"       kab ci gate [options] BASE HEAD\n"
 		"\n"
 		"matrix prints, on one line, the {\"include\": [...]} that GitHub "
 		"Actions'\nstrategy.matrix takes: a cell per job parameter set "
-		"and kernel (default\nbase,head), each with cell (a file-safe "
-		"name), job, set (the --set options\nthat pick its parameter "
-		"set, shell-quoted), params and kernel.\n"
+		"(times --replicas, 1),\neach with cell (a file-safe name), job, "
+		"set (the --set options that pick\nits parameter set, "
+		"shell-quoted), params and kernels (default \"base head\").\n"
+		"A cell measures every kernel on its runner, interleaved, so "
+		"that the\nrunner's speed falls on all alike; with --replicas 3 "
+		"or more the runners\nare the samples of the test.\n"
 		"\n"
 		"gate tests each job's KPI (or --kpi METRIC, repeatable) of HEAD "
 		"against BASE with\nkab compare's tests (per boot when boots "
@@ -59,18 +63,26 @@ static int matrix(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "kernels", required_argument, NULL, 'k' },
+		{ "replicas", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *kernels = "base,head";
 	char **kv;
 	size_t nk, i;
-	int opt, rc;
+	int opt, rc, replicas = 1;
+	char *end;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		if (opt == 'k') {
 			kernels = optarg;
+		} else if (opt == 'r') {
+			replicas = (int)strtol(optarg, &end, 10);
+			if (*end || end == optarg || replicas < 1 ||
+			    replicas > 100)
+				return cli_error(EXIT_USAGE, "--replicas '%s': "
+						 "give 1 to 100", optarg);
 		} else if (opt == 'h') {
 			ci_usage(stdout);
 			return EXIT_OK;
@@ -87,7 +99,16 @@ static int matrix(int argc, char **argv)
 		return cli_error(EXIT_USAGE, "--kernels '%s': name at least one "
 				 "kernel, e.g. base,head", kernels);
 	}
-	rc = ci_matrix(argv + optind, argc - optind, kv, nk);
+	for (i = 0; i < nk; i++)
+		if (kv[i][strspn(kv[i], "abcdefghijklmnopqrstuvwxyz"
+				 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")]) {
+			rc = cli_error(EXIT_USAGE, "--kernels: '%s' is not a "
+				       "name: use letters, digits and _ (it "
+				       "names KAB_KERNEL_<name>)", kv[i]);
+			goto out;
+		}
+	rc = ci_matrix(argv + optind, argc - optind, kv, nk, replicas);
+out:
 	for (i = 0; i < nk; i++)
 		free(kv[i]);
 	free(kv);

@@ -97,6 +97,8 @@ static json_t *cell_json(const struct kab_cell *c, const char *metric)
 	json_object_set_new(j, "unit", json_string("boot"));
 	json_object_set_new(j, "boots_base", json_integer(c->units_base));
 	json_object_set_new(j, "boots_head", json_integer(c->units_head));
+	json_object_set_new(j, "blocks", json_integer(c->blocks));
+	json_object_set_new(j, "confounded", json_boolean(c->confounded));
 	json_object_set_new(j, "scale", json_string(c->log_scale ? "log" :
 						       "linear"));
 	json_object_set_new(j, "f_boots_base", num(c->f_base));
@@ -239,6 +241,18 @@ static void text_table(FILE *out, const struct kab_table_head *h,
 			"call a change among %zu metrics at q = %g: need >= "
 			"%zu boots a side, or --test welch\n", c->nr_rows,
 			c->opts->fdr, c->need_n);
+	if (c->confounded_rows)
+		fprintf(out, "\nnote: %zu metrics were measured on different "
+			"machines for each side (no merged database holds "
+			"both): a machine's speed cannot be told from a "
+			"kernel's, so they get no verdict; measure every "
+			"kernel in each CI cell (kab ci matrix does)\n",
+			c->confounded_rows);
+	if (c->blocked_rows)
+		fprintf(out, "\nnote: %zu metrics were measured on several "
+			"machines (merged databases) that each ran both "
+			"sides: tested on the changes within each machine, "
+			"machines as the samples\n", c->blocked_rows);
 	if (c->zero_rows)
 		fprintf(out, "\nnote: %zu shown metrics have a base mean of 0: "
 			"their change is absolute, not %%\n", c->zero_rows);

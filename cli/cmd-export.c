@@ -73,7 +73,7 @@ static json_t *run_to_json(struct kab_db *db, const struct kab_run *r,
 			   "image_path", str_or_null(r->kernel.image_path),
 			   "image_sha256", str_or_null(r->kernel.image_sha256),
 			   "commit", str_or_null(r->kernel.commit));
-	return json_pack("{s:s, s:o, s:s, s:s, s:s, s:O, s:O, s:s, s:O, s:i, "
+	json_t *run = json_pack("{s:s, s:o, s:s, s:s, s:s, s:O, s:O, s:s, s:O, s:i, "
 			 "s:s, s:o, s:s, s:o, s:I, s:I, s:o}",
 			 "uuid", r->uuid, "kernel", kernel, "job", r->job,
 			 "suite", r->suite, "test", r->test,
@@ -87,6 +87,10 @@ static json_t *run_to_json(struct kab_db *db, const struct kab_run *r,
 			 "garbage_bytes", (json_int_t)r->garbage_bytes,
 			 "bad_records", (json_int_t)r->bad_records,
 			 "iterations", c.iters);
+
+	if (run && r->block)
+		json_object_set_new(run, "block", json_string(r->block));
+	return run;
 }
 
 static void export_usage(FILE *f)

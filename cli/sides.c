@@ -24,6 +24,7 @@ static int keep_run(void *arg, const struct kab_run *r)
 	ri->label = xstrdup(r->kernel.label);
 	ri->commit = r->kernel.commit ? xstrdup(r->kernel.commit) : NULL;
 	ri->status = xstrdup(r->status);
+	ri->block = r->block ? xstrdup(r->block) : NULL;
 	ri->params = json_dumps(r->params, JSON_COMPACT | JSON_SORT_KEYS);
 	ri->params_obj = json_incref(r->params);
 	cpu = json_string_value(json_object_get(r->host, "cpu_model"));
@@ -54,6 +55,7 @@ void runs_free(struct run_list *l)
 		free(l->v[i].label);
 		free(l->v[i].commit);
 		free(l->v[i].status);
+		free(l->v[i].block);
 		free(l->v[i].params);
 		free(l->v[i].machine);
 		json_decref(l->v[i].params_obj);
@@ -246,6 +248,17 @@ int side_pool(struct kab_db *db, const struct run_info *const *runs,
 			out->series[n++] = p.slot[i];
 	out->nr = n;
 	qsort(out->series, n, sizeof(*out->series), cmp_series);
+	out->nr_boots = nr;
+	out->block = NULL;
+	for (i = 0; i < nr && !out->block; i++)
+		if (runs[i]->block) {
+			const char **b = xcalloc(nr, sizeof(*b));
+			size_t k;
+
+			for (k = 0; k < nr; k++)
+				b[k] = runs[k]->block;
+			out->block = b;
+		}
 	free(p.slot);
 	*bad += p.bad;
 	return 0;
@@ -261,6 +274,7 @@ void side_free(struct kab_side *s)
 		free(s->series[i].boot);
 	}
 	free(s->series);
+	free((void *)s->block);
 	free((char *)s->id);
 	free((char *)s->desc);
 	memset(s, 0, sizeof(*s));

@@ -16,6 +16,7 @@ struct run_info {
 	char *params;		/* canonical JSON: the job's identity */
 	char *machine;		/* what must match to compare: CPUs, model, memory */
 	bool emulated;		/* QEMU TCG */
+	char *block;		/* the CI runner it was merged from */
 	json_t *params_obj;
 };
 

@@ -64,6 +64,11 @@ struct kab_run {
 	int64_t garbage_bytes;
 	int64_t bad_records;
 	int nr_iterations;	/* iterations stored (read side) */
+	/*
+	 * The block it was measured in: the database (a CI runner's) it
+	 * was merged from, or NULL.  Runs of one block share a machine.
+	 */
+	char *block;
 };
 
 void kab_run_free(struct kab_run *r);

@@ -142,8 +142,8 @@ static const char kernel_match[] =
 	"x.cmdline AND k.image_sha256 = x.image_sha256 WHERE x.id = "
 	"s.kernel_id)";
 
-static int merge_attached(struct kab_db *db, struct kab_merge_stats *st,
-			  struct kab_err *err)
+static int merge_attached(struct kab_db *db, const char *path,
+			  struct kab_merge_stats *st, struct kab_err *err)
 {
 	static const char *const run_subst[] = { "kernel_id", kernel_match,
 						 NULL };
@@ -172,6 +172,23 @@ static int merge_attached(struct kab_db *db, struct kab_merge_stats *st,
 		    "main.runs r JOIN src.runs s ON s.uuid = r.uuid WHERE "
 		    "s.id = old)", err))
 		return -1;
+	/*
+	 * A database merged from is a block: its runs were measured on one
+	 * machine (a CI runner), and kab compare takes the differences
+	 * within each block when several hold both sides.  A run that
+	 * already has a block (merged before) keeps it.
+	 */
+	{
+		char *sql = sqlite3_mprintf("UPDATE main.runs SET block = %Q "
+					    "WHERE block IS NULL AND id IN "
+					    "(SELECT new FROM temp.run_map)",
+					    path);
+		int rc = db_exec(db, sql, err);
+
+		sqlite3_free(sql);
+		if (rc)
+			return -1;
+	}
 	/* each A/B some of whose boots come along, once */
 	if (db_exec(db, "INSERT INTO temp.ab_map (old) SELECT DISTINCT ab_id "
 		    "FROM src.boots WHERE ab_id IS NOT NULL AND run_id IN "
@@ -258,7 +275,7 @@ int kab_db_merge(struct kab_db *db, const char *path,
 		goto out;
 	rc = db_exec(db, "BEGIN IMMEDIATE", err);
 	if (!rc) {
-		rc = merge_attached(db, st, err);
+		rc = merge_attached(db, path, st, err);
 		if (rc)
 			db_exec(db, "ROLLBACK", NULL);
 		else

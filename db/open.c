@@ -143,7 +143,8 @@ static const char *const migrations[] = {
 	/*
 	 * 5 -> 6: a boot whose guest the host starved (an RCU stall or a
 	 * lockup on a kernel that did nothing wrong) is a host-stall, and
-	 * every boot keeps how busy other processes kept the host.  SQLite
+	 * every boot keeps how busy other processes kept the host; a run keeps
+	 * its block, the CI runner whose database it was merged from.  SQLite
 	 * cannot change a CHECK: the table is built again.
 	 */
 	"CREATE TABLE boots6 ("
@@ -179,7 +180,9 @@ static const char *const migrations[] = {
 	"  first_sample FROM boots;"
 	"DROP TABLE boots;"
 	"ALTER TABLE boots6 RENAME TO boots;"
-	"CREATE INDEX boots_run ON boots (run_id);",
+	"CREATE INDEX boots_run ON boots (run_id);"
+	/* the runner (the database merged from) a run was measured on */
+	"ALTER TABLE runs ADD COLUMN block TEXT;",
 };
 
 char *kab_db_default_path(void)

@@ -73,7 +73,7 @@ if [ -x /usr/bin/python3 ] && command -v qemu-system-x86_64 >/dev/null && ls /bo
 		"KAB_SET=--set nr_task=1 --set warmup=0 --set testtime=1s" >/dev/null
 	end=$(date +%s.%N)
 	awk -v s="$start" -v e="$end" 'BEGIN {
-		printf "  the GitHub example run here, 2 cells x 4 QEMU boots, merged and gated: %.0f s\n", e - s }'
+		printf "  the GitHub example run here, 1 cell x 8 QEMU boots (both kernels), merged and gated: %.0f s\n", e - s }'
 fi
 
 echo
@@ -92,6 +92,32 @@ if command -v qemu-system-x86_64 >/dev/null && ls /boot/vmlinuz-* >/dev/null 2>&
 		sqlite3 "$TMP/q-$entry.db" "SELECT printf('  %s: from QEMU start: agent up %.1f s, first sample %.1f s, power-off %.1f s (mean of %d boots, %s)', entry, avg(hello), avg(first_sample), avg(seconds), count(*), accel) FROM boots"
 	done
 	ls -la "$TMP"/cache/kab/initramfs-*.cpio | awk '{ printf "  initramfs: %.1f MiB, uncompressed\n", $5 / 1048576 }' | head -1
+else
+	echo "  (no QEMU or no kernel in /boot: make deps installs them)"
+fi
+
+echo
+echo "== noise at the source: malloc1 between and within boots under QEMU"
+echo "   (10 boots of 5 x 1 s iterations each way, interleaved; b/w is the"
+echo "   between-boot variance over the within-boot one, kab show's column)"
+if command -v qemu-system-x86_64 >/dev/null && ls /boot/vmlinuz-* >/dev/null 2>&1; then
+	export XDG_CACHE_HOME="$TMP/cache"
+	for b in $(seq 1 10); do
+		for way in before after; do
+			KAB_QEMU_PREALLOC=$([ $way = before ] && echo 0 || echo 1) \
+				$KAB --db "$TMP/noise.db" run --target qemu --runs 5 \
+				--kernel-label $way --monitors none --set nr_task=1 \
+				--set warmup=0 --set testtime=1s \
+				jobs/will-it-scale-malloc1.yaml >/dev/null 2>&1 || true
+		done
+	done
+	for way in before after; do
+		$KAB --db "$TMP/noise.db" show --metric will-it-scale.per_process_ops \
+			$way | awk -v w=$way '$NF == "will-it-scale.per_process_ops" {
+			printf "  %-6s %s: %s boots, within %s, between %s, b/w %s\n",
+				w, w == "before" ? "(no -mem-prealloc)" :
+				"(-mem-prealloc)  ", $2, $5, $6, $9 }'
+	done
 else
 	echo "  (no QEMU or no kernel in /boot: make deps installs them)"
 fi

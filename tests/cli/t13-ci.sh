@@ -6,7 +6,7 @@
 
 PY=/usr/bin/python3
 
-test_expect "ci matrix: a cell per parameter set and kernel, for GitHub" '
+test_expect "ci matrix: a cell per parameter set (and replica) measuring every kernel, for GitHub" '
 	cat >$TMP/two.yaml <<-EOF
 	testcase: will-it-scale
 	nr_task: [1, 2]
@@ -14,25 +14,94 @@ test_expect "ci matrix: a cell per parameter set and kernel, for GitHub" '
 	  mode: process
 	  test: malloc1
 	EOF
-	kab ci matrix --kernels v6.1,v6.1-fix $TMP/two.yaml $TOP/jobs/stress-ng-radixsort.yaml >$TMP/m.json
+	kab ci matrix --kernels v6_1,v6_1_fix $TMP/two.yaml $TOP/jobs/stress-ng-radixsort.yaml >$TMP/m.json
 	cat $TMP/m.json
 	[ $(wc -l <$TMP/m.json) -eq 1 ]
-	$PY - $TMP/m.json $TMP/two.yaml <<-PY
+	kab ci matrix --replicas 3 $TMP/two.yaml >$TMP/m3.json
+	$PY - $TMP/m.json $TMP/two.yaml $TMP/m3.json <<-PY
 	import json, re, sys
 	m = json.load(open(sys.argv[1]))
 	cells = m["include"]
-	assert len(cells) == 6, len(cells)
+	assert len(cells) == 3, len(cells)
 	names = [c["cell"] for c in cells]
-	assert len(set(names)) == 6 and all(re.fullmatch(r"[A-Za-z0-9._-]+", n) for n in names), names
+	assert len(set(names)) == 3 and all(re.fullmatch(r"[A-Za-z0-9._-]+", n) for n in names), names
+	# every cell boots every kernel: no runner is one kernel only
+	assert all(c["kernels"] == "v6_1 v6_1_fix" for c in cells), cells
 	wis = [c for c in cells if c["job"] == sys.argv[2]]
-	assert sorted((c["set"], c["kernel"]) for c in wis) == [
-	    ("--set nr_task=1", "v6.1"), ("--set nr_task=1", "v6.1-fix"),
-	    ("--set nr_task=2", "v6.1"), ("--set nr_task=2", "v6.1-fix")], wis
+	assert sorted(c["set"] for c in wis) == ["--set nr_task=1", "--set nr_task=2"], wis
 	assert all(c["params"]["nr_task"] in c["set"] for c in wis)
 	rs = [c for c in cells if c not in wis]
-	assert [c["set"] for c in rs] == ["", ""] and rs[0]["params"]["test"] == "radixsort"
+	assert [c["set"] for c in rs] == [""] and rs[0]["params"]["test"] == "radixsort"
+	m3 = json.load(open(sys.argv[3]))["include"]
+	assert len(m3) == 6 and len({c["cell"] for c in m3}) == 6, m3
+	assert all(c["kernels"] == "base head" for c in m3), m3
 	PY
 	expect_error 2 "nosuch.yaml" -- kab ci matrix $TMP/nosuch.yaml
+	expect_error 2 "--kernels: .a-b. is not a name" -- kab ci matrix --kernels a-b,c $TMP/two.yaml
+	expect_error 2 "--replicas .0.: give 1 to 100" -- kab ci matrix --replicas 0 $TMP/two.yaml
+'
+
+test_expect "merged runners are blocks: an offset between runners is no verdict, a change within them is" '
+	# three runners, one 50% slower and one 30% faster than the first;
+	# "same" has the head equal to the base on every runner, "drop" 10%
+	# slower; the old matrix (a runner a kernel) is "split"
+	$PY - $TMP <<-PY
+	import json, random, sys
+	tmp = sys.argv[1]
+	rnd = random.Random(5)
+	def run(n, label, level, tag):
+	    vals = [level * (1 + rnd.gauss(0, 0.01)) for _ in range(3)]
+	    return {"uuid": "00000000-0000-4000-8000-%04d%08d" % (tag, n),
+	        "kernel": {"label": label, "release": "r", "cmdline": "",
+	                   "image_path": None, "image_sha256": None, "commit": None},
+	        "job": "j", "suite": "s", "test": "t", "params": {"test": "t"},
+	        "resolved": {}, "target": "qemu", "host": {"nr_cpus": 2},
+	        "iterations_planned": 3, "started_at": "2026-12-03T10:00:00Z",
+	        "ended_at": "2026-12-03T10:01:00Z", "status": "ok",
+	        "message": None, "garbage_bytes": 0, "bad_records": 0,
+	        "iterations": [{"iteration": i + 1, "metrics": {"x.ops": v}}
+	                       for i, v in enumerate(vals)]}
+	speed = [1.0, 0.5, 1.3]
+	for case, drop in (("same", 1.0), ("drop", 0.9)):
+	    for r, s in enumerate(speed):
+	        runs, n = [], 0
+	        for boot in range(3):
+	            for label, f in (("base", 1.0), ("head", drop)):
+	                runs.append(run(n, label, 1000 * s * f, 100 * r + (case == "drop")))
+	                n += 1
+	        json.dump({"kab_export": 1, "kab_version": "0.1.0", "runs": runs},
+	                  open("%s/%s-r%d.json" % (tmp, case, r), "w"))
+	# a runner a kernel: base on the first, head on the slow one
+	for k, (label, s) in enumerate((("base", 1.0), ("head", 0.5))):
+	    runs = [run(i, label, 1000 * s, 900 + k) for i in range(3)]
+	    json.dump({"kab_export": 1, "kab_version": "0.1.0", "runs": runs},
+	              open("%s/split-%s.json" % (tmp, label), "w"))
+	PY
+	for f in $TMP/same-r*.json $TMP/drop-r*.json $TMP/split-*.json; do
+		kab --db ${f%.json}.db import $f >/dev/null
+	done
+	kab merge $TMP/same.db $TMP/same-r0.db $TMP/same-r1.db $TMP/same-r2.db >/dev/null
+	kab merge $TMP/drop.db $TMP/drop-r0.db $TMP/drop-r1.db $TMP/drop-r2.db >/dev/null
+	kab merge $TMP/split.db $TMP/split-base.db $TMP/split-head.db >/dev/null
+	test "$(sqlite3 $TMP/same.db "SELECT count(DISTINCT block) FROM runs")" = 3
+	kab --db $TMP/same.db compare --kpi x.ops --stats base head >$TMP/same.txt
+	cat $TMP/same.txt
+	not grep -q "^kab noticed" $TMP/same.txt
+	grep -q "measured on several machines (merged databases) that each ran both sides" $TMP/same.txt
+	grep -q "in 3 machines" $TMP/same.txt
+	kab --db $TMP/drop.db compare --kpi x.ops --stats base head >$TMP/drop.txt
+	cat $TMP/drop.txt
+	grep -Eq "^kab noticed a (9|10)\.[0-9]% regression of x.ops: base -> head" $TMP/drop.txt
+	kab --db $TMP/split.db compare --kpi x.ops base head >$TMP/split.txt
+	cat $TMP/split.txt
+	not grep -q "^kab noticed" $TMP/split.txt
+	grep -q "(machines differ)" $TMP/split.txt
+	grep -q "measured on different machines for each side" $TMP/split.txt
+	# the gate agrees: no verdict is not a regression
+	kab --db $TMP/split.db ci gate --kpi x.ops base head
+	rc=0
+	kab --db $TMP/drop.db ci gate --kpi x.ops base head >/dev/null || rc=$?
+	test $rc = 1
 '
 
 test_expect "merge: runs are copied once, by UUID, whatever the order" '
@@ -94,7 +163,7 @@ test_expect "merge refuses a newer database and keeps what is stored" '
 
 test_expect "merge upgrades an older database in a copy, not in place" '
 	cp $TMP/a.db $TMP/old.db
-	sqlite3 $TMP/old.db "drop table bisect_steps; drop table bisects; drop table builds; PRAGMA user_version = 4"
+	sqlite3 $TMP/old.db "drop table bisect_steps; drop table bisects; drop table builds; alter table runs drop column block; PRAGMA user_version = 4"
 	kab merge $TMP/o2.db $TMP/old.db >$TMP/pipe
 	grep -q "24 runs merged" $TMP/pipe
 	[ "$(sqlite3 $TMP/old.db "PRAGMA user_version")" = 4 ]

@@ -72,8 +72,8 @@ static inline void sim_run(gsl_rng *r, const struct sim_cell *c,
 					     g + (2 * m + 1) * n };
 	}
 	for (t = 0; t < tables; t++) {
-		struct kab_side base = { "a", "a", metrics, bs };
-		struct kab_side head = { "b", "b", metrics, hs };
+		struct kab_side base = { "a", "a", metrics, bs, NULL, 0 };
+		struct kab_side head = { "b", "b", metrics, hs, NULL, 0 };
 		struct kab_comparison cmp;
 		bool any = false;
 

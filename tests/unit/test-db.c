@@ -258,6 +258,7 @@ static void test_migration_and_boots(void **state)
 	kab_db_close(db);
 	exec_sql(p, "DROP TABLE boots; DROP TABLE abs; DROP TABLE builds; "
 		 "DROP TABLE bisect_steps; DROP TABLE bisects; "
+		 "ALTER TABLE runs DROP COLUMN block; "
 		 "PRAGMA user_version = 1");
 	assert_int_equal(kab_db_open(p, KAB_DB_WRITE, &db, &err), 0);
 	assert_int_equal(kab_db_run_get(db, r.id, &back, &err), 0);
@@ -304,8 +305,9 @@ static void test_migration_host_stall(void **state)
 	b.run_id = r.id;
 	assert_int_equal(kab_db_boot_insert(db, &b, &id, &err), 0);
 	kab_db_close(db);
-	/* what version 5 had: no host_busy, no host-stall */
+	/* what version 5 had: no host_busy, no host-stall, no block */
 	exec_sql(p, "ALTER TABLE boots DROP COLUMN host_busy; "
+		 "ALTER TABLE runs DROP COLUMN block; "
 		 "PRAGMA user_version = 5");
 	assert_int_equal(kab_db_open(p, KAB_DB_WRITE, &db, &err), 0);
 	console = kab_db_boot_console(db, id, &len, &err);

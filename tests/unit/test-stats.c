@@ -258,7 +258,7 @@ static void test_compare_three_boots(void **state)
 	double h[] = { 50, 50.1, 49.9, 56, 56.1, 55.9, 53, 53.1, 52.9 };
 	int g[] = { 1, 1, 1, 2, 2, 2, 3, 3, 3 };
 	struct kab_series bs = { "x.ops", 9, b, g }, hs = { "x.ops", 9, h, g };
-	struct kab_side base = { "a", "a", 1, &bs }, head = { "b", "b", 1, &hs };
+	struct kab_side base = { "a", "a", 1, &bs, NULL, 0 }, head = { "b", "b", 1, &hs, NULL, 0 };
 	struct kab_compare_opts o = { .test = KAB_TEST_WELCH, .fdr = 0.05 };
 	struct kab_comparison c;
 	struct kab_cell *cell;
@@ -276,6 +276,91 @@ static void test_compare_three_boots(void **state)
 	/* the interval of the ratio holds the change, both below 0 */
 	assert_true(cell->ci_lo < cell->change && cell->change < cell->ci_hi);
 	assert_true(cell->ci_hi < 0);
+	kab_comparison_free(&c);
+}
+
+/*
+ * CI runners as blocks.  Three runners whose speeds differ by up to 50%,
+ * each measuring both kernels (2 boots of 3 iterations a side): the
+ * test is on the within-runner differences.  A runner per kernel (the
+ * old matrix) confounds the runner with the kernel: a 50% runner offset
+ * was a "change"; now it is no verdict.
+ */
+static void fill_blocks(double *v, int *g, const char **blk, double shift,
+			const double *offset, const double *jitter)
+{
+	static const char *const names[] = { "r1.db", "r2.db", "r3.db" };
+	size_t k, j;
+
+	for (k = 0; k < 6; k++) {
+		blk[k] = names[k / 2];
+		for (j = 0; j < 3; j++) {
+			v[k * 3 + j] = 1000 * offset[k / 2] * (1 + shift) *
+				       (1 + jitter[k]) * (1 + 0.002 * j);
+			g[k * 3 + j] = (int)k;
+		}
+	}
+}
+
+static void test_compare_blocks(void **state)
+{
+	static const double offset[] = { 1.0, 1.5, 0.7 };
+	static const double jb[] = { 0.01, -0.01, 0.005, -0.004, 0.0, 0.012 };
+	static const double jh[] = { -0.006, 0.008, 0.01, -0.01, 0.004, -0.002 };
+	static const double flat[] = { 1.0, 1.0, 1.0 };
+	static const double slow[] = { 1.5, 1.5, 1.5 };
+	double b[18], h[18];
+	int gb[18], gh[18];
+	const char *bb[6], *hb[6];
+	struct kab_series bs = { "x.ops", 18, b, gb }, hs = { "x.ops", 18, h, gh };
+	struct kab_side base = { "a", "a", 1, &bs, bb, 6 };
+	struct kab_side head = { "b", "b", 1, &hs, hb, 6 };
+	struct kab_compare_opts o = { .test = KAB_TEST_WELCH, .fdr = 0.05,
+				      .noise = 1 };
+	struct kab_comparison c;
+	struct kab_cell *x;
+	size_t k;
+
+	/* every runner measures both: a 10% drop is called, offsets or not */
+	fill_blocks(b, gb, bb, 0, offset, jb);
+	fill_blocks(h, gh, hb, -0.10, offset, jh);
+	assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
+	x = &c.rows[0].cells[0];
+	assert_int_equal(x->blocks, 3);
+	assert_false(x->confounded);
+	assert_true(x->significant);
+	assert_int_equal(x->verdict, -1);
+	assert_true(x->ci_lo < -10 && -10 < x->ci_hi);
+	assert_int_equal(c.blocked_rows, 1);
+	kab_comparison_free(&c);
+	/* and no change is no verdict */
+	fill_blocks(h, gh, hb, 0, offset, jh);
+	assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
+	x = &c.rows[0].cells[0];
+	assert_int_equal(x->blocks, 3);
+	assert_false(x->significant);
+	kab_comparison_free(&c);
+
+	/* a runner a kernel, the head's runner 50% faster, no change */
+	fill_blocks(b, gb, bb, 0, flat, jb);
+	fill_blocks(h, gh, hb, 0, slow, jh);
+	for (k = 0; k < 6; k++) {
+		bb[k] = "base-cell.db";
+		hb[k] = "head-cell.db";
+	}
+	assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
+	x = &c.rows[0].cells[0];
+	assert_true(x->confounded);
+	assert_false(x->significant);
+	assert_int_equal(c.confounded_rows, 1);
+	assert_int_equal(c.few_rows, 0);
+	kab_comparison_free(&c);
+	/* what that design called before blocks were known: +50% */
+	base.block = head.block = NULL;
+	assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
+	x = &c.rows[0].cells[0];
+	assert_true(x->significant);
+	assert_true(x->change > 45);
 	kab_comparison_free(&c);
 }
 
@@ -380,9 +465,9 @@ static void test_compare_boot_is_unit(void **state)
 	struct kab_series bs = { "x.ops", 6, b, g }, hs = { "x.ops", 6, h, g };
 	struct kab_series bs1 = { "x.ops", 6, b, one };
 	struct kab_series hs2 = { "x.ops", 6, h, NULL };
-	struct kab_side base = { "a", "a", 1, &bs }, head = { "b", "b", 1, &hs };
-	struct kab_side base1 = { "a", "a", 1, &bs1 };
-	struct kab_side head2 = { "b", "b", 1, &hs2 };
+	struct kab_side base = { "a", "a", 1, &bs, NULL, 0 }, head = { "b", "b", 1, &hs, NULL, 0 };
+	struct kab_side base1 = { "a", "a", 1, &bs1, NULL, 0 };
+	struct kab_side head2 = { "b", "b", 1, &hs2, NULL, 0 };
 	struct kab_compare_opts o = { .test = KAB_TEST_WELCH, .fdr = 0.05 };
 	struct kab_comparison c;
 
@@ -460,9 +545,9 @@ static void test_compare_demo_kpi(void **state)
 	bs[ROWS - 1] = (struct kab_series){ kpi, 3 * IT, v[0], g };
 	hs[ROWS - 1] = (struct kab_series){ kpi, 3 * IT, v[1], g };
 	fs[ROWS - 1] = (struct kab_series){ kpi, 3 * IT, v[2], g };
-	sb = (struct kab_side){ "base", "base", ROWS, bs };
-	sh[0] = (struct kab_side){ "align", "align", ROWS, hs };
-	sh[1] = (struct kab_side){ "fix", "fix", ROWS, fs };
+	sb = (struct kab_side){ "base", "base", ROWS, bs, NULL, 0 };
+	sh[0] = (struct kab_side){ "align", "align", ROWS, hs, NULL, 0 };
+	sh[1] = (struct kab_side){ "fix", "fix", ROWS, fs, NULL, 0 };
 	assert_int_equal(kab_compare(&sb, sh, 2, &o, &c), 0);
 	for (i = 0; i < c.nr_rows; i++)
 		if (!strcmp(c.rows[i].metric, kpi))
@@ -501,7 +586,7 @@ static void test_compare_no_floor(void **state)
 	int g[9];
 	struct kab_series bs = { "proc-vmstat.thp_fault_alloc", 9, b, g };
 	struct kab_series hs = { "proc-vmstat.thp_fault_alloc", 9, h, g };
-	struct kab_side base = { "a", "a", 1, &bs }, head = { "b", "b", 1, &hs };
+	struct kab_side base = { "a", "a", 1, &bs, NULL, 0 }, head = { "b", "b", 1, &hs, NULL, 0 };
 	struct kab_compare_opts o = { .test = KAB_TEST_WELCH, .fdr = 0.05,
 				      .noise = 1 };
 	struct kab_comparison c;
@@ -593,6 +678,7 @@ int main(void)
 		cmocka_unit_test(test_compare_three_boots),
 		cmocka_unit_test(test_compare_demo_kpi),
 		cmocka_unit_test(test_compare_no_floor),
+		cmocka_unit_test(test_compare_blocks),
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_sequential),
 		cmocka_unit_test(test_power_t),
