@@ -112,11 +112,13 @@ if command -v qemu-system-x86_64 >/dev/null && ls /boot/vmlinuz-* >/dev/null 2>&
 		done
 	done
 	for way in before after; do
+		what=$([ $way = before ] && echo "(no -mem-prealloc)" ||
+			echo "(-mem-prealloc)   ")
 		$KAB --db "$TMP/noise.db" show --metric will-it-scale.per_process_ops \
-			$way | awk -v w=$way '$NF == "will-it-scale.per_process_ops" {
-			printf "  %-6s %s: %s boots, within %s, between %s, b/w %s\n",
-				w, w == "before" ? "(no -mem-prealloc)" :
-				"(-mem-prealloc)  ", $2, $5, $6, $9 }'
+			$way | awk -v w="$way $what" '
+			$NF == "will-it-scale.per_process_ops" {
+				printf "  %s: %s boots, within %s, between %s, b/w %s\n",
+					w, $2, $5, $6, $9 }'
 	done
 else
 	echo "  (no QEMU or no kernel in /boot: make deps installs them)"
