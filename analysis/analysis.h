@@ -22,6 +22,8 @@ struct kab_summary {
 void kab_summarize(double *v, size_t n, struct kab_summary *out);
 /* 100 * stddev / mean, 0 when the mean is 0. */
 double kab_summary_pct(const struct kab_summary *s);
+/* Is every value > 0 (a ratio, so tested on the log scale)? */
+bool kab_all_positive(const double *v, size_t n);
 
 /* ---- tests of two samples; p-values two-sided, NAN when undefined ---- */
 

@@ -44,16 +44,6 @@ static void group(const double *v, size_t n, bool log_scale, struct group *g)
 	}
 }
 
-static bool positive(const double *v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!(v[i] > 0))
-			return false;
-	return true;
-}
-
 void kab_classify(const double *x, size_t n, const double *good, size_t ng,
 		  const double *bad, size_t nb, double alpha,
 		  struct kab_classify *out)
@@ -66,8 +56,9 @@ void kab_classify(const double *x, size_t n, const double *good, size_t ng,
 	out->mean = out->position = out->p_good = out->p_bad = NAN;
 	if (!n || !ng || !nb)
 		return;
-	out->log_scale = positive(x, n) && positive(good, ng) &&
-			 positive(bad, nb);
+	out->log_scale = kab_all_positive(x, n) &&
+			 kab_all_positive(good, ng) &&
+			 kab_all_positive(bad, nb);
 	group(x, n, out->log_scale, &gx);
 	group(good, ng, out->log_scale, &gg);
 	group(bad, nb, out->log_scale, &gb);

@@ -41,16 +41,6 @@ static void summarize(const struct kab_series *s, struct kab_summary *out)
 	free(c);
 }
 
-static bool all_positive(const double *v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!(v[i] > 0))
-			return false;
-	return true;
-}
-
 static void take_logs(double *v, size_t n)
 {
 	size_t i;
@@ -233,7 +223,8 @@ static void fill_cell(const struct kab_series *b, const struct kab_side *bside,
 	c->units_base = ub.n;
 	c->units_head = uh.n;
 	/* Changes multiply: ratios of positive metrics on the log scale. */
-	c->log_scale = all_positive(b->v, b->n) && all_positive(h->v, h->n);
+	c->log_scale = kab_all_positive(b->v, b->n) &&
+		       kab_all_positive(h->v, h->n);
 	if (c->log_scale) {
 		take_logs(ub.mean, ub.n);
 		take_logs(uh.mean, uh.n);

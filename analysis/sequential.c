@@ -46,16 +46,6 @@ double kab_look_alpha(double alpha, size_t look, size_t looks)
 	       kab_spent(alpha, (double)(look - 1) / looks);
 }
 
-static bool all_positive(const double *v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!(v[i] > 0))
-			return false;
-	return true;
-}
-
 /* The change and its ends in %, from the difference on the test's scale. */
 static double to_pct(double d, bool log_scale, double base)
 {
@@ -77,7 +67,7 @@ void kab_seq_look(const double *x, size_t nx, const double *y, size_t ny,
 	out->last = look >= looks;
 	if (nx < 2 || ny < 2)
 		goto undecided;
-	out->log_scale = all_positive(x, nx) && all_positive(y, ny);
+	out->log_scale = kab_all_positive(x, nx) && kab_all_positive(y, ny);
 	lx = malloc(nx * sizeof(*lx));
 	ly = malloc(ny * sizeof(*ly));
 	if (!lx || !ly)

@@ -29,3 +29,13 @@ double kab_summary_pct(const struct kab_summary *s)
 {
 	return s->mean != 0 ? 100 * s->stddev / fabs(s->mean) : 0;
 }
+
+bool kab_all_positive(const double *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!(v[i] > 0))
+			return false;
+	return true;
+}

@@ -54,10 +54,13 @@ void ab_looks_free(struct ab_looks *a)
 void ab_looks_add(struct ab_looks *a, struct kab_db *db, size_t j, int s,
 		  int64_t run_id)
 {
-	struct ab_look *l = &a->l[j];
+	struct ab_look *l;
 	double m;
 
-	if (j >= a->nr || !l->kpi || run_id <= 0 ||
+	if (j >= a->nr)
+		return;
+	l = &a->l[j];
+	if (!l->kpi || run_id <= 0 ||
 	    kab_db_run_mean(db, run_id, l->kpi, &m))
 		return;
 	l->means[s] = xrealloc(l->means[s], (l->n[s] + 1) * sizeof(double));

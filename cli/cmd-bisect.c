@@ -120,14 +120,10 @@ static double endpoint_p(const double *gm, size_t kg, const double *bm,
 			 size_t kb)
 {
 	double *lg = xmalloc(kg * sizeof(*lg)), *lb = xmalloc(kb * sizeof(*lb));
-	bool logs = true;
+	bool logs = kab_all_positive(gm, kg) && kab_all_positive(bm, kb);
 	struct kab_welch w;
 	size_t i;
 
-	for (i = 0; i < kg; i++)
-		logs &= gm[i] > 0;
-	for (i = 0; i < kb; i++)
-		logs &= bm[i] > 0;
 	for (i = 0; i < kg; i++)
 		lg[i] = logs ? log(gm[i]) : gm[i];
 	for (i = 0; i < kb; i++)
