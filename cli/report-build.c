@@ -71,6 +71,18 @@ char *report_change(const struct report_job *j)
 			 c->change > 0 ? "increase" : "decrease");
 }
 
+const char *report_unjudged(const struct report_job *j)
+{
+	const struct kab_cell *c = &j->kpi->cells[0];
+
+	if (c->confounded)
+		return "its sides were measured on different machines, "
+		       "none measured both";
+	if (c->few)
+		return "fewer than 2 boots on a side";
+	return NULL;
+}
+
 const struct report_job *report_main(const struct report *r)
 {
 	return &r->job[r->main];
@@ -381,6 +393,8 @@ static void make_subject(struct kab_db *db, struct report *r,
 		strbuf_addf(&sb, "%s: ", h->label);
 	if (change)
 		strbuf_addf(&sb, "%s %s", m->kpi->metric, change);
+	else if (report_unjudged(m))
+		strbuf_addf(&sb, "no verdict on %s", m->kpi->metric);
 	else
 		strbuf_addf(&sb, "no significant change of %s",
 			    m->kpi->metric);

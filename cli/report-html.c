@@ -67,6 +67,8 @@ static void chart(FILE *out, const struct report_job *j)
 	if (change)
 		fprintf(out, "<span class=\"%s\">%s</span>",
 			verdict_class(j->kv.verdict), change);
+	else if (report_unjudged(j))
+		fputs("no verdict", out);
 	else
 		fputs("no significant change", out);
 	fputs(" (", out);
@@ -117,12 +119,17 @@ void report_html(FILE *out, const struct report *r)
 	if (change)
 		fprintf(out, "kab noticed a <strong class=\"%s\">%s</strong> of ",
 			verdict_class(m->kv.verdict), change);
+	else if (report_unjudged(m))
+		fputs("kab has <strong>no verdict</strong> on ", out);
 	else
 		fputs("kab found <strong>no significant change</strong> of ",
 		      out);
 	fputs("<code>", out);
 	html_escape(out, m->kpi->metric);
-	fputs("</code>.</p>\n<dl>\n", out);
+	fputs("</code>", out);
+	if (!change && report_unjudged(m))
+		fprintf(out, " (%s)", report_unjudged(m));
+	fputs(".</p>\n<dl>\n", out);
 	fact(out, r->head_kind, r->head_line);
 	fact(out, "compared with", r->base_line);
 	fact(out, "testcase", m->testcase);

@@ -137,9 +137,13 @@ void report_markdown(FILE *out, const struct report *r)
 	fputs("\n\n", out);
 	if (change)
 		fprintf(out, "kab noticed a **%s** of ", change);
+	else if (report_unjudged(m))
+		fputs("kab has **no verdict** on ", out);
 	else
 		fputs("kab found **no significant change** of ", out);
 	code(out, m->kpi->metric);
+	if (!change && report_unjudged(m))
+		fprintf(out, " (%s)", report_unjudged(m));
 	fprintf(out, " on:\n\n- **%s:** ", r->head_kind);
 	cell(out, r->head_line);
 	fputs("\n- **compared with:** ", out);

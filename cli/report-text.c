@@ -156,6 +156,11 @@ static void sentence(FILE *out, const struct report *r)
 	if (change)
 		fprintf(out, "kab noticed a %s of %s on:\n\n\n", change,
 			m->kpi->metric);
+	else if (report_unjudged(m))
+		fprintf(out, "kab has no verdict on %s: %s (%+.1f%s at n = "
+			"%zu against %zu) on:\n\n\n", m->kpi->metric,
+			report_unjudged(m), c->change, c->absolute ||
+			c->zero_base ? "" : "%", m->kpi->base.n, c->s.n);
 	else
 		fprintf(out, "kab found no significant change of %s (%+.1f%s "
 			"at n = %zu against %zu, adjusted p = %.2g) on:\n\n\n",

@@ -71,6 +71,8 @@ const struct report_job *report_main(const struct report *r);
 char *report_job_name(const struct cmp_table *t);
 /* "-96.7% regression" of a job's KPI, or NULL when not noticed. */
 char *report_change(const struct report_job *j);
+/* Why a job's KPI has no verdict at all, or NULL when it has one. */
+const char *report_unjudged(const struct report_job *j);
 
 void report_text(FILE *out, const struct report *r);
 /* The same without the Subject: line, for a message. */

@@ -24,7 +24,8 @@ TMP=$(mktemp -d /tmp/kab-test.XXXXXX)
 export KAB_DB=$TMP/kab.db
 export HOME=$TMP/home
 mkdir -p "$HOME"
-trap 'rm -rf "$TMP"' EXIT
+# KAB_KEEP=1 keeps the scratch directory for a look afterwards
+trap '[ -n "${KAB_KEEP:-}" ] && echo "# kept $TMP" >&2 || rm -rf "$TMP"' EXIT
 
 test_count=0
 test_failed=0

@@ -50,12 +50,13 @@ BISECT="--tree $R --job $JOB $QUICK --metric $M --build-cmd 'sh build.sh'"
 
 test_expect "kab bisect names the seeded commit; killed, it resumes" '
 	# 4 boots a side: boots dominate under TCG, and Welch on 3 boot
-	# means of a loaded machine can miss even this 60% change; up to 5
-	# boots a commit: with 25% boot noise a commit takes 2-3 boots to
-	# be placed on one side of halfway at its share of alpha
+	# means of a loaded machine can miss even this 60% change; up to 8
+	# boots a commit: with 25% boot noise a commit usually takes 2-3
+	# boots to be placed on one side of halfway at its share of alpha,
+	# and on a busy host 5 were seen to leave one a skip
 	# exec: the pid killed below is kab'"'"'s, not a shell'"'"'s around it
 	eval "exec \"$KAB\" bisect --good $C0 --bad $C7 --term-old fast \
-		--term-new slow --boots 4 --max-boots 5 $BISECT" >$TMP/o1 2>$TMP/e1 &
+		--term-new slow --boots 4 --max-boots 8 $BISECT" >$TMP/o1 2>$TMP/e1 &
 	pid=$!
 	for i in $(seq 1 1200); do
 		n=$(sql "SELECT count(*) FROM bisect_steps" 2>/dev/null || echo 0)
@@ -83,9 +84,15 @@ test_expect "kab bisect names the seeded commit; killed, it resumes" '
 	grep -q "^$C4 is the first slow commit" $TMP/o
 	grep -q "c4: slub_debug, the regression" $TMP/o
 	test "$(sql "SELECT status || '"'"' '"'"' || first_bad FROM bisects WHERE id = 1")" = "done $C4"
-	# the commit measured before the kill was not measured again
-	grep -q "as measured before" $TMP/e
-	test "$(sql "SELECT count(*) FROM bisect_steps WHERE commit_sha = '"'"'$first'"'"'")" = 1
+	# the commit measured before the kill was not measured again,
+	# unless it was a skip: that may have been the host, so it is
+	# measured afresh
+	if [ "$(sql "SELECT verdict FROM bisect_steps ORDER BY id LIMIT 1")" = skip ]; then
+		test "$(sql "SELECT count(*) FROM bisect_steps WHERE commit_sha = '"'"'$first'"'"'")" = 2
+	else
+		grep -q "as measured before" $TMP/e
+		test "$(sql "SELECT count(*) FROM bisect_steps WHERE commit_sha = '"'"'$first'"'"'")" = 1
+	fi
 	# every tested commit is listed, the table and the plot are there
 	grep -q "^  ${C0:0:12}  good" $TMP/o
 	grep -q "^  ${C7:0:12}  bad" $TMP/o

@@ -97,6 +97,13 @@ test_expect "merged runners are blocks: an offset between runners is no verdict,
 	not grep -q "^kab noticed" $TMP/split.txt
 	grep -q "(machines differ)" $TMP/split.txt
 	grep -q "measured on different machines for each side" $TMP/split.txt
+	# the report says it has no verdict, not that nothing changed
+	kab --db $TMP/split.db report --kpi x.ops base head >$TMP/split.rep
+	grep -q "^kab has no verdict on x.ops: its sides were measured on different machines" $TMP/split.rep
+	grep -q "^Subject: .*no verdict on x.ops" $TMP/split.rep
+	not grep -q "no significant change" $TMP/split.rep
+	kab --db $TMP/split.db report --kpi x.ops --format markdown base head >$TMP/split.md
+	grep -q "kab has \*\*no verdict\*\* on .x.ops. (its sides" $TMP/split.md
 	# the gate agrees: no verdict is not a regression
 	kab --db $TMP/split.db ci gate --kpi x.ops base head
 	rc=0
