@@ -101,16 +101,6 @@ static void junit(FILE *f, const char *base, const char *head,
 	fputs("  </testsuite>\n</testsuites>\n", f);
 }
 
-static void md_cell(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|')
-			fputs("\\|", f);
-		else
-			fputc(*s == '\n' ? ' ' : *s, f);
-	}
-}
-
 static void summary(FILE *f, const char *base, const char *head,
 		    const struct gate_opts *o, const struct verdict *v,
 		    size_t nr, size_t failed)
@@ -123,11 +113,10 @@ static void summary(FILE *f, const char *base, const char *head,
 	else
 		fprintf(f, "## kab ci gate: :white_check_mark: no KPI %s\n\n",
 			o->fail_on_change ? "changed" : "regressed");
-	fputs("`", f);
-	md_cell(f, head);
-	fputs("` against `", f);
-	md_cell(f, base);
-	fprintf(f, "`, failing on a significant %s beyond %g%%.\n\n"
+	md_code(f, head);
+	fputs(" against ", f);
+	md_code(f, base);
+	fprintf(f, ", failing on a significant %s beyond %g%%.\n\n"
 		"| job | KPI | base | head | change | verdict |\n"
 		"|---|---|---:|---:|---|---|\n",
 		o->fail_on_change ? "change" : "regression", o->threshold);
@@ -136,13 +125,13 @@ static void summary(FILE *f, const char *base, const char *head,
 		const struct kab_cell *c = &r->cells[0];
 
 		fputs("| ", f);
-		md_cell(f, v[i].job);
-		fputs(" | `", f);
-		md_cell(f, r->metric);
-		fprintf(f, "` | %.6g ±%.0f%% | %.6g ±%.0f%% | ", r->base.mean,
+		md_text(f, v[i].job);
+		fputs(" | ", f);
+		md_code(f, r->metric);
+		fprintf(f, " | %.6g ±%.0f%% | %.6g ±%.0f%% | ", r->base.mean,
 			kab_summary_pct(&r->base), c->s.mean,
 			kab_summary_pct(&c->s));
-		md_cell(f, v[i].what);
+		md_text(f, v[i].what);
 		fprintf(f, " | %s |\n", v[i].failed ? "**fail**" : "pass");
 	}
 }

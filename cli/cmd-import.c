@@ -1,126 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd-import.c - kab import: runs exported as JSON, back into a
- * database.  A run already there (same uuid) is skipped; each run goes
- * in whole, in one transaction, or not at all.  The file is checked as
- * carefully as a guest's stream: it may come from anywhere.
+ * cmd-import.c - kab import: files of runs exported as JSON, back into
+ * a database, run by run (kab_db_import_run checks each).
  */
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "../runner/runner.h"
-
-static const char *opt_str(json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
-
-/* A block names a machine in notes: one line of printable ASCII. */
-static bool block_ok(const char *s)
-{
-	size_t n = strlen(s), i;
-
-	if (!n || n > 255)
-		return false;
-	for (i = 0; i < n; i++)
-		if (s[i] < ' ' || s[i] > '~')
-			return false;
-	return true;
-}
-
-static int import_run(struct kab_db *db, json_t *j, int idx, bool *skipped,
-		      struct kab_err *err)
-{
-	struct kab_run r = { 0 };
-	json_t *kernel, *iters, *it;
-	const char *uuid, *status;
-	size_t i;
-	json_int_t garbage = 0, bad = 0;
-
-	*skipped = false;
-	if (json_unpack(j, "{s:s, s:o, s:s, s:s, s:s, s:o, s:o, s:s, s:o, "
-			"s:i, s:s, s:s, s:o, s?I, s?I}",
-			"uuid", &uuid, "kernel", &kernel, "job", &r.job,
-			"suite", &r.suite, "test", &r.test,
-			"params", &r.params, "resolved", &r.resolved,
-			"target", &r.target, "host", &r.host,
-			"iterations_planned", &r.iterations_planned,
-			"started_at", &r.started_at, "status", &status,
-			"iterations", &iters,
-			"garbage_bytes", &garbage, "bad_records", &bad) ||
-	    !json_is_object(kernel) || !json_is_array(iters) ||
-	    !json_is_object(r.params) || !json_is_object(r.host) ||
-	    !opt_str(kernel, "label") || strlen(uuid) >= sizeof(r.uuid))
-		return kab_err_set(err, "run #%d is not a kab run (missing "
-				   "uuid, kernel, job, params, host or "
-				   "iterations): import only files written by "
-				   "'kab export --format json'", idx + 1);
-	if (strcmp(status, "ok") && strcmp(status, "failed") &&
-	    strcmp(status, "interrupted") && strcmp(status, "running"))
-		return kab_err_set(err, "run #%d has status '%s'", idx + 1,
-				   status);
-	if (kab_db_run_exists(db, uuid)) {
-		*skipped = true;
-		return 0;
-	}
-	r.block = (char *)opt_str(j, "block");
-	if (r.block && !block_ok(r.block))
-		return kab_err_set(err, "run #%d has a block that is not a "
-				   "name (printable ASCII, 1 to 255 bytes): "
-				   "fix or drop its \"block\"", idx + 1);
-	snprintf(r.uuid, sizeof(r.uuid), "%s", uuid);
-	r.kernel.label = (char *)opt_str(kernel, "label");
-	r.kernel.release = (char *)opt_str(kernel, "release");
-	r.kernel.cmdline = (char *)opt_str(kernel, "cmdline");
-	r.kernel.image_path = (char *)opt_str(kernel, "image_path");
-	r.kernel.image_sha256 = (char *)opt_str(kernel, "image_sha256");
-	r.kernel.commit = (char *)opt_str(kernel, "commit");
-	r.ended_at = (char *)opt_str(j, "ended_at");
-	r.message = (char *)opt_str(j, "message");
-	/* A run exported while it went is over now. */
-	r.status = (char *)(strcmp(status, "running") ? status : "interrupted");
-	r.garbage_bytes = garbage;
-	r.bad_records = bad;
-
-	if (kab_db_begin(db, err))
-		return -1;
-	if (kab_db_run_insert(db, &r, err))
-		goto fail;
-	json_array_foreach(iters, i, it) {
-		json_t *metrics, *v;
-		const char *name;
-		int iteration;
-
-		if (json_unpack(it, "{s:i, s:o}", "iteration", &iteration,
-				"metrics", &metrics) ||
-		    !json_is_object(metrics) || iteration < 1) {
-			kab_err_set(err, "run #%d: iteration entry %zu is "
-				    "malformed", idx + 1, i + 1);
-			goto fail;
-		}
-		json_object_foreach(metrics, name, v) {
-			if (!json_is_number(v) ||
-			    !isfinite(json_number_value(v)) ||
-			    !kab_metric_name_valid(name)) {
-				kab_err_set(err, "run #%d: iteration %d: bad "
-					    "sample '%.60s'", idx + 1,
-					    iteration, name);
-				goto fail;
-			}
-			if (kab_db_sample_add(db, r.id, iteration, name,
-					      json_number_value(v), err))
-				goto fail;
-		}
-	}
-	return kab_db_commit(db, err);
-fail:
-	kab_db_rollback(db);
-	return -1;
-}
 
 static int import_file(struct kab_db *db, const char *path, int *added,
 		       int *skipped)
@@ -157,7 +45,7 @@ static int import_file(struct kab_db *db, const char *path, int *added,
 	json_array_foreach(runs, i, j) {
 		bool skip;
 
-		if (import_run(db, j, (int)i, &skip, &err)) {
+		if (kab_db_import_run(db, j, (int)i, &skip, &err)) {
 			rc = cli_error(EXIT_RUN, "%s: %s", path, err.msg);
 			break;
 		}

@@ -14,7 +14,7 @@ static int print_run(void *arg, const struct kab_run *r)
 	const char *key;
 	json_t *v;
 	int *count = arg;
-	char params[512] = "";
+	char params[512] = "", *line;
 	size_t off = 0;
 
 	if (!(*count)++)
@@ -32,9 +32,14 @@ static int print_run(void *arg, const struct kab_run *r)
 			break;
 		off += n;
 	}
-	printf("%5lld  %-20s  %-24s  %-11s  %2d/%-2d  %-20s  %s\n",
-	       (long long)r->id, r->started_at, r->kernel.label, r->status,
-	       r->nr_iterations, r->iterations_planned, r->test, params);
+	/* labels and parameters may be a guest's or an import's */
+	line = xasprintf("%5lld  %-20s  %-24s  %-11s  %2d/%-2d  %-20s  %s",
+			 (long long)r->id, r->started_at, r->kernel.label,
+			 r->status, r->nr_iterations, r->iterations_planned,
+			 r->test, params);
+	tty_text(stdout, line);
+	putchar('\n');
+	free(line);
 	return 0;
 }
 

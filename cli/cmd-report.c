@@ -71,24 +71,13 @@ static char *git_sender(void)
 /* Write all of buf to path through a temporary file and a rename. */
 static int write_file(const char *path, const char *buf, size_t len)
 {
-	char *tmp = xasprintf("%s.kab-tmp", path);
-	FILE *f = fopen(tmp, "w");
-	int rc = EXIT_OK;
+	struct kab_err err;
 
-	if (!f) {
-		rc = cli_error(EXIT_RUN, "cannot write %s: %m: check the "
-			       "directory or pass another -o/--mbox", tmp);
-		free(tmp);
-		return rc;
-	}
-	if (fwrite(buf, 1, len, f) != len || fclose(f) ||
-	    rename(tmp, path)) {
-		rc = cli_error(EXIT_RUN, "cannot write %s: %m: check the "
-			       "free space", path);
-		unlink(tmp);
-	}
-	free(tmp);
-	return rc;
+	if (write_file_atomic(path, buf, len, &err))
+		return cli_error(EXIT_RUN, "%s: check the directory and its "
+				 "free space, or pass another -o/--mbox",
+				 err.msg);
+	return EXIT_OK;
 }
 
 struct report_args {

@@ -4,10 +4,14 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <gsl/gsl_errno.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -95,15 +99,38 @@ int cli_open_db(struct cli *cli, const char *opt_db, enum kab_db_mode mode,
 	return 0;
 }
 
+/*
+ * Kernels and initramfs images are booted from here: it must be the
+ * user's own.  Without HOME the password database says where home is,
+ * never a shared /tmp.
+ */
 char *cli_cache_dir(void)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	char *cache = xdg && *xdg ? xasprintf("%s/kab", xdg) :
-		      xasprintf("%s/.cache/kab", home ? home : "/tmp");
+	struct passwd *pw;
+	struct stat st;
+	char *cache;
 
+	if ((!home || !*home) && (pw = getpwuid(getuid())))
+		home = pw->pw_dir;
+	if (xdg && *xdg)
+		cache = xasprintf("%s/kab", xdg);
+	else if (home && *home)
+		cache = xasprintf("%s/.cache/kab", home);
+	else {
+		cli_error(EXIT_RUN, "no home directory for the cache: set "
+			  "HOME or XDG_CACHE_HOME");
+		return NULL;
+	}
 	if (mkdir_p(cache, 0755)) {
 		cli_error(EXIT_RUN, "cannot create the cache %s: %m: set "
 			  "XDG_CACHE_HOME", cache);
+		free(cache);
+		return NULL;
+	}
+	if (stat(cache, &st) || st.st_uid != getuid()) {
+		cli_error(EXIT_RUN, "the cache %s is not yours: set "
+			  "XDG_CACHE_HOME to a directory of your own", cache);
 		free(cache);
 		return NULL;
 	}
@@ -141,12 +168,32 @@ long long cli_run_id(const char *s)
 	return v;
 }
 
+/*
+ * What a command printed is its result: a full disk or a closed pipe
+ * under it is a failure, never exit 0 (ci gate's codes stay 0, 1, 2).
+ */
+static int output_done(const char *cmd, int rc)
+{
+	if (fflush(stdout) != EOF && !ferror(stdout))
+		return rc;
+	fprintf(stderr, "kab: %s: writing the output failed: %s: free some "
+		"space or check where it goes\n", cmd, strerror(errno));
+	if (rc != EXIT_OK)
+		return rc;
+	return strcmp(cmd, "ci") ? EXIT_RUN : EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli cli = { 0 };
 	size_t i;
 
 	opterr = 0;	/* cli_bad_option() says it in one line */
+	/*
+	 * GSL's default handler aborts; a damaged database's numbers must
+	 * give a NaN (no verdict), never kill kab (ci gate exits 0, 1, 2).
+	 */
+	gsl_set_error_handler_off();
 	argv++, argc--;
 	while (argc && argv[0][0] == '-') {
 		if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
@@ -172,7 +219,8 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[0], commands[i].name))
-			return commands[i].fn(&cli, argc, argv);
+			return output_done(argv[0],
+					   commands[i].fn(&cli, argc, argv));
 	if (!strcmp(argv[0], "help")) {
 		usage(stdout);
 		return EXIT_OK;

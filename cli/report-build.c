@@ -201,10 +201,22 @@ static void add_argv(struct strbuf *sb, const char *cmd, json_t *argv,
 	strbuf_addstr(sb, "\n");
 }
 
+/*
+ * The job file's name in the commands: the job's name when it is a
+ * name a shell and kab's options take as it is, else job.yaml.
+ */
+static char *job_file(const char *job)
+{
+	if (!kab_name_ok(job, 200) || job[0] == '-' || job[0] == '.')
+		return xstrdup("job.yaml");
+	return xasprintf("%s.yaml", job);
+}
+
 /* The job's parameters as a flat lkp job file (kab reads it back). */
 static void add_job(struct strbuf *sb, const struct cmp_table *t,
 		    const char *file)
 {
+	struct strbuf body = STRBUF_INIT;
 	size_t n = json_object_size(t->params_obj), i = 0;
 	const char **keys = xcalloc(n ? n : 1, sizeof(*keys));
 	const char *k;
@@ -213,13 +225,22 @@ static void add_job(struct strbuf *sb, const struct cmp_table *t,
 	json_object_foreach(t->params_obj, k, v)
 		keys[i++] = k;
 	qsort(keys, n, sizeof(*keys), cmp_key);
-	strbuf_addf(sb, "cat > %s <<'EOF'\n", file);
 	for (i = 0; i < n; i++) {
-		strbuf_addf(sb, "%s: ", keys[i]);
-		strbuf_add_shell_word(sb, param(t, keys[i]));
-		strbuf_addstr(sb, "\n");
+		/* a stored name or value with a newline is one line here */
+		char *key = kab_text_clean(keys[i], 255);
+		char *val = kab_text_clean(param(t, keys[i]) ?
+					   param(t, keys[i]) : "", 4096);
+
+		strbuf_addf(&body, "%s: ", key);
+		strbuf_add_shell_word(&body, val);
+		strbuf_addstr(&body, "\n");
+		free(key);
+		free(val);
 	}
-	strbuf_addstr(sb, "EOF\n");
+	/* each line "key: value", never a bare EOF that ends it early */
+	strbuf_addf(sb, "cat > %s <<'EOF'\n%sEOF\n", file,
+		    body.len ? body.buf : "");
+	strbuf_release(&body);
 	free(keys);
 }
 
@@ -229,7 +250,7 @@ static char *reproduce(const struct report *r, const struct report_job *j,
 	const struct cmp_table *t = j->t;
 	const struct run_info *b = t->runs[0].v[0], *h = t->runs[1].v[0];
 	struct strbuf sb = STRBUF_INIT;
-	char *file = xasprintf("%s.yaml", head->job);
+	char *file = job_file(head->job);
 	json_t *argv = j->facts.ab_argv ? json_loads(j->facts.ab_argv, 0,
 						      NULL) : NULL;
 
@@ -238,15 +259,29 @@ static char *reproduce(const struct report *r, const struct report_job *j,
 		strbuf_addf(&sb, "# the A/B as it was run:\n");
 		add_argv(&sb, "kab ab", argv, file);
 	} else if (b->commit && h->commit && j->facts.tree) {
-		strbuf_addf(&sb, "kab ab --tree LINUX --a-rev %.12s --b-rev "
-			    "%.12s --a-label ", b->commit, h->commit);
+		char *brev = xstrndup(b->commit, 12);
+		char *hrev = xstrndup(h->commit, 12);
+
+		strbuf_addstr(&sb, "kab ab --tree LINUX --a-rev ");
+		strbuf_add_shell_word(&sb, brev);
+		strbuf_addstr(&sb, " --b-rev ");
+		strbuf_add_shell_word(&sb, hrev);
+		strbuf_addstr(&sb, " --a-label ");
+		free(brev);
+		free(hrev);
 		strbuf_add_shell_word(&sb, b->label);
 		strbuf_addstr(&sb, " --b-label ");
 		strbuf_add_shell_word(&sb, h->label);
 		strbuf_addf(&sb, " --boots %zu --runs-per-boot %d --job %s\n",
 			    t->runs[1].nr, head->nr_iterations, file);
-		strbuf_addf(&sb, "# LINUX: a clone holding both commits "
-			    "(here: %s)\n", j->facts.tree);
+		strbuf_addstr(&sb, "# LINUX: a clone holding both commits "
+			      "(here: ");
+		{
+			char *tree = kab_text_clean(j->facts.tree, 4096);
+
+			strbuf_addf(&sb, "%s)\n", tree);
+			free(tree);
+		}
 	} else if (!strcmp(head->target, "qemu")) {
 		const struct kab_run *side[2] = { base, head };
 		int i;

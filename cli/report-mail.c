@@ -43,11 +43,21 @@ static bool ascii(const char *s)
 	return true;
 }
 
-/* A header of words, folded before a space when a line grows long. */
-static void header(struct strbuf *sb, const char *name, const char *value)
+/*
+ * A header of words, folded before a space when a line grows long.  A
+ * line break or other control character in the value (a guest's
+ * release string as the kernel's label, a commit's subject) becomes a
+ * space: it can never start a header of its own.
+ */
+static void header(struct strbuf *sb, const char *name, const char *v)
 {
 	size_t col = strlen(name) + 2;
-	const char *p = value;
+	char *value = xstrdup(v), *p;
+
+	for (p = value; *p; p++)
+		if ((unsigned char)*p < ' ' || *p == 0x7f)
+			*p = ' ';
+	p = value;
 
 	strbuf_addf(sb, "%s: ", name);
 	while (*p) {
@@ -62,6 +72,7 @@ static void header(struct strbuf *sb, const char *name, const char *value)
 		p += word;
 	}
 	strbuf_addstr(sb, "\n");
+	free(value);
 }
 
 /* RFC 2047 encoded words, split between UTF-8 characters. */

@@ -9,24 +9,8 @@
 
 #include "report.h"
 
-/* Inline code that survives backquotes in the text. */
-static void code(FILE *out, const char *s)
-{
-	fprintf(out, strchr(s, '`') ? "`` %s ``" : "`%s`", s);
-}
 
-/* A table cell: '|' and newlines would break the row. */
-static void cell(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|')
-			fputs("\\|", out);
-		else if (*s == '\n')
-			fputc(' ', out);
-		else
-			fputc(*s, out);
-	}
-}
+
 
 static void params(FILE *out, const struct cmp_table *t)
 {
@@ -41,7 +25,7 @@ static void params(FILE *out, const struct cmp_table *t)
 			continue;
 		kv = xasprintf("%s=%s", k, json_string_value(v));
 		fputs(first ? "" : " ", out);
-		code(out, kv);
+		md_code(out, kv);
 		free(kv);
 		first = false;
 	}
@@ -65,11 +49,11 @@ static void others(FILE *out, const struct report *r)
 		head = true;
 		change = report_change(j);
 		fputs("| ", out);
-		cell(out, j->testcase);
+		md_text(out, j->testcase);
 		fputs(" | ", out);
-		code(out, j->kpi->metric);
+		md_code(out, j->kpi->metric);
 		fprintf(out, " | **%s** | ", change);
-		cell(out, j->machine);
+		md_text(out, j->machine);
 		fputs(" | ", out);
 		params(out, j->t);
 		fputs(" |\n", out);
@@ -133,7 +117,7 @@ void report_markdown(FILE *out, const struct report *r)
 	char *change = report_change(m);
 
 	fputs("### ", out);
-	cell(out, r->subject);
+	md_text(out, r->subject);
 	fputs("\n\n", out);
 	if (change)
 		fprintf(out, "kab noticed a **%s** of ", change);
@@ -141,18 +125,21 @@ void report_markdown(FILE *out, const struct report *r)
 		fputs("kab has **no verdict** on ", out);
 	else
 		fputs("kab found **no significant change** of ", out);
-	code(out, m->kpi->metric);
+	md_code(out, m->kpi->metric);
 	if (!change && report_unjudged(m))
 		fprintf(out, " (%s)", report_unjudged(m));
 	fprintf(out, " on:\n\n- **%s:** ", r->head_kind);
-	cell(out, r->head_line);
+	md_text(out, r->head_line);
 	fputs("\n- **compared with:** ", out);
-	cell(out, r->base_line);
-	fprintf(out, "\n- **testcase:** %s\n- **config:** ", m->testcase);
-	cell(out, r->config);
-	fprintf(out, "\n- **compiler:** %s\n- **test machine:** ",
-		r->compiler);
-	cell(out, m->machine);
+	md_text(out, r->base_line);
+	fputs("\n- **testcase:** ", out);
+	md_text(out, m->testcase);
+	fputs("\n- **config:** ", out);
+	md_text(out, r->config);
+	fputs("\n- **compiler:** ", out);
+	md_text(out, r->compiler);
+	fputs("\n- **test machine:** ", out);
+	md_text(out, m->machine);
 	fputs("\n- **parameters:** ", out);
 	params(out, m->t);
 	fputs("\n\n", out);

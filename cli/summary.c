@@ -102,7 +102,8 @@ int cli_print_summary(FILE *out, struct kab_db *db, long long run_id,
 
 	if (kab_db_samples_foreach(db, run_id, add_sample, &c, err))
 		return -1;
-	qsort(c.s, c.nr, sizeof(*c.s), cmp_series);
+	if (c.nr)
+		qsort(c.s, c.nr, sizeof(*c.s), cmp_series);
 	if (c.nr)
 		fprintf(out, "%6s %14s %14s %8s %14s %14s %14s  %s\n", "n",
 			"mean", "stddev", "%stddev", "median", "min", "max",
@@ -130,7 +131,7 @@ int cli_print_summary(FILE *out, struct kab_db *db, long long run_id,
 	return 0;
 }
 
-void cli_print_run_header(FILE *out, const struct kab_run *r)
+static void run_header(FILE *out, const struct kab_run *r)
 {
 	const char *key, *cpu;
 	json_t *v;
@@ -168,4 +169,19 @@ void cli_print_run_header(FILE *out, const struct kab_run *r)
 		r->target);
 	fprintf(out, "  iterations: %d of %d\n", r->nr_iterations,
 		r->iterations_planned);
+}
+
+/* Every string here may be a guest's or an import's: made visible. */
+void cli_print_run_header(FILE *out, const struct kab_run *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return;
+	run_header(f, r);
+	fclose(f);
+	tty_lines(out, buf);
+	free(buf);
 }

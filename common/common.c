@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,6 +196,99 @@ void strbuf_add_shell_word(struct strbuf *sb, const char *s)
 	strbuf_addstr(sb, "'");
 }
 
+/*
+ * Bytes at s that are a control character (C0, DEL, C1) or not UTF-8,
+ * or 0 for a character a terminal shows as itself.
+ */
+static size_t control_len(const unsigned char *s)
+{
+	size_t n, i;
+
+	if (*s < 0x80)
+		return *s < 0x20 || *s == 0x7f;
+	n = *s >= 0xf0 && *s <= 0xf4 ? 4 : *s >= 0xe0 ? 3 :
+	    *s >= 0xc2 && *s < 0xe0 ? 2 : 0;
+	if (!n || *s > 0xf4)
+		return 1;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 1;
+	return *s == 0xc2 && s[1] <= 0x9f ? 2 : 0;
+}
+
+/* Bytes of the character at s, control or not. */
+static size_t char_len(const unsigned char *s)
+{
+	size_t c = control_len(s);
+
+	if (c)
+		return c;
+	return *s < 0x80 ? 1 : *s < 0xe0 ? 2 : *s < 0xf0 ? 3 : 4;
+}
+
+bool kab_text_ok(const char *s, size_t max)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (strlen(s) > max)
+		return false;
+	for (; *p; p += char_len(p))
+		if (control_len(p))
+			return false;
+	return true;
+}
+
+bool kab_metric_name_valid(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > 200)
+		return false;
+	for (; *s; s++)
+		if (*s <= ' ' || *s > '~' || *s == ',' || *s == '"')
+			return false;
+	return true;
+}
+
+bool kab_sample_ok(double v)
+{
+	return isfinite(v) && fabs(v) <= KAB_SAMPLE_MAX;
+}
+
+bool kab_name_ok(const char *s, size_t max)
+{
+	size_t n = strlen(s), i;
+
+	if (!n || n > max)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') ||
+		      (s[i] >= 'A' && s[i] <= 'Z') ||
+		      (s[i] >= '0' && s[i] <= '9') || s[i] == '_' ||
+		      s[i] == '-' || s[i] == '.' || s[i] == '+'))
+			return false;
+	return true;
+}
+
+char *kab_text_clean(const char *s, size_t max)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	struct strbuf sb = STRBUF_INIT;
+
+	while (*p) {
+		size_t c = control_len(p), n = char_len(p);
+
+		if (sb.len + (c ? 1 : n) > max)
+			break;
+		if (c)
+			strbuf_addstr(&sb, "?");
+		else
+			strbuf_add(&sb, p, n);
+		p += n;
+	}
+	return strbuf_detach(&sb);
+}
+
 void strbuf_add_visible(struct strbuf *sb, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -282,6 +376,39 @@ void fput_csv_field(FILE *out, const char *s)
 		fputc(*s, out);
 	}
 	fputc('"', out);
+}
+
+int write_file_atomic(const char *path, const void *buf, size_t len,
+		      struct kab_err *err)
+{
+	char *tmp = xasprintf("%s.XXXXXX", path);
+	mode_t mask = umask(0);
+	int fd, saved;
+
+	umask(mask);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		kab_err_set(err, "cannot write %s: %s", path, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	if (fchmod(fd, 0644 & ~mask) || write_all(fd, buf, len) ||
+	    fsync(fd)) {
+		saved = errno;
+		close(fd);
+		goto fail;
+	}
+	if (close(fd) || rename(tmp, path)) {
+		saved = errno;
+		goto fail;
+	}
+	free(tmp);
+	return 0;
+fail:
+	unlink(tmp);
+	free(tmp);
+	return kab_err_set(err, "cannot write %s: %s", path,
+			   strerror(saved));
 }
 
 int read_file(const char *path, struct strbuf *out, struct kab_err *err)

@@ -58,6 +58,26 @@ char *strbuf_detach(struct strbuf *sb);
 void strbuf_add_shell_word(struct strbuf *sb, const char *s);
 
 /*
+ * Strings from outside kab (a guest, an import, a merged database):
+ * text is at most max bytes with no control characters (C0, DEL, C1 in
+ * UTF-8 or as a byte); a name is 1..max letters, digits, '_', '-', '.'
+ * and '+'.
+ */
+bool kab_text_ok(const char *s, size_t max);
+bool kab_name_ok(const char *s, size_t max);
+/* A copy of at most max bytes, each control character made '?'. */
+char *kab_text_clean(const char *s, size_t max);
+/* A metric name kab accepts: printable, no spaces, commas or quotes. */
+bool kab_metric_name_valid(const char *s);
+/*
+ * A sample kab stores: finite and within +-KAB_SAMPLE_MAX, so that sums
+ * of squares of thousands of them stay finite too.  Real counters
+ * (bytes, nanoseconds, 64-bit event counts) stay far below.
+ */
+#define KAB_SAMPLE_MAX 1e30
+bool kab_sample_ok(double v);
+
+/*
  * s[0..n) for a terminal or a log line: printable as is, newline, tab
  * and the other control characters (a guest's escape sequences) as
  * \n, \t and \xNN.
@@ -84,6 +104,14 @@ void fput_csv_field(FILE *out, const char *s);
 
 /* Whole-file helpers; return 0 or -1 with err set. */
 int read_file(const char *path, struct strbuf *out, struct kab_err *err);
+/*
+ * Replace path with buf[0..len) (mode 0644 less the umask) through a
+ * fresh temporary file in its directory (mkstemp: a planted symlink is
+ * never followed), fsync and a rename: readers, and a crash, see the
+ * old file or the new one whole.
+ */
+int write_file_atomic(const char *path, const void *buf, size_t len,
+		      struct kab_err *err);
 int write_all(int fd, const void *buf, size_t n);
 
 /* The first executable name in $PATH (malloc'd), or NULL. */

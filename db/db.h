@@ -72,6 +72,18 @@ struct kab_run {
 };
 
 void kab_run_free(struct kab_run *r);
+/*
+ * Refuse a run whose strings could inject into what kab writes: names
+ * that are not names, control characters, commits that are not hex.
+ * kab_db_run_insert checks every run; import and merge say which.
+ */
+int kab_run_check(const struct kab_run *r, struct kab_err *err);
+/*
+ * Store run number idx of an export (kab export --format json), whole
+ * or not at all; *skipped when its uuid is already there.
+ */
+int kab_db_import_run(struct kab_db *db, json_t *run, int idx, bool *skipped,
+		      struct kab_err *err);
 
 /*
  * Store a new run (status from r->status, "running" when NULL) and set

@@ -142,6 +142,59 @@ static const char kernel_match[] =
 	"x.cmdline AND k.image_sha256 = x.image_sha256 WHERE x.id = "
 	"s.kernel_id)";
 
+/*
+ * Another database is as untrusted as an imported file: the runs and
+ * samples just copied are held to the rules a guest's and an import's
+ * are, and the merge is rolled back whole when one fails.
+ */
+static int check_copied(struct kab_db *db, struct kab_err *err)
+{
+	sqlite3_stmt *q;
+	int rc = 0, step;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT new FROM temp.run_map", -1,
+			       &q, NULL))
+		return db_fail(db, err, "merging");
+	while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW) {
+		struct kab_run r = { 0 };
+
+		rc = kab_db_run_get(db, sqlite3_column_int64(q, 0), &r, err);
+		if (!rc && kab_run_check(&r, err))
+			rc = kab_err_prefix(err, "run %s", strspn(r.uuid,
+					    "0123456789abcdef-") ==
+					    strlen(r.uuid) ? r.uuid : "?");
+		kab_run_free(&r);
+	}
+	sqlite3_finalize(q);
+	if (rc)
+		return -1;
+	if (sqlite3_prepare_v2(db->h, "SELECT r.uuid, s.metric, s.value, "
+			       "typeof(s.value), typeof(s.metric) FROM "
+			       "main.samples s JOIN main.runs r ON r.id = "
+			       "s.run_id WHERE s.run_id IN (SELECT new FROM "
+			       "temp.run_map)", -1, &q, NULL))
+		return db_fail(db, err, "merging");
+	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *type = (const char *)sqlite3_column_text(q, 3);
+		const char *name = (const char *)sqlite3_column_text(q, 1);
+
+		if (strcmp((const char *)sqlite3_column_text(q, 4), "text") ||
+		    !kab_metric_name_valid(name) ||
+		    (strcmp(type, "real") && strcmp(type, "integer")) ||
+		    !kab_sample_ok(sqlite3_column_double(q, 2))) {
+			rc = kab_err_set(err, "run %s: a sample that is not a "
+					 "metric name and a finite number "
+					 "within 1e30", sqlite3_column_text(q,
+									    0));
+			break;
+		}
+	}
+	sqlite3_finalize(q);
+	if (!rc && step != SQLITE_ROW && step != SQLITE_DONE)
+		return db_fail(db, err, "merging");
+	return rc;
+}
+
 static int merge_attached(struct kab_db *db, const char *path,
 			  struct kab_merge_stats *st, struct kab_err *err)
 {
@@ -225,6 +278,8 @@ static int merge_attached(struct kab_db *db, const char *path,
 		    "ON m.old = s.run_id", err))
 		return -1;
 	st->samples = sqlite3_changes(db->h);
+	if (check_copied(db, err))
+		return -1;
 	/* boots of the new runs, and the failed boots of their A/Bs */
 	if (copy(db, "boots", boot_subst, "FROM src.boots s WHERE s.run_id IN "
 		 "(SELECT old FROM temp.run_map) OR (s.run_id IS NULL AND "
@@ -242,6 +297,30 @@ static int merge_attached(struct kab_db *db, const char *path,
 	if (sqlite3_step(q) == SQLITE_ROW)
 		st->runs_known = sqlite3_column_int(q, 0) - st->runs;
 	sqlite3_finalize(q);
+	return 0;
+}
+
+/*
+ * kab makes tables and indexes only.  A view or trigger in a database
+ * to merge is someone else's SQL that would run while kab holds the
+ * write lock (a recursive view never ends): refused before it runs.
+ */
+static int src_plain(struct kab_db *db, const char *path, struct kab_err *err)
+{
+	sqlite3_stmt *q;
+	int n = -1;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT count(*) FROM src.sqlite_master "
+			       "WHERE type NOT IN ('table', 'index')", -1, &q,
+			       NULL))
+		return db_fail(db, err, "merging");
+	if (sqlite3_step(q) == SQLITE_ROW)
+		n = sqlite3_column_int(q, 0);
+	sqlite3_finalize(q);
+	if (n)
+		return kab_err_set(err, "%s has views or triggers kab never "
+				   "makes: merge only databases kab wrote",
+				   path);
 	return 0;
 }
 
@@ -273,7 +352,7 @@ int kab_db_merge(struct kab_db *db, const char *path,
 	sqlite3_free(sql);
 	if (rc)
 		goto out;
-	rc = db_exec(db, "BEGIN IMMEDIATE", err);
+	rc = src_plain(db, path, err) || db_exec(db, "BEGIN IMMEDIATE", err);
 	if (!rc) {
 		rc = merge_attached(db, path, st, err);
 		if (rc)

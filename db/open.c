@@ -222,6 +222,14 @@ static int make_parent(const char *path, struct kab_err *err)
 		free(dir);
 		return -1;
 	}
+	/* SQLite keeps its -wal and -shm files beside the database */
+	if (access(dir, W_OK)) {
+		kab_err_set(err, "cannot write in %s (the database keeps its "
+			    "journal files there): pass --db PATH to a "
+			    "directory of yours", dir);
+		free(dir);
+		return -1;
+	}
 	free(dir);
 	return 0;
 }
@@ -272,18 +280,27 @@ static int user_version(struct kab_db *db, int *out, struct kab_err *err)
 	return 0;
 }
 
-static int table_count(struct kab_db *db, int *out, struct kab_err *err)
+/*
+ * The schema version and the number of tables, read in one statement
+ * and so from one snapshot: another kab creating the schema between
+ * two reads would make a fresh database look like someone else's.
+ */
+static int schema_state(struct kab_db *db, int *version, int *tables,
+			struct kab_err *err)
 {
 	sqlite3_stmt *st;
 
-	if (sqlite3_prepare_v2(db->h, "SELECT count(*) FROM sqlite_master "
-			       "WHERE type = 'table'", -1, &st, NULL))
+	if (sqlite3_prepare_v2(db->h, "SELECT (SELECT user_version FROM "
+			       "pragma_user_version), (SELECT count(*) FROM "
+			       "sqlite_master WHERE type = 'table')", -1, &st,
+			       NULL))
 		return db_fail(db, err, "opening");
 	if (sqlite3_step(st) != SQLITE_ROW) {
 		sqlite3_finalize(st);
 		return db_fail(db, err, "opening");
 	}
-	*out = sqlite3_column_int(st, 0);
+	*version = sqlite3_column_int(st, 0);
+	*tables = sqlite3_column_int(st, 1);
 	sqlite3_finalize(st);
 	return 0;
 }
@@ -318,9 +335,45 @@ fail:
 	return -1;
 }
 
+/* Can this process write the file and the directory it is in? */
+static bool writable(const char *path)
+{
+	char *dir = xstrdup(path), *p = strrchr(dir, '/');
+	bool ok;
+
+	if (p == dir)
+		p[1] = '\0';
+	else if (p)
+		*p = '\0';
+	ok = !access(path, W_OK) && !access(p ? dir : ".", W_OK);
+	free(dir);
+	return ok;
+}
+
+/*
+ * "file:PATH?immutable=1": a database kab may not write (0444, another
+ * user's, a read-only mount) is read without the -shm file SQLite's
+ * WAL mode would otherwise have to create.
+ */
+static char *immutable_uri(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const unsigned char *p = (const unsigned char *)path;
+
+	strbuf_addstr(&sb, "file:");
+	for (; *p; p++)
+		if (strchr("?#%", *p) || *p < 0x21 || *p >= 0x7f)
+			strbuf_addf(&sb, "%%%02X", *p);
+		else
+			strbuf_add(&sb, p, 1);
+	strbuf_addstr(&sb, "?immutable=1");
+	return strbuf_detach(&sb);
+}
+
 int kab_db_open(const char *path, enum kab_db_mode mode, struct kab_db **out,
 		struct kab_err *err)
 {
+	char *uri = NULL;
 	struct kab_db *db;
 	int flags, v = 0, tables = 0;
 
@@ -339,17 +392,22 @@ int kab_db_open(const char *path, enum kab_db_mode mode, struct kab_db **out,
 	 */
 	flags = mode == KAB_DB_WRITE ?
 		SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE :
-		access(path, W_OK) ? SQLITE_OPEN_READONLY :
-				     SQLITE_OPEN_READWRITE;
-	if (sqlite3_open_v2(path, &db->h, flags, NULL) != SQLITE_OK) {
+		writable(path) ? SQLITE_OPEN_READWRITE :
+				 SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+	if (flags & SQLITE_OPEN_URI)
+		uri = immutable_uri(path);
+	if (sqlite3_open_v2(uri ? uri : path, &db->h, flags, NULL) !=
+	    SQLITE_OK) {
 		kab_err_set(err, "cannot open the database %s: %s: pass "
 			    "--db PATH", path,
 			    db->h ? sqlite3_errmsg(db->h) : "out of memory");
 		goto fail;
 	}
+	free(uri);
+	uri = NULL;
 	sqlite3_busy_timeout(db->h, 10000);
 	sqlite3_extended_result_codes(db->h, 1);
-	if (user_version(db, &v, err) || table_count(db, &tables, err))
+	if (schema_state(db, &v, &tables, err))
 		goto fail;
 	if (v > KAB_DB_SCHEMA_VERSION) {
 		kab_err_set(err, "%s has schema version %d, newer than this "
@@ -357,7 +415,7 @@ int kab_db_open(const char *path, enum kab_db_mode mode, struct kab_db **out,
 			    KAB_DB_SCHEMA_VERSION);
 		goto fail;
 	}
-	if (v == 0 && tables > 0) {
+	if (v < 0 || (v == 0 && tables > 0)) {
 		kab_err_set(err, "%s is an SQLite database but not kab's: "
 			    "pass --db PATH to use another file", path);
 		goto fail;
@@ -378,6 +436,7 @@ int kab_db_open(const char *path, enum kab_db_mode mode, struct kab_db **out,
 	*out = db;
 	return 0;
 fail:
+	free(uri);
 	kab_db_close(db);
 	return -1;
 }

@@ -66,23 +66,14 @@ static int64_t kernel_id(struct kab_db *db, const struct kab_kernel *k,
 	sqlite3_stmt *st;
 	int64_t id = -1;
 
-	st = db_stmt(db, DB_KERNEL_FIND, "SELECT id FROM kernels WHERE "
-		     "label = ? AND release = ? AND cmdline = ? AND "
-		     "image_sha256 = ?", err);
-	if (!st)
-		return -1;
-	bind_text(st, 1, k->label);
-	bind_text(st, 2, k->release ? k->release : "");
-	bind_text(st, 3, k->cmdline ? k->cmdline : "");
-	bind_text(st, 4, k->image_sha256 ? k->image_sha256 : "");
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		id = sqlite3_column_int64(st, 0);
-		sqlite3_reset(st);
-		return id;
-	}
+	/*
+	 * Insert unless there, then look it up: another kab storing the
+	 * same kernel at the same moment is not an error (a look-up first
+	 * and an insert after could both miss it and one would fail).
+	 */
 	st = db_stmt(db, DB_KERNEL_INSERT, "INSERT INTO kernels (label, "
 		     "release, cmdline, image_path, image_sha256, commit_sha) "
-		     "VALUES (?, ?, ?, ?, ?, ?)", err);
+		     "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING", err);
 	if (!st)
 		return -1;
 	bind_text(st, 1, k->label);
@@ -93,7 +84,21 @@ static int64_t kernel_id(struct kab_db *db, const struct kab_kernel *k,
 	bind_text(st, 6, k->commit);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return db_fail(db, err, "storing the kernel");
-	return sqlite3_last_insert_rowid(db->h);
+	st = db_stmt(db, DB_KERNEL_FIND, "SELECT id FROM kernels WHERE "
+		     "label = ? AND release = ? AND cmdline = ? AND "
+		     "image_sha256 = ?", err);
+	if (!st)
+		return -1;
+	bind_text(st, 1, k->label);
+	bind_text(st, 2, k->release ? k->release : "");
+	bind_text(st, 3, k->cmdline ? k->cmdline : "");
+	bind_text(st, 4, k->image_sha256 ? k->image_sha256 : "");
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	else
+		db_fail(db, err, "finding the kernel just stored");
+	sqlite3_reset(st);
+	return id;
 }
 
 static char *dump(json_t *j)
@@ -116,6 +121,8 @@ int kab_db_run_insert(struct kab_db *db, struct kab_run *r,
 	int64_t kid;
 	int ret = -1;
 
+	if (kab_run_check(r, err))
+		return -1;
 	if (!r->uuid[0])
 		make_uuid(r->uuid, sizeof(r->uuid));
 	if (!r->started_at) {

@@ -29,21 +29,10 @@
 static int copy_file(const char *from, const char *to, struct kab_err *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *tmp = xasprintf("%s.tmp", to);
-	int fd, ret = -1;
+	int ret = -1;
 
-	if (read_file(from, &sb, err))
-		goto out;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || write_all(fd, sb.buf, sb.len) || fsync(fd) ||
-	    close(fd) || rename(tmp, to)) {
-		kab_err_set(err, "cannot write %s: %s", to, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	ret = 0;
-out:
-	free(tmp);
+	if (!read_file(from, &sb, err))
+		ret = write_file_atomic(to, sb.buf, sb.len, err);
 	strbuf_release(&sb);
 	return ret;
 }
@@ -86,8 +75,7 @@ static int load_info(const char *dir, struct kab_build *b)
 static int store_info(const char *dir, const struct kab_build *b,
 		      struct kab_err *err)
 {
-	char *path = xasprintf("%s/info.json", dir);
-	char *tmp = xasprintf("%s.tmp", path);
+	char *path = xasprintf("%s/info.json", dir), *text = NULL;
 	json_t *j = json_pack("{s:s, s:s?, s:s?, s:s, s:s, s:s, s:s, s:f, "
 			      "s:i}", "source", b->source_id, "commit",
 			      b->commit, "subject", b->subject, "tree",
@@ -96,11 +84,14 @@ static int store_info(const char *dir, const struct kab_build *b,
 			      "seconds", b->seconds, "objects", b->objects);
 	int ret = 0;
 
-	if (!j || json_dump_file(j, tmp, JSON_INDENT(1)) ||
-	    rename(tmp, path))
+	if (j)
+		text = json_dumps(j, JSON_INDENT(1));
+	if (!text)
 		ret = kab_err_set(err, "cannot write %s", path);
+	else
+		ret = write_file_atomic(path, text, strlen(text), err);
 	json_decref(j);
-	free(tmp);
+	free(text);
 	free(path);
 	return ret;
 }
@@ -220,18 +211,9 @@ static void remember_inputs(const char *cache_dir, const char *ikey,
 {
 	char *dir = xasprintf("%s/inputs", cache_dir);
 	char *path = xasprintf("%s/%s", dir, ikey);
-	char *tmp = xasprintf("%s.tmp", path);
-	int fd;
 
-	if (!mkdir_p(dir, 0755)) {
-		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (fd >= 0) {
-			if (write_all(fd, key, strlen(key)) || close(fd) ||
-			    rename(tmp, path))
-				unlink(tmp);
-		}
-	}
-	free(tmp);
+	if (!mkdir_p(dir, 0755))
+		write_file_atomic(path, key, strlen(key), NULL);
 	free(path);
 	free(dir);
 }

@@ -23,8 +23,6 @@ static int write_frag(const char *path, const char *b, const char *e,
 		      struct kab_err *err)
 {
 	struct strbuf old = STRBUF_INIT;
-	char *tmp;
-	int fd, ret = -1;
 
 	/* unchanged: leave it (and its mtime) alone */
 	if (!read_file(path, &old, NULL) && old.len == (size_t)(e - b) &&
@@ -33,15 +31,7 @@ static int write_frag(const char *path, const char *b, const char *e,
 		return 0;
 	}
 	strbuf_release(&old);
-	tmp = xasprintf("%s.tmp", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd >= 0 && !write_all(fd, b, e - b) && !close(fd) &&
-	    !rename(tmp, path))
-		ret = 0;
-	else
-		kab_err_set(err, "cannot write %s: %s", path, strerror(errno));
-	free(tmp);
-	return ret;
+	return write_file_atomic(path, b, e - b, err);
 }
 
 int kab_kab_fragments(const char *dir, char *paths[2], struct kab_err *err)

@@ -28,6 +28,7 @@ struct kab_collector {
 	int lost;		/* iterations that arrived incomplete */
 	int records;		/* metric records of the iteration in flight */
 	struct kab_metrics m;
+	json_t *seen;		/* names in m, for a check in O(1) */
 	enum kab_run_status status;
 	char *message;
 	uint64_t rejected;
@@ -64,11 +65,57 @@ static void sanitize(const char *in, char *out, size_t n)
 	out[i] = '\0';
 }
 
+/*
+ * A copy of a guest's JSON whose strings (and keys) have no control
+ * characters: a release string with an escape sequence or a newline is
+ * stored with '?' in their place, never as it came.
+ */
+static json_t *clean_json(json_t *v, int depth)
+{
+	const char *k;
+	json_t *e, *out;
+	size_t i;
+	char *s;
+
+	if (depth > 8)
+		return json_null();
+	if (json_is_string(v)) {
+		s = kab_text_clean(json_string_value(v), 4096);
+		out = json_string(s);
+		free(s);
+		return out ? out : json_null();
+	}
+	if (json_is_object(v)) {
+		out = json_object();
+		json_object_foreach(v, k, e) {
+			s = kab_text_clean(k, 255);
+			json_object_set_new(out, s, clean_json(e, depth + 1));
+			free(s);
+		}
+		return out;
+	}
+	if (json_is_array(v)) {
+		out = json_array();
+		json_array_foreach(v, i, e)
+			json_array_append_new(out, clean_json(e, depth + 1));
+		return out;
+	}
+	return json_incref(v);
+}
+
+static char *clean_str(json_t *v, size_t max)
+{
+	const char *s = json_string_value(v);
+
+	return s ? kab_text_clean(s, max) : NULL;
+}
+
 static int on_start(struct kab_collector *c, json_t *body)
 {
 	struct kab_run_start st = { 0 };
 	json_t *host, *resolved;
-	int iterations;
+	char *release, *cmdline;
+	int iterations, rc = 0;
 	double expected = 0;
 
 	if (c->started ||
@@ -80,15 +127,27 @@ static int on_start(struct kab_collector *c, json_t *body)
 		return -1;
 	c->started = true;
 	c->expected = iterations;
-	st.host = host;
-	st.resolved = resolved;
-	st.release = json_string_value(json_object_get(host, "release"));
-	st.cmdline = json_string_value(json_object_get(host, "cmdline"));
+	st.host = clean_json(host, 0);
+	st.resolved = clean_json(resolved, 0);
+	release = clean_str(json_object_get(host, "release"), 255);
+	cmdline = clean_str(json_object_get(host, "cmdline"), 4096);
+	st.release = release && *release ? release : NULL;
+	st.cmdline = cmdline;
 	st.iterations = iterations;
 	st.expected_seconds = isfinite(expected) ? expected : 0;
 	if (c->ops->start && c->ops->start(c->ctx, &st))
-		return 1;
-	return 0;
+		rc = 1;
+	json_decref(st.host);
+	json_decref(st.resolved);
+	free(release);
+	free(cmdline);
+	return rc;
+}
+
+static void metrics_reset(struct kab_collector *c)
+{
+	kab_metrics_free(&c->m);
+	json_object_clear(c->seen);
 }
 
 static int on_metrics(struct kab_collector *c, json_t *body)
@@ -102,12 +161,16 @@ static int on_metrics(struct kab_collector *c, json_t *body)
 	    it != c->current)
 		return -1;
 	json_object_foreach(metrics, name, v) {
-		if (!json_is_number(v) || !isfinite(json_number_value(v)) ||
-		    !kab_metric_name_valid(name) || kab_metrics_find(&c->m, name)) {
+		if (!json_is_number(v) ||
+		    !kab_sample_ok(json_number_value(v)) ||
+		    !kab_metric_name_valid(name) ||
+		    json_object_get(c->seen, name) ||
+		    c->m.nr >= KAB_METRICS_MAX) {
 			c->rejected++;
 			continue;
 		}
 		kab_metrics_add(&c->m, name, json_number_value(v));
+		json_object_set_new(c->seen, name, json_true());
 	}
 	return 0;
 }
@@ -136,7 +199,7 @@ static int on_record(void *ctx, const char *type, json_t *body)
 			c->current = it;
 			c->last = it;
 			c->records = 0;
-			kab_metrics_free(&c->m);
+			metrics_reset(c);
 			if (c->ops->iter_start)
 				c->ops->iter_start(c->ctx, it);
 		}
@@ -158,14 +221,14 @@ static int on_record(void *ctx, const char *type, json_t *body)
 			 */
 			c->lost++;
 			c->current = 0;
-			kab_metrics_free(&c->m);
+			metrics_reset(c);
 		} else {
 			if (c->ops->iteration &&
 			    c->ops->iteration(c->ctx, it, &c->m))
 				rc = 1;
 			c->done++;
 			c->current = 0;
-			kab_metrics_free(&c->m);
+			metrics_reset(c);
 		}
 	} else if (!strcmp(type, "error") || !strcmp(type, "log")) {
 		char clean[1024];
@@ -203,6 +266,7 @@ struct kab_collector *kab_collector_new(const struct kab_collect_ops *ops,
 {
 	struct kab_collector *c = xcalloc(1, sizeof(*c));
 
+	c->seen = json_object();
 	c->ops = ops;
 	c->ctx = ctx;
 	c->reader = kab_reader_new(on_record, c);
@@ -268,7 +332,8 @@ void kab_collector_free(struct kab_collector *c)
 	if (!c)
 		return;
 	kab_reader_free(c->reader);
-	kab_metrics_free(&c->m);
+	metrics_reset(c);
+	json_decref(c->seen);
 	free(c->message);
 	free(c);
 }

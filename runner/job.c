@@ -92,12 +92,7 @@ static int valid_key(const char *k)
 
 static int valid_value(const char *v)
 {
-	if (strlen(v) > 256)
-		return 0;
-	for (; *v; v++)
-		if ((unsigned char)*v < 0x20 || *v == '/')
-			return 0;
-	return 1;
+	return kab_text_ok(v, 256) && !strchr(v, '/');
 }
 
 static int load_mapping(yaml_document_t *doc, yaml_node_t *map,
@@ -348,14 +343,21 @@ static int make_job(const struct raw_job *rj, const int *pick,
 	int i;
 
 	memset(job, 0, sizeof(*job));
+	/* the name goes into reports' commands as a file name */
+	if (!kab_name_ok(name, 200))
+		return kab_err_set(err, "%s: '%s' is not a job name: rename "
+				   "the file (letters, digits, '_', '-', '.' "
+				   "and '+')", where, name);
 	for (i = 0; i < rj->nr; i++) {
 		const char *v = rj->p[i].vals[pick[i]];
 
-		if (!valid_value(v))
+		if (!valid_value(v)) {
+			kab_job_free(job);
 			return kab_err_set(err, "%s: %s: '%s' is not a plain "
 					   "value (no '/', no control "
 					   "characters, at most 256 bytes)",
 					   where, rj->p[i].key, v);
+		}
 		if (!strcmp(rj->p[i].key, "suite"))
 			suite = v;
 		else if (!strcmp(rj->p[i].key, "testcase") && !suite)

@@ -30,18 +30,6 @@ void kab_metrics_addf(struct kab_metrics *m, double value, const char *fmt, ...)
 	kab_metrics_add(m, name, value);
 }
 
-bool kab_metric_name_valid(const char *s)
-{
-	size_t n = strlen(s);
-
-	if (!n || n > 200)
-		return false;
-	for (; *s; s++)
-		if (*s <= ' ' || *s > '~' || *s == ',' || *s == '"')
-			return false;
-	return true;
-}
-
 const struct kab_metric *kab_metrics_find(const struct kab_metrics *m,
 					  const char *name)
 {

@@ -30,6 +30,41 @@ void kab_send_job(int fd, const struct kab_job *job)
 	close(fd);
 }
 
+/*
+ * The stream has ended: the child should exit now.  One that does not
+ * (an agent or ssh that closed its output but hangs) is asked to on
+ * the user's interrupt, at the deadline or after REAP_GRACE seconds,
+ * and killed 10 s after that; kab never waits on it deaf to ^C.
+ */
+#define REAP_GRACE 30
+
+static void reap(pid_t pid, const struct kab_target_opts *o,
+		 double deadline, bool asked, int *status)
+{
+	double grace = now_mono() + REAP_GRACE, kill_at = 0;
+
+	for (;;) {
+		pid_t r = waitpid(pid, status, WNOHANG);
+
+		if (r == pid || (r < 0 && errno != EINTR))
+			return;
+		if (!kill_at && ((o->stop && *o->stop) || asked ||
+				 now_mono() > grace ||
+				 (deadline && now_mono() > deadline))) {
+			kill(pid, SIGTERM);
+			kill_at = now_mono() + 10;
+		}
+		if (kill_at && now_mono() > kill_at) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+				;
+			return;
+		}
+		usleep(20 * 1000);
+	}
+}
+
 int kab_pump(pid_t pid, int fd, struct kab_collector *c,
 	     const struct kab_target_opts *o, double deadline,
 	     bool *timed_out, int *status, struct kab_pump_times *times,
@@ -82,7 +117,6 @@ int kab_pump(pid_t pid, int fd, struct kab_collector *c,
 			times->first_sample = now_mono();
 	}
 	close(fd);
-	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-		;
+	reap(pid, o, deadline, asked, status);
 	return ret;
 }

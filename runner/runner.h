@@ -74,6 +74,13 @@ struct kab_metric {
 	double value;
 };
 
+/*
+ * Metrics one iteration may carry: a real one has a few hundred (every
+ * monitor on); a stream with more is a broken or hostile target, and
+ * the rest are counted as rejected.
+ */
+#define KAB_METRICS_MAX 10000
+
 struct kab_metrics {
 	int nr, alloc;
 	struct kab_metric *v;
@@ -82,8 +89,6 @@ struct kab_metrics {
 void kab_metrics_add(struct kab_metrics *m, const char *name, double value);
 void kab_metrics_addf(struct kab_metrics *m, double value, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* A metric name kab accepts: printable, no spaces, commas or quotes. */
-bool kab_metric_name_valid(const char *s);
 const struct kab_metric *kab_metrics_find(const struct kab_metrics *m,
 					  const char *name);
 void kab_metrics_free(struct kab_metrics *m);

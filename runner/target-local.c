@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,7 +25,7 @@ static pid_t spawn_agent(const struct kab_target_opts *o, int *in_fd,
 {
 	int in[2], out[2];
 	char iters[16];
-	pid_t pid;
+	pid_t pid, parent;
 
 	if (access(o->agent_path, X_OK))
 		return kab_err_set(err, "cannot run the agent %s: %s: build "
@@ -33,6 +34,7 @@ static pid_t spawn_agent(const struct kab_target_opts *o, int *in_fd,
 	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC))
 		return kab_err_set(err, "pipe: %s", strerror(errno));
 	snprintf(iters, sizeof(iters), "%d", o->iterations);
+	parent = getpid();
 	pid = fork();
 	if (pid < 0)
 		return kab_err_set(err, "fork: %s", strerror(errno));
@@ -41,6 +43,14 @@ static pid_t spawn_agent(const struct kab_target_opts *o, int *in_fd,
 		dup2(out[1], 1);
 		/* Our terminal's ^C is ours to handle, not the agent's. */
 		setpgid(0, 0);
+		/*
+		 * A kab killed with -9 takes its agent along, mid-iteration
+		 * (the agent's tasks die with the agent); SIGKILL survives
+		 * the exec, and a kab already gone is seen here.
+		 */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
 		execl(o->agent_path, "kab-agent", "--job", "-",

@@ -155,6 +155,51 @@ static void test_kernel_rows_shared(void **state)
 	free(p);
 }
 
+/* The rule at the door: what kab_run_check lets into the database. */
+static void test_run_check(void **state)
+{
+	struct kab_run r;
+	struct kab_err err;
+	char *c;
+
+	fill_run(&r);
+	assert_int_equal(kab_run_check(&r, &err), 0);
+	r.kernel.label = "6.1 \xe2\x82\xac caf\xc3\xa9";	/* UTF-8 text */
+	assert_int_equal(kab_run_check(&r, &err), 0);
+	r.kernel.label = "a\x1b[2J";			/* C0: ESC */
+	assert_int_equal(kab_run_check(&r, &err), -1);
+	assert_non_null(strstr(err.msg, "kernel label"));
+	r.kernel.label = "a\xc2\x9b" "2J";		/* C1 CSI as UTF-8 */
+	assert_int_equal(kab_run_check(&r, &err), -1);
+	r.kernel.label = "a\x9b" "2J";			/* a lone byte */
+	assert_int_equal(kab_run_check(&r, &err), -1);
+	r.kernel.label = "a\nBcc: x";
+	assert_int_equal(kab_run_check(&r, &err), -1);
+	r.kernel.label = "ok";
+	r.kernel.commit = "$(rm)";
+	assert_int_equal(kab_run_check(&r, &err), -1);
+	r.kernel.commit = NULL;
+	r.job = "x;y";
+	assert_int_equal(kab_run_check(&r, &err), -1);
+	r.job = "will-it-scale-malloc1";
+	json_object_set_new(r.params, "v", json_string("a\nEOF"));
+	assert_int_equal(kab_run_check(&r, &err), -1);
+	json_object_del(r.params, "v");
+	assert_int_equal(kab_run_check(&r, &err), 0);
+	/* what the collector stores in place of a bad string */
+	c = kab_text_clean("6.1\x1b]0;x\x07\n\xc2\x9b\xe2\x82\xac", 255);
+	assert_string_equal(c, "6.1?]0;x???\xe2\x82\xac");
+	free(c);
+	/* never half a character */
+	c = kab_text_clean("\xe2\x82\xac\xe2\x82\xac", 4);
+	assert_string_equal(c, "\xe2\x82\xac");
+	free(c);
+	assert_true(kab_sample_ok(1e30));
+	assert_false(kab_sample_ok(1e308));
+	assert_false(kab_sample_ok(-1e31));
+	drop_run(&r);
+}
+
 static void exec_sql(const char *p, const char *sql)
 {
 	sqlite3 *h;
@@ -328,6 +373,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_kernel_rows_shared),
+		cmocka_unit_test(test_run_check),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_stale_run),
 		cmocka_unit_test(test_migration_and_boots),

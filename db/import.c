@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * import.c - a run exported as JSON (kab export --format json), back
+ * into a database.  A run already there (same uuid) is skipped; each
+ * run goes in whole, in one transaction, or not at all.  The JSON is
+ * checked as carefully as a guest's stream: it may come from anywhere.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const char *opt_str(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+/* A block names a machine in notes: one line of printable ASCII. */
+static bool block_ok(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (!n || n > 255)
+		return false;
+	for (i = 0; i < n; i++)
+		if (s[i] < ' ' || s[i] > '~')
+			return false;
+	return true;
+}
+
+int kab_db_import_run(struct kab_db *db, json_t *j, int idx, bool *skipped,
+		      struct kab_err *err)
+{
+	struct kab_run r = { 0 };
+	json_t *kernel, *iters, *it;
+	const char *uuid, *status;
+	size_t i;
+	json_int_t garbage = 0, bad = 0, planned;
+
+	*skipped = false;
+	if (json_unpack(j, "{s:s, s:o, s:s, s:s, s:s, s:o, s:o, s:s, s:o, "
+			"s:I, s:s, s:s, s:o, s?I, s?I}",
+			"uuid", &uuid, "kernel", &kernel, "job", &r.job,
+			"suite", &r.suite, "test", &r.test,
+			"params", &r.params, "resolved", &r.resolved,
+			"target", &r.target, "host", &r.host,
+			"iterations_planned", &planned,
+			"started_at", &r.started_at, "status", &status,
+			"iterations", &iters,
+			"garbage_bytes", &garbage, "bad_records", &bad) ||
+	    !json_is_object(kernel) || !json_is_array(iters) ||
+	    !json_is_object(r.params) || !json_is_object(r.host) ||
+	    !opt_str(kernel, "label") || strlen(uuid) >= sizeof(r.uuid))
+		return kab_err_set(err, "run #%d is not a kab run (missing "
+				   "uuid, kernel, job, params, host or "
+				   "iterations): import only files written by "
+				   "'kab export --format json'", idx + 1);
+	/* numbers as they are or refused, never cut to fit */
+	if (planned < 0 || planned > 1000000 || garbage < 0 || bad < 0)
+		return kab_err_set(err, "run #%d has a count out of range "
+				   "(iterations_planned 0..1000000, "
+				   "garbage_bytes and bad_records >= 0)",
+				   idx + 1);
+	r.iterations_planned = (int)planned;
+	if (strcmp(status, "ok") && strcmp(status, "failed") &&
+	    strcmp(status, "interrupted") && strcmp(status, "running"))
+		return kab_err_set(err, "run #%d has an unknown status: "
+				   "ok, failed, interrupted or running",
+				   idx + 1);
+	r.block = (char *)opt_str(j, "block");
+	if (r.block && !block_ok(r.block))
+		return kab_err_set(err, "run #%d has a block that is not a "
+				   "name (printable ASCII, 1 to 255 bytes): "
+				   "fix or drop its \"block\"", idx + 1);
+	snprintf(r.uuid, sizeof(r.uuid), "%s", uuid);
+	r.kernel.label = (char *)opt_str(kernel, "label");
+	r.kernel.release = (char *)opt_str(kernel, "release");
+	r.kernel.cmdline = (char *)opt_str(kernel, "cmdline");
+	r.kernel.image_path = (char *)opt_str(kernel, "image_path");
+	r.kernel.image_sha256 = (char *)opt_str(kernel, "image_sha256");
+	r.kernel.commit = (char *)opt_str(kernel, "commit");
+	r.ended_at = (char *)opt_str(j, "ended_at");
+	r.message = (char *)opt_str(j, "message");
+	/* A run exported while it went is over now. */
+	r.status = (char *)(strcmp(status, "running") ? status : "interrupted");
+	r.garbage_bytes = garbage;
+	r.bad_records = bad;
+	if (kab_run_check(&r, err))
+		return kab_err_prefix(err, "run #%d", idx + 1);
+
+	if (kab_db_begin(db, err))
+		return -1;
+	/* inside the transaction: another import may be adding it */
+	if (kab_db_run_exists(db, uuid)) {
+		*skipped = true;
+		kab_db_rollback(db);
+		return 0;
+	}
+	if (kab_db_run_insert(db, &r, err))
+		goto fail;
+	json_array_foreach(iters, i, it) {
+		json_t *metrics, *v;
+		const char *name;
+		json_int_t iteration;
+
+		if (json_unpack(it, "{s:I, s:o}", "iteration", &iteration,
+				"metrics", &metrics) ||
+		    !json_is_object(metrics) || iteration < 1 ||
+		    iteration > 1000000) {
+			kab_err_set(err, "run #%d: iteration entry %zu is "
+				    "malformed", idx + 1, i + 1);
+			goto fail;
+		}
+		json_object_foreach(metrics, name, v) {
+			if (!json_is_number(v) ||
+			    !kab_sample_ok(json_number_value(v)) ||
+			    !kab_metric_name_valid(name)) {
+				char *shown = kab_text_clean(name, 60);
+
+				kab_err_set(err, "run #%d: iteration %d: bad "
+					    "sample '%s' (a metric name and a "
+					    "finite number within 1e30)",
+					    idx + 1, (int)iteration, shown);
+				free(shown);
+				goto fail;
+			}
+			if (kab_db_sample_add(db, r.id, iteration, name,
+					      json_number_value(v), err))
+				goto fail;
+		}
+	}
+	return kab_db_commit(db, err);
+fail:
+	kab_db_rollback(db);
+	return -1;
+}
+
