@@ -1,0 +1,297 @@
+#!/bin/bash
+# Strings and numbers from outside kab (a guest, an imported file, a
+# merged database) are validated where they enter and escaped by every
+# writer: shell, mail headers, markdown, terminal.  A stand-in agent
+# (tests/cli/hostile-agent, named as such) sends each attack through
+# the real local target; imports and damaged databases do the rest.
+. "$(dirname "$0")/lib.sh"
+
+JOB=$TOP/jobs/will-it-scale-malloc1.yaml
+HOSTILE=$TOP/tests/cli/hostile-agent
+RUN="run --runs 2 --monitors none $JOB"
+ESC=$(printf '\033')
+
+# Process PID exists and is not a zombie (a killed kab's children are
+# reaped by init, in its own time).
+alive() {
+	[ -e /proc/$1/stat ] &&
+		[ "$(awk "{ print \$3 }" /proc/$1/stat 2>/dev/null)" != Z ]
+}
+
+# An export of one run a side with everything in order.
+export_pair() {
+	python3 - "$@" <<-'PY'
+	import json, sys
+	def run(i, label, v):
+	    return {"uuid": "00000000-0000-4000-8000-%012d" % i,
+	            "kernel": {"label": label, "release": "6.1.0",
+	                       "cmdline": "", "commit": None},
+	            "job": "will-it-scale-malloc1", "suite": "will-it-scale",
+	            "test": "malloc1", "params": {"nr_task": "1",
+	            "test": "malloc1", "testcase": "will-it-scale"},
+	            "resolved": {}, "target": "qemu", "host": {"nr_cpus": 2},
+	            "iterations_planned": 3, "started_at": "2026-12-03T10:00:00Z",
+	            "ended_at": "2026-12-03T10:01:00Z", "status": "ok",
+	            "iterations": [{"iteration": k + 1, "metrics":
+	                {"will-it-scale.per_process_ops": v * (1 + k / 100)}}
+	                for k in range(3)]}
+	runs = []
+	for b in range(3):
+	    runs.append(run(2 * b, "base", 1000 + 10 * b))
+	    runs.append(run(2 * b + 1, "head", 500 + 10 * b))
+	print(json.dumps({"kab_export": 1, "kab_version": "0.1.0", "runs": runs}))
+	PY
+}
+
+test_expect "stand-in agent: escapes and newlines from a guest are stored as '?'" '
+	KAB_AGENT=$HOSTILE KAB_ATTACK=escapes kab $RUN >$TMP/o 2>$TMP/e
+	cat $TMP/e
+	rel=$(sql "SELECT release FROM kernels")
+	case "$rel" in *"$ESC"*|*"
+"*) fail "release stored raw: $rel" ;; esac
+	test "$(sql "SELECT count(*) FROM kernels WHERE release LIKE '"'"'6.1?]0;owned??[2J?Bcc: victim@example.org'"'"'")" = 1
+	# nothing with an escape anywhere in what kab prints
+	kab ls >$TMP/ls
+	kab show 1 >$TMP/show
+	not grep -q "$ESC" $TMP/ls $TMP/show $TMP/e
+	grep -qF "6.1?]0;owned" $TMP/ls
+'
+
+test_expect "stand-in agent: 1e308 is a rejected record, never a sample" '
+	KAB_AGENT=$HOSTILE KAB_ATTACK=huge kab --db $TMP/huge.db $RUN >$TMP/o 2>$TMP/e
+	cat $TMP/e
+	test "$(sqlite3 $TMP/huge.db "SELECT count(*) FROM samples WHERE abs(value) > 1e30")" = 0
+	test "$(sqlite3 $TMP/huge.db "SELECT count(*) FROM samples WHERE metric = '"'"'will-it-scale.per_process_ops'"'"'")" = 2
+	test "$(sqlite3 $TMP/huge.db "SELECT bad_records FROM runs")" = 2
+'
+
+test_expect "stand-in agent: 100,000 metrics in an iteration are capped, in bounded time" '
+	# a hang check, not a speed claim: 60 s is minutes more than needed
+	KAB_AGENT=$HOSTILE KAB_ATTACK=flood timeout 60 "$KAB" --db $TMP/flood.db $RUN >$TMP/o 2>$TMP/e
+	cat $TMP/e
+	n=$(sqlite3 $TMP/flood.db "SELECT count(*) FROM samples WHERE iteration = 1")
+	[ "$n" -le 10000 ] || fail "$n metrics stored for one iteration"
+	[ "$n" -ge 9000 ] || fail "only $n metrics stored"
+	test "$(sqlite3 $TMP/flood.db "SELECT count(*) FROM samples WHERE iteration = 2")" = 1
+'
+
+test_expect "stand-in agent: a closed stream with a live agent deaf to SIGTERM: ^C ends kab" '
+	# "$KAB", not the kab function: $! is then kab'"'"'s own pid
+	KAB_AGENT=$HOSTILE KAB_ATTACK=hang "$KAB" --db $TMP/hang.db $RUN >$TMP/o 2>$TMP/e &
+	pid=$!
+	for i in $(seq 1 100); do
+		[ "$(sqlite3 $TMP/hang.db "SELECT count(*) FROM samples" 2>/dev/null || echo 0)" -ge 2 ] && break
+		sleep 0.1
+	done
+	agent=$(pgrep -P $pid -f hostile-agent)
+	[ -n "$agent" ]
+	sleep 1
+	kill -INT $pid
+	# SIGTERM to the agent, SIGKILL 10 s later: kab is back within 20 s
+	for i in $(seq 1 200); do
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 $pid 2>/dev/null; then
+		kill -9 $pid
+		fail "kab still waits on its agent 20 s after ^C"
+	fi
+	wait $pid || true
+	# its agent too, killed (and reaped by kab)
+	not kill -0 $agent 2>/dev/null
+	test "$(sqlite3 $TMP/hang.db "SELECT count(*) FROM samples WHERE metric = '"'"'will-it-scale.per_process_ops'"'"'")" = 2
+'
+
+test_expect "import: control characters, bad names, commits and huge numbers are refused, nothing stored" '
+	export_pair >$TMP/good.json
+	kab --db $TMP/imp.db import $TMP/good.json
+	before=$(sqlite3 $TMP/imp.db "SELECT count(*) FROM runs")
+	for case in "label:a\nBcc: x@y" "job:x;touch pwned" "commit:\$(touch pwned)" \
+		    "param:v\nEOF\ntouch pwned" "value:1e308" "release:\u001b[2J"; do
+		python3 - $TMP/good.json "$case" >$TMP/bad.json <<-'"'"'PY'"'"'
+		import json, sys
+		d = json.load(open(sys.argv[1]))
+		what, v = sys.argv[2].split(":", 1)
+		v = json.loads("\"" + v + "\"") if what != "value" else float(v)
+		r = d["runs"][0]
+		r["uuid"] = "10000000-0000-4000-8000-000000000000"
+		if what in ("label", "commit", "release"):
+		    r["kernel"][what] = v
+		elif what == "job":
+		    r["job"] = v
+		elif what == "param":
+		    r["params"]["nr_task"] = v
+		else:
+		    r["iterations"][0]["metrics"]["x"] = v
+		d["runs"] = [r]
+		print(json.dumps(d))
+		PY
+		rc=0
+		kab --db $TMP/imp.db import $TMP/bad.json 2>$TMP/e || rc=$?
+		cat $TMP/e
+		[ $rc = 1 ] || fail "$case: exit $rc"
+		test "$(wc -l <$TMP/e)" = 1
+		not grep -q "$ESC" $TMP/e
+	done
+	test "$(sqlite3 $TMP/imp.db "SELECT count(*) FROM runs")" = "$before"
+	test ! -e pwned
+'
+
+# A database damaged or written by an older kab, with what import now
+# refuses stored anyway: every writer still escapes.
+damage() {
+	cp $TMP/imp.db $TMP/dmg.db
+	sqlite3 $TMP/dmg.db "$1"
+}
+
+test_expect "report: the commands to paste stay commands, whatever the stored names" '
+	damage "UPDATE runs SET job = '"'"'x;touch pwned-job'"'"', params = json_set(params, '"'"'$.nr_task'"'"', char(10) || '"'"'EOF'"'"' || char(10) || '"'"'touch pwned-eof'"'"' || char(10))"
+	kab --db $TMP/dmg.db report base head >$TMP/r.txt
+	sed -n "/^To reproduce with kab:/,/^        kab report/p" $TMP/r.txt | sed "s/^        //" | sed 1d >$TMP/paste.sh
+	cat $TMP/paste.sh
+	mkdir $TMP/paste
+	# kab itself is not run: only what the shell makes of the lines
+	(cd $TMP/paste && sh -c "kab() { :; }; . $TMP/paste.sh")
+	test -z "$(ls $TMP/paste | grep pwned)"
+	test ! -e pwned-job
+	grep -q "^cat > job.yaml <<" $TMP/paste.sh
+'
+
+test_expect "report --mbox: a label with a line break cannot add a header" '
+	damage "UPDATE kernels SET label = '"'"'head'"'"' || char(10) || '"'"'Bcc: victim@example.org'"'"' WHERE label = '"'"'head'"'"'"
+	kab --db $TMP/dmg.db report --mbox $TMP/m.mbox --from "a <a@b>" --to "c <c@d>" base "$(printf "head\nBcc: victim@example.org")"
+	sed "/^$/q" $TMP/m.mbox >$TMP/headers
+	cat $TMP/headers
+	not grep -q "^Bcc:" $TMP/headers
+	# unfolded, the subject carries the label on one line
+	tr -d "\n" <$TMP/headers | grep -q "Subject: [^:]*head Bcc: victim@example.org"
+'
+
+test_expect "markdown (report, ci gate --summary): a label is text, not HTML or a table row" '
+	damage "UPDATE kernels SET label = '"'"'<img src=x onerror=alert(1)>|x'"'"' WHERE label = '"'"'head'"'"'"
+	lab="<img src=x onerror=alert(1)>|x"
+	kab --db $TMP/dmg.db report --format markdown base "$lab" >$TMP/r.md
+	kab --db $TMP/dmg.db ci gate --summary $TMP/s.md base "$lab" >/dev/null || true
+	cat $TMP/r.md $TMP/s.md
+	# as text it is escaped; in code (spans, fenced tables) it is code
+	awk "/^\`\`\`/ { f = !f; next } !f" $TMP/r.md $TMP/s.md |
+		sed "s/\`[^\`]*\`//g" >$TMP/prose
+	not grep -q "<img" $TMP/prose
+	grep -q "&lt;img" $TMP/r.md
+	# the label stays in its cell: a row of the summary has 6 columns
+	row=$(grep "will-it-scale.per_process_ops" $TMP/s.md | sed "s/\\\\|//g")
+	test "$(printf "%s" "$row" | tr -cd "|" | wc -c)" = 7
+'
+
+test_expect "a damaged database with 1e308 gives no verdict, never an abort" '
+	damage "UPDATE samples SET value = 1e308 WHERE run_id = 2 AND iteration = 1"
+	rc=0
+	kab --db $TMP/dmg.db compare base head >$TMP/c 2>&1 || rc=$?
+	cat $TMP/c
+	[ $rc -lt 2 ] || fail "compare exited $rc"
+	rc=0
+	kab --db $TMP/dmg.db ci gate base head >$TMP/g 2>&1 || rc=$?
+	cat $TMP/g
+	[ $rc -le 2 ] || fail "ci gate exited $rc"
+	kab --db $TMP/dmg.db report base head >/dev/null
+'
+
+test_expect "merge: a database with a view or a bad string is refused whole" '
+	cp $TMP/imp.db $TMP/view.db
+	sqlite3 $TMP/view.db "CREATE VIEW v AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c"
+	rc=0
+	timeout 20 "$KAB" merge $TMP/out.db $TMP/view.db 2>$TMP/e || rc=$?
+	cat $TMP/e
+	[ $rc = 2 ] || fail "merge exited $rc"
+	grep -q "views or triggers" $TMP/e
+	damage "UPDATE kernels SET label = '"'"'a'"'"' || char(27) || '"'"'[2J'"'"' WHERE label = '"'"'head'"'"'"
+	rc=0
+	"$KAB" merge $TMP/out2.db $TMP/dmg.db 2>$TMP/e || rc=$?
+	cat $TMP/e
+	[ $rc -ge 1 ] && [ $rc -le 2 ]
+	grep -q "kernel label" $TMP/e
+	test "$(sqlite3 $TMP/out2.db "SELECT count(*) FROM runs")" = 0
+'
+
+test_expect "ten concurrent writers (runs, imports of one file, fresh database) lose nothing" '
+	for i in $(seq 1 10); do
+		kab --db $TMP/conc.db run --runs 1 --monitors none --set nr_task=1 \
+			--set warmup=0 --set testtime=1s --kernel-label same \
+			$JOB >/dev/null 2>$TMP/e.$i &
+	done
+	wait
+	cat $TMP/e.*
+	test "$(sqlite3 $TMP/conc.db "SELECT count(*) FROM runs WHERE status = '"'"'ok'"'"'")" = 10
+	test "$(sqlite3 $TMP/conc.db "SELECT count(*) FROM kernels")" = 1
+	for i in $(seq 1 10); do
+		kab --db $TMP/conc2.db import $TMP/good.json >/dev/null 2>$TMP/i.$i &
+	done
+	wait
+	cat $TMP/i.*
+	test "$(sqlite3 $TMP/conc2.db "SELECT count(*) FROM runs")" = 6
+	test "$(sqlite3 $TMP/conc2.db "PRAGMA integrity_check")" = ok
+'
+
+test_expect "output lost on a full disk is an error, not exit 0" '
+	for cmd in "ls" "compare base head" "show 1" "report base head"; do
+		rc=0
+		kab --db $TMP/imp.db $cmd >/dev/full 2>$TMP/e || rc=$?
+		[ $rc = 1 ] || fail "kab $cmd >/dev/full exited $rc"
+		grep -q "writing the output failed" $TMP/e
+	done
+'
+
+test_expect "report -o: a planted symlink is not followed" '
+	ln -s $TMP/victim $TMP/r.html.kab-tmp
+	kab --db $TMP/imp.db report --format html -o $TMP/r.html base head
+	test ! -e $TMP/victim
+	grep -q "<html" $TMP/r.html
+	# no temporary file left beside it, the planted link aside
+	test "$(ls $TMP | grep -c "^r\.html\.")" = 1
+'
+
+test_expect "a database schema version kab never wrote is refused" '
+	sqlite3 $TMP/neg.db "CREATE TABLE t (x); PRAGMA user_version = -1"
+	rc=0
+	kab --db $TMP/neg.db ls 2>$TMP/e || rc=$?
+	cat $TMP/e
+	[ $rc = 1 ]
+	grep -q "not kab'"'"'s" $TMP/e
+'
+
+test_expect "a read-only database (a read-only mount) can be read" '
+	[ "$(id -u)" = 0 ] || { echo "needs root for a mount"; exit 0; }
+	mkdir $TMP/ro
+	mount -t tmpfs -o size=8m tmpfs $TMP/ro || { echo "no tmpfs here"; exit 0; }
+	cp $TMP/imp.db $TMP/ro/k.db
+	mount -o remount,ro $TMP/ro
+	rc=0
+	kab --db $TMP/ro/k.db compare base head >$TMP/c 2>$TMP/e || rc=$?
+	kab --db $TMP/ro/k.db ls >>$TMP/c 2>>$TMP/e || rc=$?
+	umount $TMP/ro
+	cat $TMP/e $TMP/c
+	[ $rc = 0 ]
+	grep -q "will-it-scale.per_process_ops" $TMP/c
+'
+
+test_expect "kill -9 of kab takes its local agent along" '
+	"$KAB" --db $TMP/k9.db run --runs 3 --monitors none --set nr_task=1 \
+		--set warmup=0 --set testtime=5s $JOB >/dev/null 2>&1 &
+	pid=$!
+	agent=
+	for i in $(seq 1 100); do
+		agent=$(pgrep -P $pid -f "kab-agent --job -" || true)
+		[ -n "$agent" ] && break
+		sleep 0.1
+	done
+	[ -n "$agent" ]
+	kill -9 $pid
+	wait $pid || true
+	for i in $(seq 1 30); do
+		alive $agent || break
+		sleep 0.1
+	done
+	not alive $agent
+'
+
+test_done
