@@ -10,6 +10,7 @@
 #   make test-kernel  the slow tests: real kernel builds and a real bisect
 #   make test SAN=1   the same under ASan and UBSan
 #   make mutate   plant each bug of tests/mutants/ and run the fast tests
+#   make fuzz     each libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS (60)
 
 CC       ?= cc
 PKGS     := sqlite3 gsl yaml-0.1 jansson hwloc zlib libarchive nettle
@@ -18,7 +19,14 @@ CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
 	    -D_GNU_SOURCE $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
 
-ifeq ($(SAN),1)
+ifeq ($(FUZZ),1)
+# libFuzzer's coverage needs clang; ASan and UBSan watch every input
+CC       := clang
+CFLAGS   += -fsanitize=fuzzer-no-link,address,undefined \
+	    -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS  += -fsanitize=address,undefined
+BUILD    := build-fuzz
+else ifeq ($(SAN),1)
 CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer \
 	    -fno-sanitize-recover=undefined
 LDFLAGS  += -fsanitize=address,undefined
@@ -45,6 +53,10 @@ LIBS        := $(LIBKBUILD) $(LIBRUNNER) $(LIBDB) $(LIBANALYSIS) $(LIBCOMMON)
 
 KAB       := $(BUILD)/kab
 KAB_AGENT := $(BUILD)/kab-agent
+
+FUZZERS   := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,\
+		$(wildcard tests/fuzz/fuzz-*.c))
+FUZZ_SECONDS ?= 60
 
 TEST_SRC  := $(wildcard tests/unit/test-*.c)
 TEST_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC)) \
@@ -120,6 +132,18 @@ $(BUILD)/tests/bench-%: tests/bench/bench-%.c $(LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS)
 
+$(BUILD)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS)
+
+# Inputs found go to a scratch corpus; tests/fuzz/corpus/ holds the seeds.
+fuzz: deps
+	@scripts/deps.sh fuzz
+	@$(MAKE) --no-print-directory FUZZ=1 fuzz-run
+
+fuzz-run: $(FUZZERS)
+	@BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh
+
 # Each mutant in tests/mutants/ is a bug the fast tests must catch.
 mutate: deps
 	@$(MAKE) -s --no-print-directory all $(TEST_BINS)
@@ -131,8 +155,8 @@ bench: deps
 	@BUILD=$(BUILD) tests/bench.sh
 
 clean:
-	rm -rf build build-san kab kab-agent
+	rm -rf build build-san build-fuzz kab kab-agent
 
-.PHONY: all deps deps-kernel demo test test-kernel mutate bench clean kab \
+.PHONY: all deps deps-kernel demo test test-kernel mutate fuzz fuzz-run bench clean kab \
 	kab-agent
 .DELETE_ON_ERROR:

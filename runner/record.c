@@ -243,6 +243,8 @@ static int drain(struct kab_reader *r, bool at_eof)
 
 int kab_reader_feed(struct kab_reader *r, const void *buf, size_t n)
 {
+	if (!n)		/* nothing to add, and maybe no buffer yet */
+		return drain(r, false);
 	if (r->len + n > r->alloc) {
 		r->alloc = r->alloc ? r->alloc : 4096;
 		while (r->alloc < r->len + n)

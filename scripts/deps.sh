@@ -5,6 +5,7 @@
 #   scripts/deps.sh kernel   also what building kernels needs (make demo,
 #                            make test-kernel): Debian's 6.1 source and
 #                            the kernel's build tools
+#   scripts/deps.sh fuzz     also clang and libFuzzer (make fuzz)
 set -e
 
 pkgs="build-essential pkg-config
@@ -13,6 +14,9 @@ libarchive-dev nettle-dev qemu-system-x86 linux-image-amd64
 stress-ng git
 libcmocka-dev sqlite3 python3 python3-yaml python3-scipy binutils bsdutils procps file
 chromium openssh-server openssh-client"
+if [ "${1:-}" = fuzz ]; then
+	pkgs="$pkgs clang libclang-rt-14-dev"
+fi
 if [ "${1:-}" = kernel ]; then
 	pkgs="$pkgs linux-source-6.1 xz-utils flex bison bc libelf-dev
 libssl-dev cpio ccache"

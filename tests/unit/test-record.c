@@ -62,6 +62,27 @@ static void test_roundtrip(void **state)
 	free(a);
 }
 
+/*
+ * An empty read before any other (make fuzz found it: NULL + 0 under
+ * UBSan, which make test SAN=1 turns into a failure).
+ */
+static void test_empty_first(void **state)
+{
+	struct seen s = { 0 };
+	struct kab_reader *r = kab_reader_new(on_record, &s);
+	size_t len;
+	char *a = rec("sample", 7, &len);
+
+	kab_reader_feed(r, "", 0);
+	kab_reader_feed(r, a, len);
+	kab_reader_feed(r, "", 0);
+	kab_reader_finish(r);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.values[0], 7);
+	kab_reader_free(r);
+	free(a);
+}
+
 /* Kernel messages between records are skipped and counted. */
 static void test_garbage_between(void **state)
 {
@@ -230,6 +251,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_empty_first),
 		cmocka_unit_test(test_garbage_between),
 		cmocka_unit_test(test_garbage_inside),
 		cmocka_unit_test(test_corrupt_crc_and_truncation),
