@@ -252,13 +252,18 @@ int kab_target_qemu(const struct kab_target_opts *o,
 		vmlinux = kab_kernel_unpacked(q->kernel, q->cache_dir);
 	snprintf(boot->entry, sizeof(boot->entry), "%s",
 		 vmlinux ? "pvh" : "bzimage");
-	logfd = mkstemp(log);
+	/*
+	 * The console log has no name: QEMU opens it as /dev/fd/N, kab
+	 * reads it through its descriptor, and a kab or QEMU killed with
+	 * -9 leaves nothing in /tmp.
+	 */
+	logfd = mkostemp(log, O_CLOEXEC);
 	if (logfd < 0) {
 		kab_err_set(err, "cannot make a console log: %s",
 			    strerror(errno));
 		goto out;
 	}
-	close(logfd);
+	unlink(log);
 retry:
 	kvm = kvm_usable();
 	snprintf(boot->accel, sizeof(boot->accel), "%s", kvm ? "kvm" : "tcg");
@@ -277,7 +282,7 @@ retry:
 			   q->cmdline && *q->cmdline ? " " : "",
 			   q->cmdline ? q->cmdline : "", o->iterations,
 			   o->monitors ? o->monitors : "all");
-	serial0 = xasprintf("file:%s", log);
+	serial0 = xasprintf("file:/dev/fd/%d", logfd);
 	if (pipe2(fds, O_CLOEXEC)) {
 		kab_err_set(err, "pipe: %s", strerror(errno));
 		goto out_log;
@@ -302,6 +307,7 @@ retry:
 		if (errfd >= 0)
 			dup2(errfd, 2);
 		setpgid(0, 0);
+		fcntl(logfd, F_SETFD, 0);	/* for QEMU's -serial file: */
 		/* A QEMU whose kab is gone has nobody to report to. */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		/* --pin: QEMU and so its vCPU threads on those CPUs only. */
@@ -314,7 +320,8 @@ retry:
 		signal(SIGINT, SIG_DFL);
 		{
 			const char *argv[] = {
-				qemu, "-nodefaults", "-display", "none",
+				qemu, "-name", "kab", "-nodefaults",
+				"-display", "none",
 				"-no-reboot", "-accel", kvm ? "kvm" : "tcg",
 				"-cpu", kvm ? "host" : "max", "-smp", smp,
 				"-m", q->mem, "-kernel",
@@ -372,13 +379,18 @@ retry:
 	if (*said)
 		fput_note_lines(stderr, "QEMU said", said);
 	free(said);
-	read_file(log, &console, NULL);
+	{
+		char *path = xasprintf("/proc/self/fd/%d", logfd);
+
+		read_file(path, &console, NULL);
+		free(path);
+	}
 	boot->console = console.buf ? strbuf_detach(&console) : xstrdup("");
 	boot->console_len = strlen(boot->console);
 	boot->problem = kab_console_problem(boot->console, boot->console_len);
 	ret = 0;
 out_log:
-	unlink(log);
+	close(logfd);
 out:
 	free(qemu);
 	free(stressng);

@@ -72,10 +72,10 @@ test_expect "kab bisect names the seeded commit; killed, it resumes" '
 	# the step booting then sees its owner go within 200 ms and stops
 	# its QEMU (slower under SAN=1): wait up to 10 s, then insist
 	for i in $(seq 1 100); do
-		pgrep -f "qemu-system-x86_64.*kab-console" >/dev/null || break
+		pgrep -f "qemu-system-x86_64 -name kab" >/dev/null || break
 		sleep 0.1
 	done
-	not pgrep -f "qemu-system-x86_64.*kab-console" >/dev/null
+	not pgrep -f "qemu-system-x86_64 -name kab" >/dev/null
 	kab bisect --resume 1 >$TMP/o 2>$TMP/e || {
 		cat $TMP/e $TMP/o
 		false
