@@ -223,10 +223,12 @@ static int on_record(void *ctx, const char *type, json_t *body)
 			c->current = 0;
 			metrics_reset(c);
 		} else {
+			/* stored, or not counted: a full disk is said */
 			if (c->ops->iteration &&
 			    c->ops->iteration(c->ctx, it, &c->m))
 				rc = 1;
-			c->done++;
+			else
+				c->done++;
 			c->current = 0;
 			metrics_reset(c);
 		}
