@@ -274,6 +274,14 @@ test_expect "a read-only database (a read-only mount) can be read" '
 	grep -q "will-it-scale.per_process_ops" $TMP/c
 '
 
+test_expect "a cache kab boots from must be the user's own" '
+	[ "$(id -u)" = 0 ] || { echo "needs root for chown"; exit 0; }
+	mkdir -p $TMP/shared/kab
+	chown nobody $TMP/shared/kab
+	expect_error 1 "the cache .*/shared/kab is not yours: set XDG_CACHE_HOME" -- \
+		env XDG_CACHE_HOME=$TMP/shared "$KAB" --db $TMP/c.db run --target qemu --runs 1 $JOB
+'
+
 test_expect "kill -9 of kab takes its local agent along" '
 	"$KAB" --db $TMP/k9.db run --runs 3 --monitors none --set nr_task=1 \
 		--set warmup=0 --set testtime=5s $JOB >/dev/null 2>&1 &
