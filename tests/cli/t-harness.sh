@@ -184,6 +184,20 @@ test_expect "tests/run counts a failing file: not ok, and its status" '
 	test "$(tail -1 $TMP/run.out)" = "1 passed, 1 failed"
 '
 
+test_expect "tests/run skips what KAB_TEST_SKIP names, and says so" '
+	mkdir -p $TMP/skips
+	printf "%s\n" ". $TOP/tests/cli/lib.sh" "test_expect one false" \
+		test_done >$TMP/skips/t1-no.sh
+	printf "%s\n" ". $TOP/tests/cli/lib.sh" "test_expect two true" \
+		test_done >$TMP/skips/t2-yes.sh
+	(cd $TOP && KAB_TEST_SKIP="t0-x.sh t1-no.sh" tests/run $TMP/skips) \
+		>$TMP/run.out 2>&1
+	cat $TMP/run.out
+	grep -qx "ok - t1-no.sh # SKIP in KAB_TEST_SKIP" $TMP/run.out
+	grep -qx "# 1 skipped" $TMP/run.out
+	test "$(tail -1 $TMP/run.out)" = "1 passed, 0 failed"
+'
+
 test_expect "every mutant of make mutate still applies and names its killer" '
 	(cd $TOP && tests/mutate.sh --check) >$TMP/check
 	cat $TMP/check
