@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "../common/common.h"
 
 static bool starts(const char *s, const char *prefix)
 {
@@ -204,9 +205,27 @@ void kab_lkp_row(FILE *out, const struct kab_row *r, size_t nr_heads,
 	fputc('\n', out);
 }
 
+/*
+ * Labels, commit subjects and parameters come from a database, which
+ * may be old or merged: what a terminal would act on is printed as
+ * \xNN.
+ */
+static void put_visible(FILE *out, const char *fmt, const char *s,
+			int width)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_visible(&sb, s, strlen(s));
+	if (width)
+		fprintf(out, fmt, width, width, sb.len ? sb.buf : "");
+	else
+		fprintf(out, fmt, sb.len ? sb.buf : "");
+	strbuf_release(&sb);
+}
+
 static void trunc_id(FILE *out, const char *id, int width)
 {
-	fprintf(out, "%*.*s ", width, width, id);
+	put_visible(out, "%*.*s ", id, width);
 }
 
 void kab_lkp_header(FILE *out, const struct kab_table_head *h)
@@ -215,11 +234,12 @@ void kab_lkp_header(FILE *out, const struct kab_table_head *h)
 
 	fputs("========================================================="
 	      "================================\n", out);
-	fprintf(out, "%s:\n  %s\n\n", h->axis_keys, h->axis_values);
+	put_visible(out, "%s:\n", h->axis_keys, 0);
+	put_visible(out, "  %s\n\n", h->axis_values, 0);
 	fputs("commit: \n", out);
-	fprintf(out, "  %s\n", h->base->desc);
+	put_visible(out, "  %s\n", h->base->desc, 0);
 	for (i = 0; i < h->nr_heads; i++)
-		fprintf(out, "  %s\n", h->heads[i].desc);
+		put_visible(out, "  %s\n", h->heads[i].desc, 0);
 	fputc('\n', out);
 	trunc_id(out, h->base->id, 16);
 	for (i = 0; i < h->nr_heads; i++)
@@ -254,12 +274,14 @@ void kab_kpi_summary(FILE *out, const struct kab_comparison *c,
 			if (!row->kpi || !cell->significant ||
 			    !cell->verdict)
 				continue;
-			fprintf(out, "kab noticed a %.1f%s %s of %s: %s -> %s\n",
+			fprintf(out, "kab noticed a %.1f%s %s of %s: ",
 				fabs(cell->change),
 				cell->absolute || cell->zero_base ? "" : "%",
 				cell->verdict > 0 ? "improvement" :
 						    "regression",
-				row->metric, base->id, heads[i].id);
+				row->metric);
+			put_visible(out, "%s -> ", base->id, 0);
+			put_visible(out, "%s\n", heads[i].id, 0);
 		}
 	}
 }

@@ -183,10 +183,18 @@ static void markdown_table(FILE *out, const struct kab_table_head *h,
 {
 	size_t r, i;
 
-	fprintf(out, "**%s**: %s\n\n| %s | ±%% |", h->axis_keys,
-		h->axis_values, h->base->id);
-	for (i = 0; i < h->nr_heads; i++)
-		fprintf(out, " change | %s | ±%% |", h->heads[i].id);
+	fputs("**", out);
+	md_text(out, h->axis_keys);
+	fputs("**: ", out);
+	md_text(out, h->axis_values);
+	fputs("\n\n| ", out);
+	md_text(out, h->base->id);
+	fputs(" | ±% |", out);
+	for (i = 0; i < h->nr_heads; i++) {
+		fputs(" change | ", out);
+		md_text(out, h->heads[i].id);
+		fputs(" | ±% |", out);
+	}
 	fputs(" metric |\n|---:|---:|", out);
 	for (i = 0; i < h->nr_heads; i++)
 		fputs("---:|---:|---:|", out);

@@ -197,10 +197,10 @@ void strbuf_add_shell_word(struct strbuf *sb, const char *s)
 }
 
 /*
- * Bytes at s that are a control character (C0, DEL, C1) or not UTF-8,
- * or 0 for a character a terminal shows as itself.
+ * Bytes at s (avail of them) that are a control character (C0, DEL,
+ * C1) or not UTF-8, or 0 for a character a terminal shows as itself.
  */
-static size_t control_len(const unsigned char *s)
+static size_t control_len_n(const unsigned char *s, size_t avail)
 {
 	size_t n, i;
 
@@ -208,7 +208,7 @@ static size_t control_len(const unsigned char *s)
 		return *s < 0x20 || *s == 0x7f;
 	n = *s >= 0xf0 && *s <= 0xf4 ? 4 : *s >= 0xe0 ? 3 :
 	    *s >= 0xc2 && *s < 0xe0 ? 2 : 0;
-	if (!n || *s > 0xf4)
+	if (!n || *s > 0xf4 || n > avail)
 		return 1;
 	for (i = 1; i < n; i++)
 		if ((s[i] & 0xc0) != 0x80)
@@ -216,14 +216,24 @@ static size_t control_len(const unsigned char *s)
 	return *s == 0xc2 && s[1] <= 0x9f ? 2 : 0;
 }
 
-/* Bytes of the character at s, control or not. */
-static size_t char_len(const unsigned char *s)
+static size_t control_len(const unsigned char *s)
 {
-	size_t c = control_len(s);
+	return control_len_n(s, strnlen((const char *)s, 4));
+}
+
+/* Bytes of the character at s, control or not. */
+static size_t char_len_n(const unsigned char *s, size_t avail)
+{
+	size_t c = control_len_n(s, avail);
 
 	if (c)
 		return c;
 	return *s < 0x80 ? 1 : *s < 0xe0 ? 2 : *s < 0xf0 ? 3 : 4;
+}
+
+static size_t char_len(const unsigned char *s)
+{
+	return char_len_n(s, strnlen((const char *)s, 4));
 }
 
 bool kab_text_ok(const char *s, size_t max)
@@ -292,17 +302,21 @@ char *kab_text_clean(const char *s, size_t max)
 void strbuf_add_visible(struct strbuf *sb, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t i;
+	size_t i, c, len, k;
 
-	for (i = 0; i < n; i++) {
+	/* what a terminal would act on, C1 and broken UTF-8 too, as \xNN */
+	for (i = 0; i < n; i += len) {
+		c = control_len_n(p + i, n - i);
+		len = char_len_n(p + i, n - i);
 		if (p[i] == '\n')
 			strbuf_addstr(sb, "\\n");
 		else if (p[i] == '\t')
 			strbuf_addstr(sb, "\\t");
-		else if (p[i] < 0x20 || p[i] == 0x7f)
-			strbuf_addf(sb, "\\x%02x", p[i]);
+		else if (c)
+			for (k = 0; k < c; k++)
+				strbuf_addf(sb, "\\x%02x", p[i + k]);
 		else
-			strbuf_add(sb, p + i, 1);
+			strbuf_add(sb, p + i, len);
 	}
 }
 
