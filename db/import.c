@@ -15,19 +15,6 @@ static const char *opt_str(json_t *o, const char *key)
 	return json_string_value(json_object_get(o, key));
 }
 
-/* A block names a machine in notes: one line of printable ASCII. */
-static bool block_ok(const char *s)
-{
-	size_t n = strlen(s), i;
-
-	if (!n || n > 255)
-		return false;
-	for (i = 0; i < n; i++)
-		if (s[i] < ' ' || s[i] > '~')
-			return false;
-	return true;
-}
-
 int kab_db_import_run(struct kab_db *db, json_t *j, int idx, bool *skipped,
 		      struct kab_err *err)
 {
@@ -67,11 +54,8 @@ int kab_db_import_run(struct kab_db *db, json_t *j, int idx, bool *skipped,
 		return kab_err_set(err, "run #%d has an unknown status: "
 				   "ok, failed, interrupted or running",
 				   idx + 1);
+	/* checked with the rest by kab_run_check */
 	r.block = (char *)opt_str(j, "block");
-	if (r.block && !block_ok(r.block))
-		return kab_err_set(err, "run #%d has a block that is not a "
-				   "name (printable ASCII, 1 to 255 bytes): "
-				   "fix or drop its \"block\"", idx + 1);
 	snprintf(r.uuid, sizeof(r.uuid), "%s", uuid);
 	r.kernel.label = (char *)opt_str(kernel, "label");
 	r.kernel.release = (char *)opt_str(kernel, "release");

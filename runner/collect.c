@@ -55,16 +55,6 @@ static void set_message(struct kab_collector *c, const char *msg)
 	c->message = xstrdup(msg);
 }
 
-/* A short printable copy of an untrusted string. */
-static void sanitize(const char *in, char *out, size_t n)
-{
-	size_t i;
-
-	for (i = 0; *in && i + 1 < n; in++, i++)
-		out[i] = (*in >= ' ' && *in <= '~') ? *in : '?';
-	out[i] = '\0';
-}
-
 /*
  * A copy of a guest's JSON whose strings (and keys) have no control
  * characters: a release string with an escape sequence or a newline is
@@ -233,11 +223,11 @@ static int on_record(void *ctx, const char *type, json_t *body)
 			metrics_reset(c);
 		}
 	} else if (!strcmp(type, "error") || !strcmp(type, "log")) {
-		char clean[1024];
+		char *clean;
 
 		if (json_unpack(body, "{s:s}", "message", &msg))
 			return -1;
-		sanitize(msg, clean, sizeof(clean));
+		clean = kab_text_clean(msg, 1023);
 		if (type[0] == 'e') {
 			set_message(c, clean);
 			if (c->ops->error)
@@ -245,6 +235,7 @@ static int on_record(void *ctx, const char *type, json_t *body)
 		} else if (c->ops->log) {
 			c->ops->log(c->ctx, clean);
 		}
+		free(clean);
 	} else if (!strcmp(type, "end")) {
 		if (json_unpack(body, "{s:s}", "status", &msg))
 			return -1;
