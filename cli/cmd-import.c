@@ -23,6 +23,9 @@ static int import_file(struct kab_db *db, const char *path, int *added,
 						 &jerr) :
 				  json_loadf(stdin, JSON_REJECT_DUPLICATES,
 					     &jerr);
+	if (!doc && jerr.line < 1)	/* not read at all */
+		return cli_error(EXIT_USAGE, "%s: import files written by "
+				 "'kab export --format json'", jerr.text);
 	if (!doc)
 		return cli_error(EXIT_USAGE, "%s:%d: not JSON (%s): import "
 				 "files written by 'kab export --format json'",
@@ -92,6 +95,15 @@ int cmd_import(struct cli *cli, int argc, char **argv)
 		return EXIT_RUN;
 	for (i = optind; i < argc && !rc; i++)
 		rc = import_file(db, argv[i], &added, &skipped);
+	if (rc) {
+		/* each run is stored whole or not at all: say which stayed */
+		if (added)
+			fprintf(stderr, "kab: note: %d run%s imported into %s "
+				"before that error stay\n", added,
+				added == 1 ? "" : "s", kab_db_path(db));
+		kab_db_close(db);
+		return rc;
+	}
 	printf("imported %d run%s into %s", added, added == 1 ? "" : "s",
 	       kab_db_path(db));
 	if (skipped)

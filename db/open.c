@@ -383,6 +383,15 @@ int kab_db_open(const char *path, enum kab_db_mode mode, struct kab_db **out,
 	if (mode == KAB_DB_READ && access(path, F_OK))
 		return kab_err_set(err, "no database at %s: run 'kab run' "
 				   "first, or pass --db PATH", path);
+	/*
+	 * SQLite would open a file this user may not write read-only, and
+	 * leave -wal and -shm files of this user's behind it: refuse first.
+	 */
+	if (mode == KAB_DB_WRITE && !access(path, F_OK) &&
+	    access(path, W_OK))
+		return kab_err_set(err, "cannot write the database %s (%s): "
+				   "fix its permissions or pass --db PATH",
+				   path, strerror(errno));
 	db = xcalloc(1, sizeof(*db));
 	db->path = xstrdup(path);
 	db->mode = mode;

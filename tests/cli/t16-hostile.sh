@@ -183,6 +183,18 @@ test_expect "markdown (report, ci gate --summary): a label is text, not HTML or 
 	test "$(printf "%s" "$row" | tr -cd "|" | wc -c)" = 7
 '
 
+test_expect "compare: an old database's label with escapes reaches the terminal as \\xNN" '
+	damage "UPDATE kernels SET label = '"'"'h'"'"' || char(27) || '"'"'[2J'"'"' || char(155) || '"'"'31m'"'"' WHERE label = '"'"'head'"'"'"
+	lab=$(printf "h\033[2J\302\23331m")
+	kab --db $TMP/dmg.db compare base "$lab" >$TMP/c
+	kab --db $TMP/dmg.db compare --format markdown base "$lab" >$TMP/c.md
+	cat -v $TMP/c $TMP/c.md
+	not grep -q "$ESC" $TMP/c
+	not grep -q "$(printf "\302\233")" $TMP/c
+	grep -q "h\\\\x1b\[2J\\\\xc2\\\\x9b31m" $TMP/c
+	not grep -q "$ESC" $TMP/c.md
+'
+
 test_expect "a damaged database with 1e308 gives no verdict, never an abort" '
 	damage "UPDATE samples SET value = 1e308 WHERE run_id IN (2, 4, 6)"
 	rc=0
@@ -232,6 +244,41 @@ test_expect "ten concurrent writers (runs, imports of one file, fresh database) 
 	test "$(sqlite3 $TMP/conc2.db "PRAGMA integrity_check")" = ok
 '
 
+test_expect "ten concurrent merges into one database lose nothing" '
+	# ten cell databases of one run each, merged at once into one
+	for i in $(seq 1 10); do
+		python3 - $TMP/good.json $i >$TMP/cell$i.json <<-'"'"'PY'"'"'
+		import json, sys
+		d = json.load(open(sys.argv[1]))
+		i = int(sys.argv[2])
+		r = d["runs"][i % 2]
+		r["uuid"] = r["uuid"][:-4] + "%04d" % (1000 + i)
+		d["runs"] = [r]
+		print(json.dumps(d))
+		PY
+		kab --db $TMP/cell$i.db import $TMP/cell$i.json >/dev/null
+	done
+	for i in $(seq 1 10); do
+		kab merge $TMP/merged.db $TMP/cell$i.db >/dev/null 2>$TMP/m.$i &
+	done
+	wait
+	cat $TMP/m.*
+	test "$(sqlite3 $TMP/merged.db "SELECT count(*) FROM runs")" = 10
+	test "$(sqlite3 $TMP/merged.db "SELECT count(DISTINCT block) FROM runs")" = 10
+	test "$(sqlite3 $TMP/merged.db "SELECT count(*) FROM samples")" = 30
+	test "$(sqlite3 $TMP/merged.db "SELECT count(*) FROM kernels")" = 2
+	# and one database merged ten times at once is there once
+	for i in $(seq 1 10); do
+		kab merge $TMP/merged2.db $TMP/imp.db >/dev/null 2>$TMP/m.$i &
+	done
+	wait
+	cat $TMP/m.*
+	test "$(sqlite3 $TMP/merged2.db "SELECT count(*) FROM runs")" = \
+		"$(sqlite3 $TMP/imp.db "SELECT count(*) FROM runs")"
+	test "$(sqlite3 $TMP/merged.db "PRAGMA integrity_check")" = ok
+	test "$(sqlite3 $TMP/merged2.db "PRAGMA integrity_check")" = ok
+'
+
 test_expect "output lost on a full disk is an error, not exit 0" '
 	for cmd in "ls" "compare base head" "show 1" "report base head"; do
 		rc=0
@@ -273,6 +320,42 @@ test_expect "a read-only database (a read-only mount) can be read" '
 	[ $rc = 0 ]
 	grep -q "will-it-scale.per_process_ops" $TMP/c
 '
+
+if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
+	test_skip "as another user: a 0444 database in a 0555 directory is read, never written" \
+		"needs root and setpriv to become nobody"
+else
+test_expect "as another user: a 0444 database in a 0555 directory is read, never written" '
+	# root may write anywhere: this one is nobody, with its own kab copy
+	# (the checkout may be in a directory nobody cannot enter)
+	as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+	mkdir -p $TMP/ro/d $TMP/ro/w
+	cp "$KAB" $TMP/ro/kab
+	cp $TMP/imp.db $TMP/ro/d/x.db
+	cp $TMP/imp.db $TMP/ro/w/x.db
+	export_pair | sed "s/-8000-0000/-8000-9999/g" >$TMP/ro/new.json
+	chmod 0755 $TMP $TMP/ro
+	chmod 0444 $TMP/ro/d/x.db $TMP/ro/w/x.db $TMP/ro/new.json
+	chmod 0555 $TMP/ro/d
+	chmod 0777 $TMP/ro/w
+	cd $TMP/ro
+	as_nobody ./kab --db d/x.db ls >ls.out
+	grep -q " head " ls.out
+	as_nobody ./kab --db d/x.db compare base head >c.out
+	grep -q "will-it-scale.per_process_ops" c.out
+	as_nobody ./kab --db w/x.db compare base head >c.out
+	grep -q "will-it-scale.per_process_ops" c.out
+	expect_error 1 "cannot write in d " -- as_nobody ./kab --db d/x.db import new.json
+	expect_error 1 "cannot write the database w/x.db (Permission denied): fix its permissions" -- \
+		as_nobody ./kab --db w/x.db import new.json
+	# nothing of nobody'"'"'s left beside the database, nothing added
+	test -z "$(find . -user nobody)"
+	test "$(sqlite3 w/x.db "SELECT count(*) FROM runs")" = \
+		"$(sqlite3 $TMP/imp.db "SELECT count(*) FROM runs")"
+	cd $TOP
+	chmod 0755 $TMP/ro/d
+'
+fi
 
 test_expect "a cache kab boots from must be the user's own" '
 	[ "$(id -u)" = 0 ] || { echo "needs root for chown"; exit 0; }

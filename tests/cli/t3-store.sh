@@ -81,6 +81,11 @@ d[\"runs\"][0][\"uuid\"] = \"00000000-0000-4000-8000-000000000000\"
 d[\"runs\"][0][\"iterations\"][1][\"metrics\"][\"evil name\"] = 1
 json.dump(d, open(\"$TMP/bad.json\", \"w\"))"
 	expect_error 1 "bad sample" -- "$KAB" import $TMP/bad.json
+	# a failed import never says "imported" on stdout
+	"$KAB" import $TMP/bad.json >$TMP/o 2>/dev/null || true
+	test ! -s $TMP/o
+	expect_error 2 "^kab: unable to open $TMP/none.json: No such file" -- \
+		"$KAB" import $TMP/none.json
 	test "$(sql "SELECT count(*) FROM samples")" = "$before"
 	test "$(sql "SELECT count(*) FROM runs")" = 1
 '

@@ -185,6 +185,14 @@ static void test_run_check(void **state)
 	json_object_set_new(r.params, "v", json_string("a\nEOF"));
 	assert_int_equal(kab_run_check(&r, &err), -1);
 	json_object_del(r.params, "v");
+	r.block = "ci\nBcc: x";		/* a merged database's path */
+	assert_int_equal(kab_run_check(&r, &err), -1);
+	assert_non_null(strstr(err.msg, "block"));
+	r.block = "";
+	assert_int_equal(kab_run_check(&r, &err), -1);
+	r.block = "/ci/cell-1.db";
+	assert_int_equal(kab_run_check(&r, &err), 0);
+	r.block = NULL;
 	assert_int_equal(kab_run_check(&r, &err), 0);
 	/* what the collector stores in place of a bad string */
 	c = kab_text_clean("6.1\x1b]0;x\x07\n\xc2\x9b\xe2\x82\xac", 255);
@@ -194,6 +202,20 @@ static void test_run_check(void **state)
 	c = kab_text_clean("\xe2\x82\xac\xe2\x82\xac", 4);
 	assert_string_equal(c, "\xe2\x82\xac");
 	free(c);
+	/* what a terminal is given of an old database's string */
+	{
+		static const char s[] = "a\x1b[2J\xc2\x9b" "2J\x9b\xe2\x82\xac\t\n\xe2\x82";
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_add_visible(&sb, s, sizeof(s) - 1);
+		assert_string_equal(sb.buf, "a\\x1b[2J\\xc2\\x9b" "2J\\x9b"
+				    "\xe2\x82\xac\\t\\n\\xe2\\x82");
+		strbuf_release(&sb);
+		/* never past n, even inside a character */
+		strbuf_add_visible(&sb, "\xe2\x82\xac", 2);
+		assert_string_equal(sb.buf, "\\xe2\\x82");
+		strbuf_release(&sb);
+	}
 	assert_true(kab_sample_ok(1e30));
 	assert_false(kab_sample_ok(1e308));
 	assert_false(kab_sample_ok(-1e31));
