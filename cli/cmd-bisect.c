@@ -177,14 +177,26 @@ out:
 	return ok;
 }
 
+/*
+ * This kab's path, for git bisect run to call bisect-step with.  A kab
+ * rebuilt or upgraded during a bisect of hours is " (deleted)" to the
+ * kernel: the new binary at the same path carries on.
+ */
 static char *self_exe(void)
 {
+	static const char gone[] = " (deleted)";
 	char buf[4096];
 	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	size_t g = sizeof(gone) - 1;
 
 	if (n <= 0)
 		return xstrdup("kab");
 	buf[n] = '\0';
+	if ((size_t)n > g && !strcmp(buf + n - g, gone)) {
+		buf[n - g] = '\0';
+		if (access(buf, X_OK))
+			buf[n - g] = ' ';
+	}
 	return xstrdup(buf);
 }
 
@@ -434,7 +446,7 @@ static int bisect_run(struct kab_db *db, const struct bisect_opts *o,
 	struct bisect_ctx b;
 	struct kab_err err;
 	char *good = NULL, *bad = NULL, *why = NULL, *first = NULL;
-	int rc = EXIT_RUN;
+	int rc = EXIT_RUN, lock = -1;
 
 	if (kab_db_bisect_get(db, id, &row, &err))
 		return cli_error(EXIT_RUN, "%s", err.msg);
@@ -451,6 +463,11 @@ static int bisect_run(struct kab_db *db, const struct bisect_opts *o,
 	}
 	if (bisect_ctx_init(&b, o, db)) {
 		rc = EXIT_USAGE;
+		goto out_ctx;
+	}
+	lock = kab_tree_lock(o->tree, b.cache, &err);
+	if (lock < 0) {
+		cli_error(EXIT_RUN, "%s", err.msg);
 		goto out_ctx;
 	}
 	fprintf(stderr, "kab: bisect %lld of %s between %s %.12s and %s "
@@ -482,6 +499,8 @@ static int bisect_run(struct kab_db *db, const struct bisect_opts *o,
 	bisect_show(db, id);
 	rc = EXIT_OK;
 out_ctx:
+	if (lock >= 0)
+		close(lock);
 	bisect_ctx_free(&b);
 out_row:
 	kab_bisect_row_free(&row);

@@ -64,6 +64,13 @@ char *kab_tree_commit(const char *tree, const char *rev, struct kab_err *err);
 /* kab's worktree for tree (created at need), or NULL with err. */
 char *kab_tree_worktree(const char *tree, const char *cache_dir,
 			struct kab_err *err);
+/*
+ * Hold tree's bisect lock (waiting for another kab bisect of it): kab's
+ * worktree, its checkout and git bisect's state, are one bisect's at a
+ * time.  The descriptor to close, or -1 with err.
+ */
+int kab_tree_lock(const char *tree, const char *cache_dir,
+		  struct kab_err *err);
 /* kab's worktree of tree with commit checked out, or NULL with err. */
 char *kab_tree_checkout(const char *tree, const char *commit,
 			const char *cache_dir, struct kab_err *err);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -113,6 +114,44 @@ char *kab_tree_worktree(const char *tree, const char *cache_dir,
 	}
 	free(top);
 	return wt;
+}
+
+int kab_tree_lock(const char *tree, const char *cache_dir,
+		  struct kab_err *err)
+{
+	char *dir = kbuild_dir(tree, cache_dir, err), *path;
+	struct strbuf owner = STRBUF_INIT;
+	int fd;
+
+	if (!dir)
+		return -1;
+	path = xasprintf("%s/bisect.lock", dir);
+	free(dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		kab_err_set(err, "cannot open %s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		read_file(path, &owner, NULL);
+		fprintf(stderr, "kab: waiting for the kab bisect of %s that "
+			"is running (pid %d): one bisect of a tree at a "
+			"time\n", tree, owner.buf ? atoi(owner.buf) : 0);
+		strbuf_release(&owner);
+		/* ^C (kab's handlers do not restart) ends the wait */
+		if (flock(fd, LOCK_EX)) {
+			kab_err_set(err, "interrupted while waiting for the "
+				    "other kab bisect of %s", tree);
+			close(fd);
+			free(path);
+			return -1;
+		}
+	}
+	free(path);
+	if (!ftruncate(fd, 0))
+		dprintf(fd, "%d\n", (int)getpid());
+	return fd;
 }
 
 char *kab_tree_checkout(const char *tree, const char *commit,

@@ -55,17 +55,33 @@ test_expect "kab bisect names the seeded commit; killed, it resumes" '
 	# boots to be placed on one side of halfway at its share of alpha,
 	# and on a busy host 5 were seen to leave one a skip
 	# exec: the pid killed below is kab'"'"'s, not a shell'"'"'s around it
-	eval "exec \"$KAB\" bisect --good $C0 --bad $C7 --term-old fast \
+	# a copy of kab, rebuilt (replaced) while it bisects: the steps
+	# run the binary now at that path
+	mkdir -p $TMP/bin
+	cp "$KAB" $TMP/bin/kab
+	eval "exec $TMP/bin/kab bisect --good $C0 --bad $C7 --term-old fast \
 		--term-new slow --boots 4 --max-boots 8 $BISECT" >$TMP/o1 2>$TMP/e1 &
 	pid=$!
+	for i in $(seq 1 100); do
+		grep -q "^kab: bisect 1 of" $TMP/e1 2>/dev/null && break
+		sleep 0.1
+	done
+	cp "$KAB" $TMP/bin/kab.new
+	mv $TMP/bin/kab.new $TMP/bin/kab
 	for i in $(seq 1 1200); do
 		n=$(sql "SELECT count(*) FROM bisect_steps" 2>/dev/null || echo 0)
 		[ "${n:-0}" -ge 1 ] && break
 		sleep 0.1
 	done
-	kill -9 $pid
+	# and a moment later, at random: building, booting or storing
+	sleep $((RANDOM % 30 / 10)).$((RANDOM % 10))
+	kill -9 $pid || {
+		cat $TMP/e1
+		fail "kab bisect ended before it was killed"
+	}
 	wait $pid || true
 	cat $TMP/e1
+	test "$(sql "PRAGMA integrity_check")" = ok
 	grep -q "kab bisect --resume 1" $TMP/e1
 	first=$(sql "SELECT commit_sha FROM bisect_steps ORDER BY id LIMIT 1")
 	runs_before=$(sql "SELECT count(*) FROM runs")
@@ -164,6 +180,37 @@ test_expect "endpoints that do not differ: nothing to bisect, and it says so" '
 	grep -q "noise floor" $TMP/e
 	id=$(sql "SELECT max(id) FROM bisects")
 	test "$(sql "SELECT status FROM bisects WHERE id = $id")" = no-change
+'
+
+test_expect "two bisects of one tree take turns: the second waits, neither is broken" '
+	# no boot: both endpoints fail to build, slowly, under the lock
+	R2=$TMP/repo2
+	mkdir -p $R2
+	git -C $R2 init -q
+	printf "#!/bin/sh\nsleep 3\nexit 1\n" >$R2/build.sh
+	git -C $R2 add -A
+	git -C $R2 -c user.name=t -c user.email=t@t commit -q -m a
+	echo x >$R2/f
+	git -C $R2 add -A
+	git -C $R2 -c user.name=t -c user.email=t@t commit -q -m b
+	B2="--tree $R2 --good HEAD~1 --bad HEAD --job $JOB --metric $M --build-cmd"
+	"$KAB" bisect $B2 "sh build.sh" >/dev/null 2>$TMP/eA &
+	a=$!
+	# the first holds the lock once it has said which bisect it is
+	for i in $(seq 1 100); do
+		grep -q "^kab: bisect" $TMP/eA 2>/dev/null && break
+		sleep 0.1
+	done
+	rc=0
+	"$KAB" bisect $B2 "sh build.sh" >/dev/null 2>$TMP/eB || rc=$?
+	wait $a || true
+	cat $TMP/eA $TMP/eB
+	test $rc = 1
+	grep -q "^kab: waiting for the kab bisect of $R2 that is running (pid $a)" $TMP/eB
+	# each got to its own verdict on the endpoint, untouched by the other
+	grep -q "the good endpoint .* cannot be measured: the build command failed" $TMP/eA
+	grep -q "the good endpoint .* cannot be measured: the build command failed" $TMP/eB
+	not grep -q "stopping the git bisect run" $TMP/eA $TMP/eB
 '
 
 test_expect "bad kab bisect input is refused" '
