@@ -10,7 +10,6 @@
 #include "db.h"
 
 enum db_stmt_id {
-	DB_KERNEL_FIND,
 	DB_KERNEL_INSERT,
 	DB_RUN_INSERT,
 	DB_RUN_FINISH,

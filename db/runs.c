@@ -67,13 +67,16 @@ static int64_t kernel_id(struct kab_db *db, const struct kab_kernel *k,
 	int64_t id = -1;
 
 	/*
-	 * Insert unless there, then look it up: another kab storing the
-	 * same kernel at the same moment is not an error (a look-up first
-	 * and an insert after could both miss it and one would fail).
+	 * Insert unless there, in one statement that gives the row's id
+	 * either way: another kab storing the same kernel at the same
+	 * moment is not an error (a look-up first and an insert after
+	 * could both miss it and one would fail).  The update is a no-op.
 	 */
 	st = db_stmt(db, DB_KERNEL_INSERT, "INSERT INTO kernels (label, "
 		     "release, cmdline, image_path, image_sha256, commit_sha) "
-		     "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING", err);
+		     "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (label, release, "
+		     "cmdline, image_sha256) DO UPDATE SET label = "
+		     "excluded.label RETURNING id", err);
 	if (!st)
 		return -1;
 	bind_text(st, 1, k->label);
@@ -82,21 +85,10 @@ static int64_t kernel_id(struct kab_db *db, const struct kab_kernel *k,
 	bind_text(st, 4, k->image_path);
 	bind_text(st, 5, k->image_sha256 ? k->image_sha256 : "");
 	bind_text(st, 6, k->commit);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return db_fail(db, err, "storing the kernel");
-	st = db_stmt(db, DB_KERNEL_FIND, "SELECT id FROM kernels WHERE "
-		     "label = ? AND release = ? AND cmdline = ? AND "
-		     "image_sha256 = ?", err);
-	if (!st)
-		return -1;
-	bind_text(st, 1, k->label);
-	bind_text(st, 2, k->release ? k->release : "");
-	bind_text(st, 3, k->cmdline ? k->cmdline : "");
-	bind_text(st, 4, k->image_sha256 ? k->image_sha256 : "");
 	if (sqlite3_step(st) == SQLITE_ROW)
 		id = sqlite3_column_int64(st, 0);
 	else
-		db_fail(db, err, "finding the kernel just stored");
+		db_fail(db, err, "storing the kernel");
 	sqlite3_reset(st);
 	return id;
 }

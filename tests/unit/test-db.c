@@ -4,6 +4,7 @@
  * kab database of this version, and runs whose kab died.
  */
 #include <sqlite3.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "test.h"
@@ -390,6 +391,165 @@ static void test_migration_host_stall(void **state)
 	free(p);
 }
 
+/*
+ * What one kab bisect writes (its row, a build and a run with samples
+ * for each tested commit, its steps, its end) from ten processes, and
+ * what one kab ab writes from ten more, all at once into one fresh
+ * database: nothing is lost, nothing refused.
+ */
+static int one_bisect_writer(const char *p, int k)
+{
+	const char *names[] = { "will-it-scale.per_process_ops" };
+	struct kab_bisect_step st = { .subject = "s", .reason = "r", .n = 1,
+				      .p_good = 0.5, .p_bad = 0.01 };
+	struct kab_build_row b = { .status = "ok", .tree = "/t",
+				   .compiler = "gcc", .seconds = 1 };
+	struct kab_err err;
+	struct kab_db *db;
+	struct kab_run r;
+	int64_t id, bid;
+	char commit[41], key[32], runs[32];
+	double v;
+	int c, rc = 1;
+
+	if (kab_db_open(p, KAB_DB_WRITE, &db, &err))
+		return 1;
+	if (kab_db_bisect_create(db, "[]", names[0], "aaaa", "bbbb", &id,
+				 &err))
+		goto out;
+	for (c = 0; c < 4; c++) {
+		/* the same commits in every bisect: kernel rows shared */
+		snprintf(commit, sizeof(commit), "%040x", c + 10);
+		snprintf(key, sizeof(key), "key-%d-%d", k, c);
+		b.commit = commit;
+		b.cache_key = key;
+		if (kab_db_build_insert(db, &b, &bid, &err))
+			goto out;
+		fill_run(&r);
+		r.kernel.label = commit;
+		r.kernel.commit = commit;
+		v = 1000 + k;
+		if (kab_db_run_insert(db, &r, &err) ||
+		    kab_db_iteration_store(db, r.id, 1, names, &v, 1, &err) ||
+		    kab_db_run_finish(db, r.id, "ok", NULL, 0, 0, &err)) {
+			drop_run(&r);
+			goto out;
+		}
+		snprintf(runs, sizeof(runs), "%lld", (long long)r.id);
+		drop_run(&r);
+		st.commit = commit;
+		st.verdict = c & 1 ? "bad" : "good";
+		st.median = v;
+		st.runs = runs;
+		if (kab_db_bisect_step_add(db, id, &st, &err))
+			goto out;
+	}
+	rc = kab_db_bisect_set(db, id, "good_runs", "1", &err) ||
+	     kab_db_bisect_finish(db, id, "done", commit, NULL, &err);
+out:
+	if (rc)
+		fprintf(stderr, "writer %d: %s\n", k, err.msg);
+	kab_db_close(db);
+	return rc;
+}
+
+/* What one kab ab writes: its row, then a boot and a run per plan step. */
+static int one_ab_writer(const char *p, int k)
+{
+	const char *names[] = { "will-it-scale.per_process_ops" };
+	struct kab_boot_row b = { .outcome = "ok", .accel = "tcg",
+				  .qemu_version = "7.2", .smp = 2,
+				  .mem = "1G", .seconds = 10, .entry = "pvh",
+				  .console = "[ 0.0] Linux version 6.1\n",
+				  .host_busy = 0.1 };
+	struct kab_err err;
+	struct kab_db *db;
+	struct kab_run r;
+	int64_t id, bid;
+	double v;
+	int seq, rc = 1;
+
+	if (kab_db_open(p, KAB_DB_WRITE, &db, &err))
+		return 1;
+	if (kab_db_ab_create(db, "[]", &id, &err))
+		goto out;
+	for (seq = 0; seq < 4; seq++) {
+		fill_run(&r);
+		r.kernel.label = seq & 1 ? "head" : "base";
+		r.target = "qemu";
+		v = 1000 + seq;
+		if (kab_db_run_insert(db, &r, &err) ||
+		    kab_db_iteration_store(db, r.id, 1, names, &v, 1, &err) ||
+		    kab_db_run_finish(db, r.id, "ok", NULL, 0, 0, &err)) {
+			drop_run(&r);
+			goto out;
+		}
+		b.run_id = r.id;
+		b.kernel_label = r.kernel.label;
+		b.console_len = strlen(b.console);
+		b.ab_id = id;
+		b.ab_seq = seq;
+		drop_run(&r);
+		if (kab_db_boot_insert(db, &b, &bid, &err))
+			goto out;
+	}
+	rc = kab_db_ab_finish(db, id, "done", &err);
+out:
+	if (rc)
+		fprintf(stderr, "ab writer %d: %s\n", k, err.msg);
+	kab_db_close(db);
+	return rc;
+}
+
+static void test_concurrent_writers(void **state)
+{
+	char *p = path("conc.db");
+	struct kab_err err;
+	struct kab_db *db;
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	const char *q[] = {
+		"SELECT count(*) FROM bisects WHERE status = 'done'",
+		"SELECT count(*) FROM bisect_steps",
+		"SELECT count(*) FROM builds",
+		"SELECT count(*) FROM runs WHERE status = 'ok'",
+		"SELECT count(*) FROM samples",
+		"SELECT count(*) FROM kernels",
+		"SELECT count(*) FROM abs",
+		"SELECT count(*) FROM boots WHERE ab_id IS NOT NULL",
+	};
+	const int want[] = { 10, 40, 40, 80, 80, 6, 10, 40 };
+	int k, status;
+	size_t i;
+
+	for (k = 0; k < 20; k++)
+		if (!fork())
+			_exit(k < 10 ? one_bisect_writer(p, k) :
+				       one_ab_writer(p, k));
+	for (k = 0; k < 20; k++) {
+		assert_true(wait(&status) > 0);
+		assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	assert_int_equal(kab_db_open(p, KAB_DB_READ, &db, &err), 0);
+	kab_db_close(db);
+	assert_int_equal(sqlite3_open(p, &h), SQLITE_OK);
+	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+		assert_int_equal(sqlite3_prepare_v2(h, q[i], -1, &st, NULL), 0);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		if (sqlite3_column_int(st, 0) != want[i])
+			fail_msg("%s: %d, not %d", q[i],
+				 sqlite3_column_int(st, 0), want[i]);
+		sqlite3_finalize(st);
+	}
+	assert_int_equal(sqlite3_prepare_v2(h, "PRAGMA integrity_check", -1,
+					    &st, NULL), 0);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "ok");
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -400,6 +560,7 @@ int main(void)
 		cmocka_unit_test(test_stale_run),
 		cmocka_unit_test(test_migration_and_boots),
 		cmocka_unit_test(test_migration_host_stall),
+		cmocka_unit_test(test_concurrent_writers),
 	};
 
 	return cmocka_run_group_tests_name("db", tests, setup, teardown);
