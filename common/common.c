@@ -392,14 +392,31 @@ void fput_csv_field(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/*
+ * The umask, read without changing it (umask(2) can only set it, which
+ * races with any other thread creating files); 022 if /proc says
+ * nothing.
+ */
+static mode_t current_umask(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+	mode_t mask = 022;
+
+	if (!read_file("/proc/self/status", &sb, NULL) &&
+	    (p = strstr(sb.buf, "\nUmask:")))
+		mask = strtol(p + 7, NULL, 8) & 0777;
+	strbuf_release(&sb);
+	return mask;
+}
+
 int write_file_atomic(const char *path, const void *buf, size_t len,
 		      struct kab_err *err)
 {
 	char *tmp = xasprintf("%s.XXXXXX", path);
-	mode_t mask = umask(0);
+	mode_t mask = current_umask();
 	int fd, saved;
 
-	umask(mask);
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		kab_err_set(err, "cannot write %s: %s", path, strerror(errno));

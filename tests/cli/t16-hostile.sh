@@ -295,6 +295,11 @@ test_expect "report -o: a planted symlink is not followed" '
 	grep -q "<html" $TMP/r.html
 	# no temporary file left beside it, the planted link aside
 	test "$(ls $TMP | grep -c "^r\.html\.")" = 1
+	# with the mode the umask gives a new file, as a plain write would
+	(umask 027 && kab --db $TMP/imp.db report -o $TMP/r.txt base head)
+	test "$(stat -c %a $TMP/r.txt)" = 640
+	(umask 022 && kab --db $TMP/imp.db report -o $TMP/r2.txt base head)
+	test "$(stat -c %a $TMP/r2.txt)" = 644
 '
 
 test_expect "a database schema version kab never wrote is refused" '
