@@ -137,6 +137,14 @@ char *kab_default_kernel(void)
 /* KVM that failed once in this process is not tried again. */
 static bool kvm_broken;
 
+/* Has the guest written nothing to its console (ttyS0) at all? */
+static bool console_empty(int logfd)
+{
+	struct stat st;
+
+	return !fstat(logfd, &st) && st.st_size == 0;
+}
+
 static bool kvm_usable(void)
 {
 	const char *env = getenv("KAB_ACCEL");
@@ -360,9 +368,11 @@ retry:
 	said = kab_stderr_read(errfd);
 	/*
 	 * A /dev/kvm that opens but cannot run this CPU model (nested
-	 * virtualisation, say) makes QEMU die at once: use TCG instead.
+	 * virtualisation, say) makes QEMU die before the guest prints a
+	 * thing (at once, or after -mem-prealloc's seconds on a busy
+	 * host: 20 s were seen): use TCG instead.
 	 */
-	if (kvm && !kab_collector_started(c) && boot->seconds < 10 &&
+	if (kvm && !kab_collector_started(c) && console_empty(logfd) &&
 	    ((WIFEXITED(status) && WEXITSTATUS(status)) ||
 	     WIFSIGNALED(status)) &&
 	    !(getenv("KAB_ACCEL") && *getenv("KAB_ACCEL"))) {

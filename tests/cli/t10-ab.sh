@@ -10,7 +10,10 @@ export XDG_CACHE_HOME=$TMP/cache
 test_expect "a short A/B: two boots a side, alternating, stored and compared" '
 	kab ab --a-cmdline transparent_hugepage=never \
 		--b-cmdline transparent_hugepage=always --job $JOB $QUICK \
-		--boots 2 --runs-per-boot 2 >$TMP/o 2>$TMP/e
+		--boots 2 --runs-per-boot 2 >$TMP/o 2>$TMP/e || {
+		cat $TMP/o $TMP/e
+		false
+	}
 	cat $TMP/o $TMP/e
 	test "$(sql "SELECT group_concat(label, \" \") FROM (SELECT k.label FROM runs r JOIN kernels k ON k.id = r.kernel_id ORDER BY r.id)")" = "transparent_hugepage=never transparent_hugepage=always transparent_hugepage=never transparent_hugepage=always"
 	test "$(sql "SELECT count(*) FROM boots WHERE outcome = '"'"'ok'"'"'")" = 4
