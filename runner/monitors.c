@@ -10,11 +10,13 @@
 extern const struct kab_monitor kab_monitor_vmstat;
 extern const struct kab_monitor kab_monitor_meminfo;
 extern const struct kab_monitor kab_monitor_perf;
+extern const struct kab_monitor kab_monitor_profile;
 
 const struct kab_monitor *const kab_monitors[] = {
 	&kab_monitor_vmstat,
 	&kab_monitor_meminfo,
 	&kab_monitor_perf,
+	&kab_monitor_profile,
 	NULL,
 };
 

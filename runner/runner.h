@@ -168,7 +168,7 @@ const char *kab_stressng_exit_reason(int status);
 struct kab_monitor_state;
 
 struct kab_monitor {
-	const char *name;		/* proc-vmstat, meminfo, perf-stat */
+	const char *name;	/* proc-vmstat, meminfo, perf-stat, perf-profile */
 	/* Called in the agent with the workload child's pid, stopped. */
 	struct kab_monitor_state *(*start)(pid_t child, struct kab_err *err);
 	void (*tick)(struct kab_monitor_state *st);
@@ -188,6 +188,25 @@ struct kab_kv {
 int kab_parse_vmstat(const char *text, struct kab_kv *out);
 int kab_parse_meminfo(const char *text, struct kab_kv *out);
 void kab_kv_free(struct kab_kv *kv);
+/* perf-profile: kernel symbols, lkp's names, a profile's shares. */
+struct kab_ksyms;
+/* Text symbols of /proc/kallsyms; NULL when all addresses are hidden. */
+struct kab_ksyms *kab_ksyms_parse(const char *text);
+const char *kab_ksyms_lookup(const struct kab_ksyms *k, uint64_t addr);
+void kab_ksyms_free(struct kab_ksyms *k);
+/* foo.isra.0 -> foo, as lkp names symbols (malloc'd). */
+char *kab_profile_symbol_fixup(const char *name);
+struct kab_profile;
+/* event: cycles-pp, cycles or cpu-clock, as the metric names say it. */
+struct kab_profile *kab_profile_new(const char *event);
+/* One sample's call chain, leaf first, as names. */
+void kab_profile_add(struct kab_profile *p, const char *const *chain,
+		     size_t n);
+uint64_t kab_profile_samples(const struct kab_profile *p);
+/* perf-profile.{self,children,calltrace}.* at least min_pct (%). */
+void kab_profile_metrics(const struct kab_profile *p, double min_pct,
+			 struct kab_metrics *out);
+void kab_profile_free(struct kab_profile *p);
 /* Derived perf-stat metrics (ipc, cpi, miss rates) from raw counts. */
 void kab_perf_derive(const struct kab_metrics *raw, double elapsed,
 		     struct kab_metrics *out);
