@@ -265,6 +265,30 @@ int db_exec(struct kab_db *db, const char *sql, struct kab_err *err)
 	return 0;
 }
 
+/*
+ * What opening does (the journal mode, the schema) while other kab
+ * processes open the same fresh database: SQLite answers some of those
+ * races with SQLITE_BUSY at once, without its busy handler (turning a
+ * database to WAL, reading one another process is recovering), so they
+ * are tried again for as long as the busy timeout.
+ */
+static int exec_patient(struct kab_db *db, const char *sql,
+			struct kab_err *err)
+{
+	double give_up = now_mono() + 10;
+	int rc;
+
+	for (;;) {
+		rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);
+		if (rc == SQLITE_OK)
+			return 0;
+		if (((rc & 0xff) != SQLITE_BUSY &&
+		     (rc & 0xff) != SQLITE_LOCKED) || now_mono() > give_up)
+			return db_fail(db, err, "database");
+		usleep(10000 + rand() % 20000);
+	}
+}
+
 static int user_version(struct kab_db *db, int *out, struct kab_err *err)
 {
 	sqlite3_stmt *st;
@@ -295,9 +319,22 @@ static int schema_state(struct kab_db *db, int *version, int *tables,
 			       "sqlite_master WHERE type = 'table')", -1, &st,
 			       NULL))
 		return db_fail(db, err, "opening");
-	if (sqlite3_step(st) != SQLITE_ROW) {
-		sqlite3_finalize(st);
-		return db_fail(db, err, "opening");
+	{
+		double give_up = now_mono() + 10;
+		int rc;
+
+		/* another kab recovering or converting it: busy, at once */
+		while ((rc = sqlite3_step(st)) != SQLITE_ROW &&
+		       ((rc & 0xff) == SQLITE_BUSY ||
+			(rc & 0xff) == SQLITE_LOCKED) &&
+		       now_mono() < give_up) {
+			sqlite3_reset(st);
+			usleep(10000 + rand() % 20000);
+		}
+		if (rc != SQLITE_ROW) {
+			sqlite3_finalize(st);
+			return db_fail(db, err, "opening");
+		}
 	}
 	*version = sqlite3_column_int(st, 0);
 	*tables = sqlite3_column_int(st, 1);
@@ -314,7 +351,7 @@ static int migrate(struct kab_db *db, int from, struct kab_err *err)
 				   "uses %d: run a kab command that writes "
 				   "(kab run) to upgrade it", db->path, from,
 				   KAB_DB_SCHEMA_VERSION);
-	if (db_exec(db, "BEGIN IMMEDIATE", err))
+	if (exec_patient(db, "BEGIN IMMEDIATE", err))
 		return -1;
 	/* Someone else may have migrated while we waited for the lock. */
 	if (user_version(db, &from, err))
@@ -430,8 +467,8 @@ int kab_db_open(const char *path, enum kab_db_mode mode, struct kab_db **out,
 		goto fail;
 	}
 	if (mode == KAB_DB_WRITE &&
-	    (db_exec(db, "PRAGMA journal_mode = WAL", err) ||
-	     db_exec(db, "BEGIN IMMEDIATE; ROLLBACK", err)))
+	    (exec_patient(db, "PRAGMA journal_mode = WAL", err) ||
+	     exec_patient(db, "BEGIN IMMEDIATE; ROLLBACK", err)))
 		goto fail;
 	if (db_exec(db, "PRAGMA foreign_keys = ON", err))
 		goto fail;

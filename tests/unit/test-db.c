@@ -412,8 +412,10 @@ static int one_bisect_writer(const char *p, int k)
 	double v;
 	int c, rc = 1;
 
-	if (kab_db_open(p, KAB_DB_WRITE, &db, &err))
+	if (kab_db_open(p, KAB_DB_WRITE, &db, &err)) {
+		fprintf(stderr, "writer %d: %s\n", k, err.msg);
 		return 1;
+	}
 	if (kab_db_bisect_create(db, "[]", names[0], "aaaa", "bbbb", &id,
 				 &err))
 		goto out;
@@ -469,8 +471,10 @@ static int one_ab_writer(const char *p, int k)
 	double v;
 	int seq, rc = 1;
 
-	if (kab_db_open(p, KAB_DB_WRITE, &db, &err))
+	if (kab_db_open(p, KAB_DB_WRITE, &db, &err)) {
+		fprintf(stderr, "ab writer %d: %s\n", k, err.msg);
 		return 1;
+	}
 	if (kab_db_ab_create(db, "[]", &id, &err))
 		goto out;
 	for (seq = 0; seq < 4; seq++) {
