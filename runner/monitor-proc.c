@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * monitor-proc.c - the proc-vmstat and meminfo monitors.
+ * monitor-proc.c - the proc-vmstat, meminfo, interrupts and softirqs
+ * monitors.
  *
- * Both read their file when the workload starts, every second while it
+ * Each reads its file when the workload starts, every second while it
  * runs and when it ends.  proc-vmstat reports event counters as the
  * difference between the last and the first reading and nr_* gauges as
- * the mean of the readings, as lkp does; meminfo reports means.
+ * the mean of the readings, as lkp does; meminfo reports means;
+ * interrupts and softirqs are counters, per CPU (when it took any: a
+ * machine of hundreds of CPUs has thousands of idle pairs) and summed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +21,7 @@ struct kab_monitor_state {
 	const char *prefix;
 	int (*parse)(const char *text, struct kab_kv *out);
 	bool counters;		/* vmstat: non-nr_ fields are counters */
+	bool skip_idle_cpus;	/* interrupts: no CPU<n>.* row that is 0 */
 	struct kab_kv first;
 	struct kab_kv last;
 	double *sum;
@@ -97,6 +101,8 @@ static void proc_stop(struct kab_monitor_state *st, double elapsed,
 			if (i >= st->last.nr || strcmp(st->last.key[i], k))
 				continue;
 			v = st->last.val[i] - st->first.val[i];
+			if (st->skip_idle_cpus && !v && !strncmp(k, "CPU", 3))
+				continue;
 		}
 		kab_metrics_addf(out, v, "%s.%s", st->prefix, k);
 	}
@@ -120,6 +126,50 @@ static struct kab_monitor_state *meminfo_start(pid_t child,
 	return proc_start("/proc/meminfo", "meminfo", kab_parse_meminfo,
 			  false, err);
 }
+
+static struct kab_monitor_state *irq_start(const char *path,
+					   const char *prefix,
+					   int (*parse)(const char *,
+							struct kab_kv *),
+					   struct kab_err *err)
+{
+	struct kab_monitor_state *st = proc_start(path, prefix, parse, true,
+						  err);
+
+	if (st)
+		st->skip_idle_cpus = true;
+	return st;
+}
+
+static struct kab_monitor_state *interrupts_start(pid_t child,
+						  struct kab_err *err)
+{
+	(void)child;
+	return irq_start("/proc/interrupts", "interrupts",
+			 kab_parse_interrupts, err);
+}
+
+static struct kab_monitor_state *softirqs_start(pid_t child,
+						struct kab_err *err)
+{
+	(void)child;
+	return irq_start("/proc/softirqs", "softirqs", kab_parse_softirqs,
+			 err);
+}
+
+const struct kab_monitor kab_monitor_interrupts = {
+	.name = "interrupts",
+	.start = interrupts_start,
+	.tick = proc_tick,
+	.stop = proc_stop,
+};
+
+const struct kab_monitor kab_monitor_softirqs = {
+	.name = "softirqs",
+	.start = softirqs_start,
+	.tick = proc_tick,
+	.stop = proc_stop,
+};
 
 const struct kab_monitor kab_monitor_vmstat = {
 	.name = "proc-vmstat",

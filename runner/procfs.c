@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * procfs.c - parsers for /proc/vmstat and /proc/meminfo.
+ * procfs.c - parsers for /proc/vmstat, /proc/meminfo, /proc/interrupts
+ * and /proc/softirqs.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,4 +78,122 @@ int kab_parse_vmstat(const char *text, struct kab_kv *out)
 int kab_parse_meminfo(const char *text, struct kab_kv *out)
 {
 	return parse_lines(text, ':', out);
+}
+
+/* Any byte a metric name cannot hold becomes '_'. */
+static void name_safe(char *s)
+{
+	for (; *s; s++)
+		if (*s <= ' ' || *s > '~' || *s == ',' || *s == '"')
+			*s = '_';
+}
+
+/*
+ * /proc/interrupts and /proc/softirqs: a header of CPU names (CPU0 CPU2
+ * ... with the holes of hotplug), then "NAME: count count ... [what]"
+ * lines.  Each line gives CPU<n>.<key> for every CPU and <key> for
+ * their sum, lkp's names: a numbered interrupt's key is
+ * "<n>:<chip>.<hwirq>-<type>.<device>" (its description's fields joined
+ * by '.'), a named one's "<NAME>:<Description_with_underscores>";
+ * softirqs' keys are their names.  Lines with fewer counts than CPUs
+ * (ERR, MIS) count as their sum.
+ */
+static int parse_table(const char *text, bool irq, struct kab_kv *out)
+{
+	const char *line = text, *nl = strchrnul(text, '\n');
+	int cpus[1024], nr_cpus = 0;
+	const char *p;
+	struct strbuf key = STRBUF_INIT;
+
+	/* the header: CPU names */
+	for (p = line; p < nl;) {
+		while (p < nl && *p == ' ')
+			p++;
+		if (p + 3 < nl && !strncmp(p, "CPU", 3) &&
+		    nr_cpus < (int)ARRAY_SIZE(cpus)) {
+			cpus[nr_cpus++] = atoi(p + 3);
+		}
+		while (p < nl && *p != ' ')
+			p++;
+	}
+	if (!nr_cpus)
+		return -1;
+	for (line = *nl ? nl + 1 : nl; *line; line = *nl ? nl + 1 : nl) {
+		const char *colon, *name;
+		double v[1024], sum = 0;
+		int n = 0, i;
+		size_t nlen;
+
+		nl = strchrnul(line, '\n');
+		colon = memchr(line, ':', nl - line);
+		if (!colon)
+			continue;
+		for (name = line; name < colon && *name == ' '; name++)
+			;
+		nlen = colon - name;
+		if (!nlen || nlen > 32)
+			continue;
+		p = colon + 1;
+		while (n < nr_cpus) {
+			char *e;
+			double x;
+
+			while (p < nl && *p == ' ')
+				p++;
+			if (p >= nl || *p < '0' || *p > '9')
+				break;
+			x = strtod(p, &e);
+			if (e == p || e > nl)
+				break;
+			v[n++] = x;
+			sum += x;
+			p = e;
+		}
+		if (!n)
+			continue;
+		/* the description, whitespace runs as one separator */
+		strbuf_reset(&key);
+		strbuf_add(&key, name, nlen);
+		if (irq) {
+			bool numbered = *name >= '0' && *name <= '9';
+			bool sep = false;
+
+			strbuf_addstr(&key, ":");
+			while (p < nl && *p == ' ')
+				p++;
+			for (; p < nl; p++) {
+				if (*p == ' ' || *p == '\t') {
+					sep = true;
+					continue;
+				}
+				if (sep)
+					strbuf_addstr(&key, numbered ? "." : "_");
+				sep = false;
+				strbuf_add(&key, p, 1);
+			}
+			if (key.len > 120)
+				continue;
+		}
+		name_safe(key.buf);
+		if (n == nr_cpus)
+			for (i = 0; i < n; i++) {
+				char *k = xasprintf("CPU%d.%s", cpus[i], key.buf);
+
+				kv_add(out, k, strlen(k), v[i]);
+				free(k);
+			}
+		kv_add(out, key.buf, key.len, sum);
+	}
+	strbuf_release(&key);
+	return out->nr ? 0 : -1;
+}
+
+int kab_parse_interrupts(const char *text, struct kab_kv *out)
+{
+	return parse_table(text, true, out);
+}
+
+int kab_parse_softirqs(const char *text, struct kab_kv *out)
+{
+	return parse_table(text, false, out);
 }

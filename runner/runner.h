@@ -187,7 +187,13 @@ struct kab_kv {
 };
 int kab_parse_vmstat(const char *text, struct kab_kv *out);
 int kab_parse_meminfo(const char *text, struct kab_kv *out);
+/* CPU<n>.<key> and <key> (the sum), as lkp's interrupts and softirqs. */
+int kab_parse_interrupts(const char *text, struct kab_kv *out);
+int kab_parse_softirqs(const char *text, struct kab_kv *out);
 void kab_kv_free(struct kab_kv *kv);
+/* dmesg: a kernel log message counted into its kinds (5 doubles). */
+void kab_dmesg_count(const char *msg, size_t len, double *n);
+void kab_dmesg_metrics(const double *n, struct kab_metrics *out);
 /* perf-profile: kernel symbols, lkp's names, a profile's shares. */
 struct kab_ksyms;
 /* Text symbols of /proc/kallsyms; NULL when all addresses are hidden. */

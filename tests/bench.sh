@@ -97,6 +97,27 @@ else
 fi
 
 echo
+echo "== the perf-profile monitor's cost: malloc1 with and without it, interleaved"
+echo "   (per_process_ops, nr_task=1; the other monitors on both ways)"
+profile_cost() {
+	local target=$1 rounds=$2 db=$TMP/profile-$1.db way
+	for b in $(seq 1 "$rounds"); do
+		for way in without with; do
+			$KAB --db "$db" run --target "$target" --runs 3 \
+				--kernel-label "$way" --monitors "$([ $way = with ] &&
+				echo all || echo proc-vmstat,meminfo,perf-stat)" \
+				--set nr_task=1 --set warmup=0 --set testtime=1s \
+				jobs/will-it-scale-malloc1.yaml >/dev/null 2>&1 || true
+		done
+	done
+	sqlite3 "$db" "SELECT printf('  %s: without %.0f, with %.0f ops/s (%d runs each): %+.1f%%, %.0f samples an iteration', '$target', w.m, p.m, w.n, 100.0 * (p.m - w.m) / w.m, (SELECT avg(value) FROM samples WHERE metric = 'perf-profile.samples')) FROM (SELECT avg(s.value) m, count(DISTINCT r.id) n FROM samples s JOIN runs r ON r.id = s.run_id JOIN kernels k ON k.id = r.kernel_id WHERE k.label = 'without' AND s.metric = 'will-it-scale.per_process_ops') w, (SELECT avg(s.value) m FROM samples s JOIN runs r ON r.id = s.run_id JOIN kernels k ON k.id = r.kernel_id WHERE k.label = 'with' AND s.metric = 'will-it-scale.per_process_ops') p"
+}
+profile_cost local 10
+if command -v qemu-system-x86_64 >/dev/null && ls /boot/vmlinuz-* >/dev/null 2>&1; then
+	XDG_CACHE_HOME="$TMP/cache" profile_cost qemu 6
+fi
+
+echo
 echo "== noise at the source: malloc1 between and within boots under QEMU"
 echo "   (10 boots of 5 x 1 s iterations each way, interleaved; b/w is the"
 echo "   between-boot variance over the within-boot one, kab show's column)"

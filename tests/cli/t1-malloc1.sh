@@ -92,7 +92,9 @@ test_expect "binding to SMT threads and no binding both run" '
 test_expect "monitors are stored with every iteration" '
 	for m in proc-vmstat.pgfault meminfo.AnonHugePages \
 		 perf-stat.total.page-faults perf-stat.ps.task-clock \
-		 proc-vmstat.nr_anon_transparent_hugepages; do
+		 proc-vmstat.nr_anon_transparent_hugepages \
+		 interrupts.LOC:Local_timer_interrupts softirqs.TIMER \
+		 perf-profile.samples perf-profile.lost_samples; do
 		test "$(sql "SELECT count(*) FROM samples WHERE run_id = 1 AND metric = '"'"'$m'"'"'")" = 2 ||
 			fail "$m missing"
 	done
@@ -100,7 +102,34 @@ test_expect "monitors are stored with every iteration" '
 	pg=$(mean_of 1 proc-vmstat.pgfault)
 	faults=$(mean_of 1 will-it-scale.time.minor_page_faults)
 	check "$pg >= $faults"
+	# the timer ticked on a CPU during the iteration, and the profile
+	# saw malloc1'"'"'s page faults by their kernel names
+	loc=$(mean_of 1 interrupts.LOC:Local_timer_interrupts)
+	check "$loc > 0"
+	test "$(sql "SELECT count(*) FROM samples WHERE run_id = 1 AND metric LIKE '"'"'interrupts.CPU%.LOC:Local_timer_interrupts'"'"' AND value > 0")" -ge 2
+	# (cpu-clock here; cycles-pp on a machine with a PMU)
+	prof=$(sql "SELECT avg(value) FROM samples WHERE run_id = 1 AND metric LIKE '"'"'perf-profile.children.%.handle_mm_fault'"'"'")
+	check "${prof:-0} > 1"
 '
+
+if [ "$(id -u)" != 0 ]; then
+	test_skip "dmesg counts the kernel's warnings during the iteration" \
+		"writing to /dev/kmsg needs root"
+else
+test_expect "dmesg counts the kernel's warnings during the iteration" '
+	# one line before the run, not counted; one during it, counted
+	echo "kab t1-malloc1: WARNING: a line this test wrote before" >/dev/kmsg
+	kab run --runs 1 --monitors dmesg --set nr_task=1 --set warmup=0 \
+		--set testtime=3s $JOB >$TMP/o 2>$TMP/e &
+	pid=$!
+	sleep 1.5
+	echo "kab t1-malloc1: WARNING: a line this test wrote" >/dev/kmsg
+	wait $pid
+	id=$(sql "SELECT max(id) FROM runs")
+	test "$(mean_of $id dmesg.WARNING)" = 1
+	test "$(mean_of $id dmesg.Oops)" = 0
+'
+fi
 
 test_expect "a proc-vmstat counter is its increase over the iteration" '
 	pgfault() { awk "\$1 == \"pgfault\" { print \$2 }" /proc/vmstat; }

@@ -36,6 +36,13 @@ test_expect "malloc1 runs in a guest booted from /boot and is stored" '
 	assert "kab-agent: will-it-scale malloc1, 2 iterations" in log, log
 	assert "kab-agent: done, powering off" in log, log
 	PY
+	# the guest profiled itself: its own kernel names page faults (the
+	# workload is malloc1) and the idle vCPU, on the clock under TCG
+	test "$(sql "SELECT count(DISTINCT iteration) FROM samples WHERE run_id = 1 AND metric = '"'"'perf-profile.samples'"'"' AND value > 100")" = 2
+	test "$(sql "SELECT sum(value) FROM samples WHERE run_id = 1 AND metric = '"'"'perf-profile.lost_samples'"'"'")" = 0.0
+	sql "SELECT metric FROM samples WHERE run_id = 1 AND metric LIKE '"'"'perf-profile.children.cpu-clock.%'"'"' AND value > 1" >$TMP/prof
+	grep -qx "perf-profile.children.cpu-clock.handle_mm_fault" $TMP/prof
+	grep -qx "perf-profile.children.cpu-clock.do_idle" $TMP/prof
 '
 
 test_expect "the initramfs is built once and then reused" '

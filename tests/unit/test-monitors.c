@@ -40,6 +40,75 @@ static void test_vmstat(void **state)
 	assert_int_equal(kab_parse_vmstat("", &kv), -1);
 }
 
+static void test_interrupts(void **state)
+{
+	struct kab_kv kv = { 0 };
+	char *t = fixture("proc-interrupts.txt", NULL);
+
+	assert_int_equal(kab_parse_interrupts(t, &kv), 0);
+	/* lkp's names; CPU2 after CPU0: the hole of a CPU taken offline */
+	assert_true(kv_get(&kv, "CPU0.LOC:Local_timer_interrupts") == 486401);
+	assert_true(kv_get(&kv, "CPU2.LOC:Local_timer_interrupts") == 204580);
+	assert_true(kv_get(&kv, "LOC:Local_timer_interrupts") == 486401 + 204580);
+	assert_true(kv_get(&kv, "CAL:Function_call_interrupts") == 7417 + 3490);
+	assert_true(kv_get(&kv, "9:IO-APIC.9-fasteoi.acpi") == 441);
+	assert_true(kv_get(&kv, "CPU2.9:IO-APIC.9-fasteoi.acpi") == 100);
+	assert_true(kv_get(&kv, "24:PCI-MSI.65536-edge.virtio0-config") == 12);
+	assert_true(kv_get(&kv, "NMI:Non-maskable_interrupts") == 0);
+	/* one count for all CPUs: the sum only */
+	assert_true(kv_get(&kv, "MIS:") == 3);
+	assert_true(isnan(kv_get(&kv, "CPU0.MIS:")));
+	assert_true(isnan(kv_get(&kv, "CPU1.LOC:Local_timer_interrupts")));
+	assert_int_equal(kv.nr, 6 * 3 + 2);
+	kab_kv_free(&kv);
+	free(t);
+	assert_int_equal(kab_parse_interrupts("no header\n", &kv), -1);
+	assert_int_equal(kab_parse_interrupts("", &kv), -1);
+
+	t = fixture("proc-softirqs.txt", NULL);
+	assert_int_equal(kab_parse_softirqs(t, &kv), 0);
+	assert_true(kv_get(&kv, "CPU0.RCU") == 50384);
+	assert_true(kv_get(&kv, "CPU2.TIMER") == 60141);
+	assert_true(kv_get(&kv, "RCU") == 50384 + 33143);
+	assert_true(kv_get(&kv, "NET_RX") == 4);
+	assert_int_equal(kv.nr, 4 * 3);
+	kab_kv_free(&kv);
+	free(t);
+}
+
+static void test_dmesg(void **state)
+{
+	static const char *const log[] = {
+		"WARNING: CPU: 0 PID: 1 at mm/page_alloc.c:4416 __alloc_pages",
+		"BUG: unable to handle page fault for address: 0000000000000008",
+		"Oops: 0000 [#1] PREEMPT SMP NOPTI",
+		"watchdog: BUG: soft lockup - CPU#1 stuck for 22s! [malloc1:42]",
+		"rcu: INFO: rcu_preempt self-detected stall on CPU",
+		"random: crng init done",
+	};
+	struct kab_metrics m = { 0 };
+	double n[5] = { 0 };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(log); i++)
+		kab_dmesg_count(log[i], strlen(log[i]), n);
+	/* a quiet kernel's log counts nothing, but says so */
+	kab_dmesg_metrics(n, &m);
+	assert_int_equal(m.nr, 5);
+	assert_true(kab_metrics_find(&m, "dmesg.WARNING")->value == 1);
+	/* the soft lockup is a BUG: line too, as the kernel prints it */
+	assert_true(kab_metrics_find(&m, "dmesg.BUG")->value == 2);
+	assert_true(kab_metrics_find(&m, "dmesg.Oops")->value == 1);
+	assert_true(kab_metrics_find(&m, "dmesg.soft_lockup")->value == 1);
+	assert_true(kab_metrics_find(&m, "dmesg.RCU_stall")->value == 1);
+	kab_metrics_free(&m);
+	memset(n, 0, sizeof(n));
+	kab_dmesg_count("a WARNING: x", 3, n);	/* only len bytes count */
+	kab_dmesg_metrics(n, &m);
+	assert_true(kab_metrics_find(&m, "dmesg.WARNING")->value == 0);
+	kab_metrics_free(&m);
+}
+
 static void test_meminfo(void **state)
 {
 	struct kab_kv kv = { 0 };
@@ -118,6 +187,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vmstat),
 		cmocka_unit_test(test_meminfo),
+		cmocka_unit_test(test_interrupts),
+		cmocka_unit_test(test_dmesg),
 		cmocka_unit_test(test_perf_derive_hardware),
 		cmocka_unit_test(test_perf_derive_software_only),
 		cmocka_unit_test(test_summary),
