@@ -184,6 +184,23 @@ test_expect "tests/run counts a failing file: not ok, and its status" '
 	test "$(tail -1 $TMP/run.out)" = "1 passed, 1 failed"
 '
 
+test_expect "tests/run ends with each failure and the last lines it printed" '
+	# CI shows only the head and the tail of a long output
+	mkdir -p $TMP/tail
+	printf "%s\n" ". $TOP/tests/cli/lib.sh" \
+		"test_expect first \"seq 1 40; echo the-reason-is-here; false\"" \
+		"test_expect second true" test_done >$TMP/tail/t1-x.sh
+	rc=0
+	(cd $TOP && tests/run $TMP/tail) >$TMP/run.out 2>&1 || rc=$?
+	cat $TMP/run.out
+	test $rc = 1
+	tail -14 $TMP/run.out >$TMP/last
+	grep -q "^#   t1-x.sh: 1 - first$" $TMP/last
+	grep -q "^#     |   the-reason-is-here$" $TMP/last
+	grep -q "^#     |   # stopped at: false" $TMP/last
+	not grep -q "|   30$" $TMP/last
+'
+
 test_expect "tests/run skips what KAB_TEST_SKIP names, and says so" '
 	mkdir -p $TMP/skips
 	printf "%s\n" ". $TOP/tests/cli/lib.sh" "test_expect one false" \
