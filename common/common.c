@@ -221,19 +221,10 @@ static size_t control_len(const unsigned char *s)
 	return control_len_n(s, strnlen((const char *)s, 4));
 }
 
-/* Bytes of the character at s, control or not. */
-static size_t char_len_n(const unsigned char *s, size_t avail)
+/* Bytes of the well-formed character at s. */
+static size_t utf8_len(const unsigned char *s)
 {
-	size_t c = control_len_n(s, avail);
-
-	if (c)
-		return c;
 	return *s < 0x80 ? 1 : *s < 0xe0 ? 2 : *s < 0xf0 ? 3 : 4;
-}
-
-static size_t char_len(const unsigned char *s)
-{
-	return char_len_n(s, strnlen((const char *)s, 4));
 }
 
 bool kab_text_ok(const char *s, size_t max)
@@ -242,7 +233,7 @@ bool kab_text_ok(const char *s, size_t max)
 
 	if (strlen(s) > max)
 		return false;
-	for (; *p; p += char_len(p))
+	for (; *p; p += utf8_len(p))
 		if (control_len(p))
 			return false;
 	return true;
@@ -286,7 +277,7 @@ char *kab_text_clean(const char *s, size_t max)
 	struct strbuf sb = STRBUF_INIT;
 
 	while (*p) {
-		size_t c = control_len(p), n = char_len(p);
+		size_t c = control_len(p), n = c ? c : utf8_len(p);
 
 		if (sb.len + (c ? 1 : n) > max)
 			break;
@@ -307,7 +298,7 @@ void strbuf_add_visible(struct strbuf *sb, const char *s, size_t n)
 	/* what a terminal would act on, C1 and broken UTF-8 too, as \xNN */
 	for (i = 0; i < n; i += len) {
 		c = control_len_n(p + i, n - i);
-		len = char_len_n(p + i, n - i);
+		len = c ? c : utf8_len(p + i);
 		if (p[i] == '\n')
 			strbuf_addstr(sb, "\\n");
 		else if (p[i] == '\t')

@@ -270,23 +270,28 @@ int db_exec(struct kab_db *db, const char *sql, struct kab_err *err)
  * processes open the same fresh database: SQLite answers some of those
  * races with SQLITE_BUSY at once, without its busy handler (turning a
  * database to WAL, reading one another process is recovering), so they
- * are tried again for as long as the busy timeout.
+ * are tried again for as long as the busy timeout.  True when RC is
+ * such an answer and there is time left, after a short random wait.
  */
+static bool busy_again(int rc, double give_up)
+{
+	if (((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED) ||
+	    now_mono() > give_up)
+		return false;
+	usleep(10000 + rand() % 20000);
+	return true;
+}
+
 static int exec_patient(struct kab_db *db, const char *sql,
 			struct kab_err *err)
 {
 	double give_up = now_mono() + 10;
 	int rc;
 
-	for (;;) {
-		rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);
-		if (rc == SQLITE_OK)
-			return 0;
-		if (((rc & 0xff) != SQLITE_BUSY &&
-		     (rc & 0xff) != SQLITE_LOCKED) || now_mono() > give_up)
+	while ((rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL)) != SQLITE_OK)
+		if (!busy_again(rc, give_up))
 			return db_fail(db, err, "database");
-		usleep(10000 + rand() % 20000);
-	}
+	return 0;
 }
 
 static int user_version(struct kab_db *db, int *out, struct kab_err *err)
@@ -312,29 +317,22 @@ static int user_version(struct kab_db *db, int *out, struct kab_err *err)
 static int schema_state(struct kab_db *db, int *version, int *tables,
 			struct kab_err *err)
 {
+	double give_up = now_mono() + 10;
 	sqlite3_stmt *st;
+	int rc;
 
 	if (sqlite3_prepare_v2(db->h, "SELECT (SELECT user_version FROM "
 			       "pragma_user_version), (SELECT count(*) FROM "
 			       "sqlite_master WHERE type = 'table')", -1, &st,
 			       NULL))
 		return db_fail(db, err, "opening");
-	{
-		double give_up = now_mono() + 10;
-		int rc;
-
-		/* another kab recovering or converting it: busy, at once */
-		while ((rc = sqlite3_step(st)) != SQLITE_ROW &&
-		       ((rc & 0xff) == SQLITE_BUSY ||
-			(rc & 0xff) == SQLITE_LOCKED) &&
-		       now_mono() < give_up) {
-			sqlite3_reset(st);
-			usleep(10000 + rand() % 20000);
-		}
-		if (rc != SQLITE_ROW) {
+	/* another kab recovering or converting it: busy, at once */
+	while ((rc = sqlite3_step(st)) != SQLITE_ROW) {
+		if (!busy_again(rc, give_up)) {
 			sqlite3_finalize(st);
 			return db_fail(db, err, "opening");
 		}
+		sqlite3_reset(st);
 	}
 	*version = sqlite3_column_int(st, 0);
 	*tables = sqlite3_column_int(st, 1);
