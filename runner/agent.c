@@ -159,7 +159,7 @@ struct running {
 static int iteration(struct agent *a, int it, int *records,
 		     struct kab_err *err)
 {
-	struct running mons[8];
+	struct running *mons;
 	struct kab_metrics m = { 0 };
 	struct strbuf out = STRBUF_INIT;
 	int go[2], res[2], status, nr_mons = 0, i, ret = -1;
@@ -180,7 +180,11 @@ static int iteration(struct agent *a, int it, int *records,
 	close(go[0]);
 	close(res[1]);
 
-	for (i = 0; kab_monitors[i] && nr_mons < (int)ARRAY_SIZE(mons); i++) {
+	/* room for every monitor there is, however many are selected */
+	for (i = 0; kab_monitors[i]; i++)
+		;
+	mons = xcalloc(i, sizeof(*mons));
+	for (i = 0; kab_monitors[i]; i++) {
 		struct kab_err note = { { 0 } };
 		struct kab_monitor_state *st;
 
@@ -222,7 +226,8 @@ static int iteration(struct agent *a, int it, int *records,
 		}
 		if (now_mono() >= next_tick) {
 			for (i = 0; i < nr_mons; i++)
-				mons[i].mon->tick(mons[i].st);
+				if (mons[i].mon->tick)
+					mons[i].mon->tick(mons[i].st);
 			next_tick += 1;
 		}
 	}
@@ -239,6 +244,7 @@ static int iteration(struct agent *a, int it, int *records,
 			mons[i].mon->stop(mons[i].st, elapsed, &drop);
 			kab_metrics_free(&drop);
 		}
+		free(mons);
 		strbuf_release(&out);
 		return 1;
 	}
@@ -261,6 +267,7 @@ static int iteration(struct agent *a, int it, int *records,
 		}
 		kab_metrics_free(&mm);
 	}
+	free(mons);
 	kab_metrics_free(&m);
 	strbuf_release(&out);
 	return ret;

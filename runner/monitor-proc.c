@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * monitor-proc.c - the proc-vmstat, meminfo, interrupts and softirqs
- * monitors.
+ * monitor-proc.c - the proc-vmstat, meminfo, numa-vmstat, numa-meminfo,
+ * interrupts and softirqs monitors.
  *
- * Each reads its file when the workload starts, every second while it
- * runs and when it ends.  proc-vmstat reports event counters as the
+ * Each reads its file when the workload starts and when it ends, and
+ * those with gauges every second while it runs.  proc-vmstat reports event counters as the
  * difference between the last and the first reading and nr_* gauges as
  * the mean of the readings, as lkp does; meminfo reports means;
+ * numa-vmstat and numa-meminfo are the same, node by node (node<n>.*,
+ * none on a kernel without NUMA);
  * interrupts and softirqs are counters, per CPU (when it took any: a
  * machine of hundreds of CPUs has thousands of idle pairs) and summed.
  */
@@ -16,8 +18,11 @@
 
 #include "runner.h"
 
+#define NODE_DIR "/sys/devices/system/node"
+
 struct kab_monitor_state {
 	const char *path;
+	const char *node_file;	/* numa-*: each node's, under path */
 	const char *prefix;
 	int (*parse)(const char *text, struct kab_kv *out);
 	bool counters;		/* vmstat: non-nr_ fields are counters */
@@ -34,6 +39,8 @@ static int reading(struct kab_monitor_state *st, struct kab_kv *kv)
 	int ret;
 
 	kab_kv_free(kv);
+	if (st->node_file)
+		return kab_read_nodes(st->path, st->node_file, kv);
 	if (read_file(st->path, &sb, NULL)) {
 		strbuf_release(&sb);
 		return -1;
@@ -66,8 +73,13 @@ static struct kab_monitor_state *proc_start(const char *path,
 	st->prefix = prefix;
 	st->parse = parse;
 	st->counters = counters;
+	if (!parse)
+		st->node_file = !strcmp(prefix, "numa-vmstat") ? "vmstat" :
+								  "meminfo";
 	if (reading(st, &st->first)) {
-		kab_err_set(err, "cannot read %s", path);
+		/* no node at all is a kernel without NUMA, not a problem */
+		if (!st->node_file)
+			kab_err_set(err, "cannot read %s", path);
 		free(st);
 		return NULL;
 	}
@@ -95,9 +107,12 @@ static void proc_stop(struct kab_monitor_state *st, double elapsed,
 		accumulate(st, &st->last);
 	for (i = 0; i < st->first.nr; i++) {
 		const char *k = st->first.key[i];
+		/* numa-vmstat's field follows its node<n>. */
+		const char *dot = strchr(k, '.');
+		const char *field = st->node_file && dot ? dot + 1 : k;
 		double v = st->sum[i] / st->samples;
 
-		if (st->counters && strncmp(k, "nr_", 3)) {
+		if (st->counters && strncmp(field, "nr_", 3)) {
 			if (i >= st->last.nr || strcmp(st->last.key[i], k))
 				continue;
 			v = st->last.val[i] - st->first.val[i];
@@ -125,6 +140,20 @@ static struct kab_monitor_state *meminfo_start(pid_t child,
 	(void)child;
 	return proc_start("/proc/meminfo", "meminfo", kab_parse_meminfo,
 			  false, err);
+}
+
+static struct kab_monitor_state *numa_vmstat_start(pid_t child,
+						   struct kab_err *err)
+{
+	(void)child;
+	return proc_start(NODE_DIR, "numa-vmstat", NULL, true, err);
+}
+
+static struct kab_monitor_state *numa_meminfo_start(pid_t child,
+						    struct kab_err *err)
+{
+	(void)child;
+	return proc_start(NODE_DIR, "numa-meminfo", NULL, false, err);
 }
 
 static struct kab_monitor_state *irq_start(const char *path,
@@ -160,20 +189,34 @@ static struct kab_monitor_state *softirqs_start(pid_t child,
 const struct kab_monitor kab_monitor_interrupts = {
 	.name = "interrupts",
 	.start = interrupts_start,
-	.tick = proc_tick,
+	/* counters only: the first and the last reading are enough */
 	.stop = proc_stop,
 };
 
 const struct kab_monitor kab_monitor_softirqs = {
 	.name = "softirqs",
 	.start = softirqs_start,
-	.tick = proc_tick,
+	/* counters only: the first and the last reading are enough */
 	.stop = proc_stop,
 };
 
 const struct kab_monitor kab_monitor_vmstat = {
 	.name = "proc-vmstat",
 	.start = vmstat_start,
+	.tick = proc_tick,
+	.stop = proc_stop,
+};
+
+const struct kab_monitor kab_monitor_numa_vmstat = {
+	.name = "numa-vmstat",
+	.start = numa_vmstat_start,
+	.tick = proc_tick,
+	.stop = proc_stop,
+};
+
+const struct kab_monitor kab_monitor_numa_meminfo = {
+	.name = "numa-meminfo",
+	.start = numa_meminfo_start,
 	.tick = proc_tick,
 	.stop = proc_stop,
 };

@@ -9,6 +9,8 @@
 
 extern const struct kab_monitor kab_monitor_vmstat;
 extern const struct kab_monitor kab_monitor_meminfo;
+extern const struct kab_monitor kab_monitor_numa_vmstat;
+extern const struct kab_monitor kab_monitor_numa_meminfo;
 extern const struct kab_monitor kab_monitor_interrupts;
 extern const struct kab_monitor kab_monitor_softirqs;
 extern const struct kab_monitor kab_monitor_perf;
@@ -18,6 +20,8 @@ extern const struct kab_monitor kab_monitor_profile;
 const struct kab_monitor *const kab_monitors[] = {
 	&kab_monitor_vmstat,
 	&kab_monitor_meminfo,
+	&kab_monitor_numa_vmstat,
+	&kab_monitor_numa_meminfo,
 	&kab_monitor_interrupts,
 	&kab_monitor_softirqs,
 	&kab_monitor_perf,

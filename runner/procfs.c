@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * procfs.c - parsers for /proc/vmstat, /proc/meminfo, /proc/interrupts
- * and /proc/softirqs.
+ * and /proc/softirqs, and the per-node vmstat and meminfo of
+ * /sys/devices/system/node.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +80,81 @@ int kab_parse_vmstat(const char *text, struct kab_kv *out)
 int kab_parse_meminfo(const char *text, struct kab_kv *out)
 {
 	return parse_lines(text, ':', out);
+}
+
+/*
+ * One node's meminfo: "Node 0 MemTotal:  24579636 kB" lines, read as
+ * /proc/meminfo's once the "Node <n> " in front is gone.
+ */
+static int parse_node_meminfo(const char *text, struct kab_kv *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *line, *nl;
+	int ret;
+
+	for (line = text; *line; line = *nl ? nl + 1 : nl) {
+		const char *p = line;
+
+		nl = strchrnul(line, '\n');
+		if (!strncmp(p, "Node ", 5)) {
+			p += 5;
+			while (p < nl && *p >= '0' && *p <= '9')
+				p++;
+			while (p < nl && *p == ' ')
+				p++;
+		}
+		strbuf_add(&sb, p, nl - p);
+		strbuf_addstr(&sb, "\n");
+	}
+	ret = parse_lines(sb.buf ? sb.buf : "", ':', out);
+	strbuf_release(&sb);
+	return ret;
+}
+
+static int is_node(const struct dirent *de)
+{
+	const char *p = de->d_name;
+
+	if (strncmp(p, "node", 4) || !p[4])
+		return 0;
+	for (p += 4; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return 1;
+}
+
+int kab_read_nodes(const char *dir, const char *file, struct kab_kv *out)
+{
+	struct dirent **de;
+	int n, i, j;
+
+	n = scandir(dir, &de, is_node, versionsort);
+	if (n < 0)
+		return -1;
+	/* node0, node2, ...: the numbers, holes and all, as they are */
+	for (i = 0; i < n; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		struct kab_kv one = { 0 };
+		char *path = xasprintf("%s/%s/%s", dir, de[i]->d_name, file);
+
+		if (!read_file(path, &sb, NULL) && sb.buf &&
+		    !(strcmp(file, "meminfo") ?
+		      kab_parse_vmstat(sb.buf, &one) :
+		      parse_node_meminfo(sb.buf, &one)))
+			for (j = 0; j < one.nr; j++) {
+				char *k = xasprintf("%s.%s", de[i]->d_name,
+						    one.key[j]);
+
+				kv_add(out, k, strlen(k), one.val[j]);
+				free(k);
+			}
+		kab_kv_free(&one);
+		strbuf_release(&sb);
+		free(path);
+		free(de[i]);
+	}
+	free(de);
+	return out->nr ? 0 : -1;
 }
 
 /* Any byte a metric name cannot hold becomes '_'. */

@@ -171,6 +171,7 @@ struct kab_monitor {
 	const char *name;	/* proc-vmstat, meminfo, perf-stat, perf-profile */
 	/* Called in the agent with the workload child's pid, stopped. */
 	struct kab_monitor_state *(*start)(pid_t child, struct kab_err *err);
+	/* Every second while it runs, when set. */
 	void (*tick)(struct kab_monitor_state *st);
 	/* Called once the child has exited; fills values and frees st. */
 	void (*stop)(struct kab_monitor_state *st, double elapsed,
@@ -190,6 +191,11 @@ int kab_parse_meminfo(const char *text, struct kab_kv *out);
 /* CPU<n>.<key> and <key> (the sum), as lkp's interrupts and softirqs. */
 int kab_parse_interrupts(const char *text, struct kab_kv *out);
 int kab_parse_softirqs(const char *text, struct kab_kv *out);
+/*
+ * node<n>.<key> of every DIR/node<n>/FILE, FILE being "vmstat" or
+ * "meminfo"; -1 when there is none (a kernel without NUMA).
+ */
+int kab_read_nodes(const char *dir, const char *file, struct kab_kv *out);
 void kab_kv_free(struct kab_kv *kv);
 /* dmesg: a kernel log message counted into its kinds (5 doubles). */
 void kab_dmesg_count(const char *msg, size_t len, double *n);

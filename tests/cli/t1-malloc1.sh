@@ -110,6 +110,15 @@ test_expect "monitors are stored with every iteration" '
 	# (cpu-clock here; cycles-pp on a machine with a PMU)
 	prof=$(sql "SELECT avg(value) FROM samples WHERE run_id = 1 AND metric LIKE '"'"'perf-profile.children.%.handle_mm_fault'"'"'")
 	check "${prof:-0} > 1"
+	# node by node, as lkp names them, when the kernel has NUMA nodes
+	if [ -d /sys/devices/system/node/node0 ]; then
+		for m in numa-vmstat.node0.nr_free_pages numa-meminfo.node0.MemFree; do
+			test "$(sql "SELECT count(*) FROM samples WHERE run_id = 1 AND metric = '"'"'$m'"'"' AND value > 0")" = 2 ||
+				fail "$m missing"
+		done
+		# and no row for a node the machine does not have
+		test "$(sql "SELECT count(*) FROM samples WHERE metric LIKE '"'"'numa-%.node9%'"'"'")" = 0
+	fi
 '
 
 if [ "$(id -u)" != 0 ]; then

@@ -122,6 +122,38 @@ static void test_meminfo(void **state)
 	free(t);
 }
 
+static void test_numa_nodes(void **state)
+{
+	struct kab_kv kv = { 0 };
+	const char *fx = getenv("KAB_FIXTURES");
+	char *dir;
+	int i;
+
+	assert_non_null(fx);
+	dir = xasprintf("%s/sys-node", fx);
+	/* node0 and node2 (a hole), not nodeX, power or the files */
+	assert_int_equal(kab_read_nodes(dir, "meminfo", &kv), 0);
+	assert_true(kv_get(&kv, "node0.MemTotal") == 12281592);
+	assert_true(kv_get(&kv, "node2.MemTotal") == 12288000);
+	assert_false(isnan(kv_get(&kv, "node2.HugePages_Total")));
+	for (i = 0; i < kv.nr; i++) {
+		assert_true(!strncmp(kv.key[i], "node0.", 6) ||
+			    !strncmp(kv.key[i], "node2.", 6));
+		assert_null(strstr(kv.key[i], "Node"));
+	}
+	kab_kv_free(&kv);
+	assert_int_equal(kab_read_nodes(dir, "vmstat", &kv), 0);
+	assert_int_equal(kv.nr, 14);
+	assert_true(kv_get(&kv, "node2.nr_free_pages") == 42);
+	assert_true(kv_get(&kv, "node0.numa_hit") == 2397787881.0);
+	assert_true(isnan(kv_get(&kv, "nodeX.nr_free_pages")));
+	kab_kv_free(&kv);
+	free(dir);
+	/* a kernel without NUMA has no node directory: nothing, no crash */
+	assert_int_equal(kab_read_nodes("/nonexistent", "vmstat", &kv), -1);
+	assert_int_equal(kv.nr, 0);
+}
+
 static double m_get(const struct kab_metrics *m, const char *name)
 {
 	const struct kab_metric *x = kab_metrics_find(m, name);
@@ -188,6 +220,7 @@ int main(void)
 		cmocka_unit_test(test_vmstat),
 		cmocka_unit_test(test_meminfo),
 		cmocka_unit_test(test_interrupts),
+		cmocka_unit_test(test_numa_nodes),
 		cmocka_unit_test(test_dmesg),
 		cmocka_unit_test(test_perf_derive_hardware),
 		cmocka_unit_test(test_perf_derive_software_only),
