@@ -254,6 +254,50 @@ static void clear_bisect_state(const char *wt)
 	free(refs);
 }
 
+/* The commits whose latest step resembled neither endpoint. */
+struct noise_skips {
+	char (*commit)[41];
+	bool *noise;
+	size_t nr;
+};
+
+static int note_noise_skip(void *arg, const struct kab_bisect_step *st,
+			   const char *when)
+{
+	struct noise_skips *ns = arg;
+	size_t i;
+
+	(void)when;
+	for (i = 0; i < ns->nr; i++)
+		if (!strcmp(ns->commit[i], st->commit))
+			break;
+	if (i == ns->nr) {
+		ns->commit = xrealloc(ns->commit, (i + 1) * sizeof(*ns->commit));
+		ns->noise = xrealloc(ns->noise, (i + 1) * sizeof(*ns->noise));
+		snprintf(ns->commit[i], sizeof(ns->commit[i]), "%s",
+			 st->commit);
+		ns->nr++;
+	}
+	ns->noise[i] = !strcmp(st->verdict, "skip") && st->reason &&
+		       !strncmp(st->reason, "resembles neither", 17);
+	return 0;
+}
+
+/* How many commits a resumed bisect would measure again for the noise. */
+static size_t count_noise_skips(struct kab_db *db, long long id)
+{
+	struct noise_skips ns = { 0 };
+	struct kab_err err;
+	size_t i, n = 0;
+
+	if (!kab_db_bisect_steps(db, id, note_noise_skip, &ns, &err))
+		for (i = 0; i < ns.nr; i++)
+			n += ns.noise[i];
+	free(ns.commit);
+	free(ns.noise);
+	return n;
+}
+
 /* git bisect in kab's worktree; the first bad commit or NULL. */
 static char *run_git_bisect(struct bisect_ctx *b, struct kab_db *db,
 			    long long id, const char *good, const char *bad,
@@ -334,7 +378,17 @@ static char *run_git_bisect(struct bisect_ctx *b, struct kab_db *db,
 		r += strlen(needle);
 		first = xasprintf("%.40s", r);
 	} else if (log.buf && strstr(log.buf, "# only skipped commits left")) {
-		*why = xstrdup("only skipped commits are left: the first bad "
+		size_t noisy = count_noise_skips(db, id);
+
+		/* a busy host can leave a commit between the endpoints */
+		*why = noisy ?
+		       xasprintf("only skipped commits are left: the first "
+				 "bad commit is one of those git bisect "
+				 "listed above; %zu of them resembled neither "
+				 "endpoint, which a busy host can cause: kab "
+				 "bisect --resume %lld measures %s again", noisy,
+				 id, noisy > 1 ? "those" : "it") :
+		       xstrdup("only skipped commits are left: the first bad "
 			       "commit is one of those git bisect listed "
 			       "above");
 	} else {

@@ -68,11 +68,14 @@ test_expect "kab bisect names the seeded commit; killed, it resumes" '
 	done
 	cp "$KAB" $TMP/bin/kab.new
 	mv $TMP/bin/kab.new $TMP/bin/kab
-	for i in $(seq 1 1200); do
+	# the first step recorded (8 endpoint boots and a step can take
+	# minutes on a busy host: wait for it, then kill in the second)
+	for i in $(seq 1 3000); do
 		n=$(sql "SELECT count(*) FROM bisect_steps" 2>/dev/null || echo 0)
 		[ "${n:-0}" -ge 1 ] && break
-		sleep 0.1
+		sleep 0.2
 	done
+	[ "${n:-0}" -ge 1 ] || fail "no bisect step recorded in 10 minutes"
 	# and a moment later, at random: building, booting or storing
 	sleep $((RANDOM % 30 / 10)).$((RANDOM % 10))
 	kill -9 $pid || {
@@ -92,11 +95,19 @@ test_expect "kab bisect names the seeded commit; killed, it resumes" '
 		sleep 0.1
 	done
 	not pgrep -f "qemu-system-x86_64 -name kab" >/dev/null
-	kab bisect --resume 1 >$TMP/o 2>$TMP/e || {
-		cat $TMP/e $TMP/o
-		false
-	}
+	rc=0
+	kab bisect --resume 1 >$TMP/o 2>$TMP/e || rc=$?
 	cat $TMP/e $TMP/o
+	# a busy host can leave c4 between the endpoints after 8 boots
+	# (seen in CI: 85% of the way, p 0.005 at the last look): kab says
+	# so, and a resume measures it again -- once, here
+	if [ $rc != 0 ] && grep -q "which a busy host can cause: kab bisect --resume 1 measures" $TMP/e; then
+		rc=0
+		kab bisect --resume 1 >$TMP/o 2>$TMP/e2 || rc=$?
+		cat $TMP/e2 $TMP/o
+		grep -q "^kab: bisect-step ${C4:0:12}: slow" $TMP/e2
+	fi
+	test $rc = 0
 	grep -q "^$C4 is the first slow commit" $TMP/o
 	grep -q "c4: slub_debug, the regression" $TMP/o
 	test "$(sql "SELECT status || '"'"' '"'"' || first_bad FROM bisects WHERE id = 1")" = "done $C4"
@@ -104,7 +115,8 @@ test_expect "kab bisect names the seeded commit; killed, it resumes" '
 	# unless it was a skip: that may have been the host, so it is
 	# measured afresh
 	if [ "$(sql "SELECT verdict FROM bisect_steps ORDER BY id LIMIT 1")" = skip ]; then
-		test "$(sql "SELECT count(*) FROM bisect_steps WHERE commit_sha = '"'"'$first'"'"'")" = 2
+		n=$(sql "SELECT count(*) FROM bisect_steps WHERE commit_sha = '"'"'$first'"'"'")
+		[ $n -ge 2 ] || fail "a skip was not measured afresh"
 	else
 		grep -q "as measured before" $TMP/e
 		test "$(sql "SELECT count(*) FROM bisect_steps WHERE commit_sha = '"'"'$first'"'"'")" = 1
