@@ -71,7 +71,10 @@ bool kab_metric_big_enough(const char *metric, double max_abs_mean)
 		return max_abs_mean >= 1000;
 	if (starts(metric, "proc-vmstat.") && !starts(metric, "proc-vmstat.nr_"))
 		return max_abs_mean > 1000;
-	if (starts(metric, "meminfo."))
+	/* a node's rows as the machine's: numa-vmstat.node0.numa_hit */
+	if (starts(metric, "numa-vmstat.") && !strstr(metric, ".nr_"))
+		return max_abs_mean > 1000;
+	if (starts(metric, "meminfo.") || starts(metric, "numa-meminfo."))
 		return max_abs_mean > 1000;
 	if (starts(metric, "perf-profile."))
 		return max_abs_mean >= 1;

@@ -98,14 +98,17 @@ fi
 
 echo
 echo "== the perf-profile monitor's cost: malloc1 with and without it, interleaved"
-echo "   (per_process_ops, nr_task=1; the other monitors on both ways)"
+echo "   (per_process_ops, nr_task=1; every other monitor on both ways)"
+# every monitor but perf-profile (kab run --help lists them)
+others=proc-vmstat,meminfo,numa-vmstat,numa-meminfo,interrupts,softirqs
+others=$others,perf-stat,dmesg
 profile_cost() {
 	local target=$1 rounds=$2 db=$TMP/profile-$1.db way
 	for b in $(seq 1 "$rounds"); do
 		for way in without with; do
 			$KAB --db "$db" run --target "$target" --runs 3 \
 				--kernel-label "$way" --monitors "$([ $way = with ] &&
-				echo all || echo proc-vmstat,meminfo,perf-stat)" \
+				echo all || echo $others)" \
 				--set nr_task=1 --set warmup=0 --set testtime=1s \
 				jobs/will-it-scale-malloc1.yaml >/dev/null 2>&1 || true
 		done

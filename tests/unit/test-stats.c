@@ -181,6 +181,11 @@ static void test_directions(void **state)
 	assert_false(kab_metric_big_enough("proc-vmstat.pgfault", 900));
 	assert_true(kab_metric_big_enough("proc-vmstat.pgfault", 1001));
 	assert_true(kab_metric_big_enough("proc-vmstat.nr_anon_pages", 5));
+	assert_false(kab_metric_big_enough("numa-vmstat.node0.numa_hit", 900));
+	assert_true(kab_metric_big_enough("numa-vmstat.node1.numa_hit", 1001));
+	assert_true(kab_metric_big_enough("numa-vmstat.node0.nr_anon_pages",
+					  5));
+	assert_false(kab_metric_big_enough("numa-meminfo.node0.MemFree", 900));
 	assert_false(kab_metric_big_enough("will-it-scale.time.minor_page_faults", 999));
 }
 
