@@ -13,7 +13,8 @@
 #   make fuzz     each libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS (60)
 
 CC       ?= cc
-PKGS     := sqlite3 gsl yaml-0.1 jansson hwloc zlib libarchive nettle
+PKGS     := sqlite3 gsl yaml-0.1 jansson hwloc zlib libarchive nettle \
+	    libelf
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
 	    -D_GNU_SOURCE $(shell pkg-config --cflags $(PKGS) 2>/dev/null)

@@ -8,7 +8,9 @@
  * "cycles-pp"), else on the cpu-clock software event (QEMU TCG, most
  * VMs), with kernel and user call chains.  The buffers are read at every
  * tick of the agent (each second) and at the end; kernel addresses are
- * named through /proc/kallsyms, user ones are "[unknown]" for now.  A
+ * named through /proc/kallsyms, user ones through the process's
+ * executable mappings (read when the process is first seen in a
+ * sample) and the ELF symbols of the mapped files.  A
  * process that may not watch every CPU watches the workload and what it
  * forks instead, and says so.
  */
@@ -44,11 +46,33 @@ struct ring {
  * workload would share, under TCG above all.  At most RAW_MAX words.
  */
 #define RAW_MAX		(64u << 20 >> 3)
+#define MAX_PROCS	4096
+
+/* A sampled process's executable mappings, read when first seen. */
+struct pmap {
+	uint64_t start, end, pgoff;
+	char *path;
+};
+
+struct proc_maps {
+	int pid;
+	size_t nr;
+	struct pmap *m;
+};
+
+struct elf_cache {
+	char *path;
+	struct kab_elfsyms *syms;	/* NULL: not an ELF we can read */
+};
 
 struct kab_monitor_state {
 	int nr;
 	struct ring r[MAX_CPUS];
 	const char *event;
+	struct proc_maps *procs;
+	size_t nr_procs;
+	int new_pids[64];
+	size_t nr_new;
 	uint64_t *raw;
 	size_t raw_nr, raw_alloc;
 	uint64_t lost;
@@ -232,6 +256,72 @@ fail:
 	return NULL;
 }
 
+static struct proc_maps *find_proc(struct kab_monitor_state *st, int pid)
+{
+	size_t i;
+
+	for (i = 0; i < st->nr_procs; i++)
+		if (st->procs[i].pid == pid)
+			return &st->procs[i];
+	return NULL;
+}
+
+/* A pid not seen before: its maps are read after this drain. */
+static void note_pid(struct kab_monitor_state *st, int pid)
+{
+	size_t i;
+
+	if (pid <= 0 || find_proc(st, pid))
+		return;
+	for (i = 0; i < st->nr_new; i++)
+		if (st->new_pids[i] == pid)
+			return;
+	if (st->nr_new < ARRAY_SIZE(st->new_pids))
+		st->new_pids[st->nr_new++] = pid;
+}
+
+/* "start-end perms offset dev inode path": the executable ones. */
+static void read_maps(struct kab_monitor_state *st, int pid)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct proc_maps *p;
+	char path[64];
+	const char *line;
+
+	if (st->nr_procs >= MAX_PROCS)
+		return;
+	st->procs = xrealloc(st->procs, (st->nr_procs + 1) *
+				      sizeof(*st->procs));
+	p = &st->procs[st->nr_procs++];
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	if (read_file(path, &sb, NULL))
+		return;		/* gone already: its frames stay unknown */
+	for (line = sb.buf; *line;) {
+		const char *nl = strchrnul(line, '\n'), *file;
+		unsigned long long a, b, off;
+		char perms[5];
+		int used = 0;
+
+		if (sscanf(line, "%llx-%llx %4s %llx %*s %*s%n", &a, &b, perms,
+			   &off, &used) == 4 && perms[2] == 'x' &&
+		    line + used < nl) {
+			for (file = line + used; file < nl && *file == ' ';
+			     file++)
+				;
+			if (*file == '/') {
+				p->m = xrealloc(p->m, (p->nr + 1) *
+						      sizeof(*p->m));
+				p->m[p->nr++] = (struct pmap){
+					a, b, off, xstrndup(file, nl - file) };
+			}
+		}
+		line = *nl ? nl + 1 : nl;
+	}
+	strbuf_release(&sb);
+}
+
 /* One PERF_RECORD_SAMPLE: ip, pid/tid, then nr and nr addresses. */
 static void keep_sample(struct kab_monitor_state *st, const char *body,
 			size_t len)
@@ -245,18 +335,62 @@ static void keep_sample(struct kab_monitor_state *st, const char *body,
 		return;
 	if (nr > MAX_STACK)
 		nr = MAX_STACK;
-	if (st->raw_nr + 1 + nr > RAW_MAX) {
+	if (st->raw_nr + 2 + nr > RAW_MAX) {
 		st->lost++;
 		return;
 	}
-	if (st->raw_nr + 1 + nr > st->raw_alloc) {
+	if (st->raw_nr + 2 + nr > st->raw_alloc) {
 		st->raw_alloc = st->raw_alloc ? 2 * st->raw_alloc : 1 << 16;
 		st->raw = xrealloc(st->raw, st->raw_alloc * sizeof(*st->raw));
 	}
-	st->raw[st->raw_nr++] = nr;
+	{
+		uint32_t pid;
+
+		memcpy(&pid, body + sizeof(uint64_t), sizeof(pid));
+		note_pid(st, (int)pid);
+		st->raw[st->raw_nr++] = nr;
+		st->raw[st->raw_nr++] = pid;
+	}
 	memcpy(st->raw + st->raw_nr, body + 3 * sizeof(uint64_t),
 	       nr * sizeof(uint64_t));
 	st->raw_nr += nr;
+}
+
+/* The ELF functions of path, read once a profile. */
+static struct kab_elfsyms *elf_of(struct elf_cache **cache, size_t *nr,
+				  const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < *nr; i++)
+		if (!strcmp((*cache)[i].path, path))
+			return (*cache)[i].syms;
+	*cache = xrealloc(*cache, (*nr + 1) * sizeof(**cache));
+	(*cache)[*nr].path = xstrdup(path);
+	(*cache)[*nr].syms = kab_elfsyms_load(path);
+	return (*cache)[(*nr)++].syms;
+}
+
+/* A user address of process p by its function's name, or NULL. */
+static const char *user_name(struct proc_maps *p, uint64_t ip,
+			     struct elf_cache **cache, size_t *nr)
+{
+	struct kab_elfsyms *e;
+	uint64_t vaddr;
+	size_t i;
+
+	if (!p)
+		return NULL;
+	for (i = 0; i < p->nr; i++)
+		if (ip >= p->m[i].start && ip < p->m[i].end)
+			break;
+	if (i == p->nr)
+		return NULL;
+	e = elf_of(cache, nr, p->m[i].path);
+	if (!e || !kab_elfsyms_vaddr(e, ip - p->m[i].start + p->m[i].pgoff,
+				     &vaddr))
+		return NULL;
+	return kab_elfsyms_lookup(e, vaddr);
 }
 
 /* Every kept sample by its functions' names, into prof. */
@@ -265,11 +399,13 @@ static void name_samples(struct kab_monitor_state *st,
 			 struct kab_profile *prof)
 {
 	const char *names[MAX_STACK];
-	size_t at = 0;
+	struct elf_cache *cache = NULL;
+	size_t at = 0, nr_cache = 0, k;
 
-	while (at < st->raw_nr) {
-		uint64_t nr = st->raw[at++], i, ctx = PERF_CONTEXT_KERNEL;
-		const uint64_t *ips = st->raw + at;
+	while (at + 2 <= st->raw_nr) {
+		uint64_t nr = st->raw[at], i, ctx = PERF_CONTEXT_KERNEL;
+		struct proc_maps *p = find_proc(st, (int)st->raw[at + 1]);
+		const uint64_t *ips = st->raw + at + 2;
 		size_t n = 0;
 
 		for (i = 0; i < nr && n < MAX_STACK; i++) {
@@ -280,7 +416,9 @@ static void name_samples(struct kab_monitor_state *st,
 				continue;
 			}
 			name = ctx == PERF_CONTEXT_KERNEL ?
-			       kab_ksyms_lookup(ksyms, ips[i]) : NULL;
+			       kab_ksyms_lookup(ksyms, ips[i]) :
+			       ctx == PERF_CONTEXT_USER ?
+			       user_name(p, ips[i], &cache, &nr_cache) : NULL;
 			if (!name)
 				name = "[unknown]";
 			/* frames of one unknown stretch are one */
@@ -290,8 +428,13 @@ static void name_samples(struct kab_monitor_state *st,
 			names[n++] = name;
 		}
 		kab_profile_add(prof, names, n);
-		at += nr;
+		at += 2 + nr;
 	}
+	for (k = 0; k < nr_cache; k++) {
+		free(cache[k].path);
+		kab_elfsyms_free(cache[k].syms);
+	}
+	free(cache);
 }
 
 static void drain(struct kab_monitor_state *st, struct ring *r)
@@ -331,10 +474,14 @@ static void drain(struct kab_monitor_state *st, struct ring *r)
 
 static void profile_tick(struct kab_monitor_state *st)
 {
+	size_t k;
 	int i;
 
 	for (i = 0; i < st->nr; i++)
 		drain(st, &st->r[i]);
+	for (k = 0; k < st->nr_new; k++)
+		read_maps(st, st->new_pids[k]);
+	st->nr_new = 0;
 }
 
 static void profile_stop(struct kab_monitor_state *st, double elapsed,
@@ -359,6 +506,14 @@ static void profile_stop(struct kab_monitor_state *st, double elapsed,
 				(double)kab_profile_samples(prof));
 	kab_metrics_add(out, "perf-profile.lost_samples", (double)st->lost);
 	kab_profile_free(prof);
+	for (i = 0; i < (int)st->nr_procs; i++) {
+		size_t k;
+
+		for (k = 0; k < st->procs[i].nr; k++)
+			free(st->procs[i].m[k].path);
+		free(st->procs[i].m);
+	}
+	free(st->procs);
 	free(st->raw);
 	free(st->rec);
 	free(st);

@@ -208,6 +208,14 @@ const char *kab_ksyms_lookup(const struct kab_ksyms *k, uint64_t addr);
 void kab_ksyms_free(struct kab_ksyms *k);
 /* foo.isra.0 -> foo, as lkp names symbols (malloc'd). */
 char *kab_profile_symbol_fixup(const char *name);
+/* The functions of an ELF file, by the file's virtual addresses. */
+struct kab_elfsyms;
+struct kab_elfsyms *kab_elfsyms_load(const char *path);
+/* A file offset (of a mapping) as a virtual address of the file. */
+bool kab_elfsyms_vaddr(const struct kab_elfsyms *e, uint64_t offset,
+		       uint64_t *vaddr);
+const char *kab_elfsyms_lookup(const struct kab_elfsyms *e, uint64_t vaddr);
+void kab_elfsyms_free(struct kab_elfsyms *e);
 struct kab_profile;
 /* event: cycles-pp, cycles or cpu-clock, as the metric names say it. */
 struct kab_profile *kab_profile_new(const char *event);

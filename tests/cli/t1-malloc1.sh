@@ -119,6 +119,12 @@ test_expect "monitors are stored with every iteration" '
 		# and no row for a node the machine does not have
 		test "$(sql "SELECT count(*) FROM samples WHERE metric LIKE '"'"'numa-%.node9%'"'"'")" = 0
 	fi
+	# and user space by the ELF symbols: free() unmaps through glibc'"'"'s
+	# __munmap (under SAN=1 the allocator is ASan'"'"'s)
+	if [ -z "${KAB_SAN:-}" ]; then
+		prof=$(sql "SELECT avg(value) FROM samples WHERE run_id = 1 AND metric LIKE '"'"'perf-profile.children.%.__munmap'"'"'")
+		check "${prof:-0} > 1"
+	fi
 '
 
 if [ "$(id -u)" != 0 ]; then

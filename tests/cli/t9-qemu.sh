@@ -43,6 +43,8 @@ test_expect "malloc1 runs in a guest booted from /boot and is stored" '
 	sql "SELECT metric FROM samples WHERE run_id = 1 AND metric LIKE '"'"'perf-profile.children.cpu-clock.%'"'"' AND value > 1" >$TMP/prof
 	grep -qx "perf-profile.children.cpu-clock.handle_mm_fault" $TMP/prof
 	grep -qx "perf-profile.children.cpu-clock.do_idle" $TMP/prof
+	# and user space by the ELF symbols of the files in the initramfs
+	grep -qx "perf-profile.children.cpu-clock.__munmap" $TMP/prof
 '
 
 test_expect "the initramfs is built once and then reused" '

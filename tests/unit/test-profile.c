@@ -2,8 +2,9 @@
 /*
  * test-profile.c - the perf-profile monitor: lkp's shares from known
  * call chains, lkp's symbol names, /proc/kallsyms read and looked up
- * (also against the running kernel), and the monitor itself sampling a
- * process that faults pages on this machine.
+ * (also against the running kernel), ELF symbols (this program's own,
+ * its PLT, a stripped libc), and the monitor itself sampling a process
+ * that faults pages on this machine.
  */
 #include <math.h>
 #include <sys/mman.h>
@@ -168,6 +169,132 @@ static void test_kallsyms(void **state)
 	strbuf_release(&sb);
 }
 
+/* Where an address of this process lies: its file and file offset. */
+static bool self_map(uintptr_t addr, char *path, size_t n, uint64_t *off)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[1024];
+	bool found = false;
+
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		unsigned long long a, b, o;
+		int used = 0;
+
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %n", &a, &b, &o,
+			   &used) >= 3 && addr >= a && addr < b && used) {
+			snprintf(path, n, "%s", line + used);
+			path[strcspn(path, "\n")] = '\0';
+			*off = addr - a + o;
+			found = true;
+		}
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+static const char *name_of(struct kab_elfsyms *e, uint64_t off)
+{
+	uint64_t vaddr;
+
+	assert_true(kab_elfsyms_vaddr(e, off, &vaddr));
+	return kab_elfsyms_lookup(e, vaddr);
+}
+
+static void test_elfsyms(void **state)
+{
+	char path[512], line[1200], name[256];
+	struct kab_elfsyms *e;
+	uint64_t off;
+	int plts = 0;
+	FILE *f;
+
+	/* this PIE program's own static function, through its mapping */
+	assert_true(self_map((uintptr_t)test_fixup, path, sizeof(path),
+			     &off));
+	e = kab_elfsyms_load(path);
+	assert_non_null(e);
+	assert_string_equal(name_of(e, off), "test_fixup");
+	assert_string_equal(name_of(e, off + 5), "test_fixup");
+	/* PLT entries by perf's names: objdump says where they are */
+	snprintf(line, sizeof(line), "objdump -d -j .plt.sec %s 2>/dev/null; "
+		 "objdump -d -j .plt %s 2>/dev/null", path, path);
+	f = popen(line, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long at;
+
+		/* entries, not the PLT's header (<first@plt-0x10>) */
+		if (sscanf(line, "%llx <%255[^>]>:", &at, name) == 2 &&
+		    strstr(name, "@plt") && !strpbrk(name, "+-")) {
+			assert_string_equal(kab_elfsyms_lookup(e, at), name);
+			plts++;
+		}
+	}
+	pclose(f);
+	assert_true(plts > 3);
+	kab_elfsyms_free(e);
+
+	/* a stripped library (libc: .dynsym only) */
+	assert_true(self_map((uintptr_t)&malloc, path, sizeof(path), &off));
+	e = kab_elfsyms_load(path);
+	assert_non_null(e);
+	assert_non_null(strstr(name_of(e, off), "malloc"));
+	kab_elfsyms_free(e);
+
+	/*
+	 * A program not built as PIE (its code at 0x401000, from file
+	 * offset 0x1000) with IBT's .plt.sec, compiled here: names by file
+	 * offset, as a mapping gives them, the way objdump -F says.
+	 */
+	{
+		char dir[] = "/tmp/kab-elf.XXXXXX", cmd[1024];
+		unsigned long long at, fo;
+		int spins = 0, secs = 0;
+
+		assert_non_null(mkdtemp(dir));
+		snprintf(cmd, sizeof(cmd), "printf '%%s\\n' '#include <stdio.h>' "
+			 "'#include <string.h>' 'int spin(int n) { int s = 0; "
+			 "for (int i = 0; i < n; i++) s += i; return s; }' "
+			 "'int main(int c, char **v) { puts(v[0]); return "
+			 "strcmp(v[0], \"x\") + spin(c); }' >%s/x.c && cc -O0 "
+			 "-no-pie -fcf-protection=full -Wl,-z,ibtplt -o %s/x "
+			 "%s/x.c", dir, dir, dir);
+		assert_int_equal(system(cmd), 0);
+		snprintf(path, sizeof(path), "%s/x", dir);
+		e = kab_elfsyms_load(path);
+		assert_non_null(e);
+		snprintf(cmd, sizeof(cmd), "objdump -d -F %s", path);
+		f = popen(cmd, "r");
+		assert_non_null(f);
+		while (fgets(line, sizeof(line), f)) {
+			if (sscanf(line, "%llx <%255[^>]> (File Offset: %llx):",
+				   &at, name, &fo) != 3)
+				continue;
+			if (!strcmp(name, "spin")) {
+				assert_true(at != fo);
+				assert_string_equal(name_of(e, fo), "spin");
+				assert_string_equal(name_of(e, fo + 3), "spin");
+				spins++;
+			} else if (strstr(name, "@plt") &&
+				   !strpbrk(name, "+-")) {
+				assert_string_equal(name_of(e, fo), name);
+				secs++;
+			}
+		}
+		pclose(f);
+		assert_int_equal(spins, 1);
+		assert_int_equal(secs, 2);	/* puts@plt, strcmp@plt */
+		kab_elfsyms_free(e);
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		assert_int_equal(system(cmd), 0);
+	}
+
+	/* what is not an ELF file, or not there */
+	assert_null(kab_elfsyms_load("/etc/passwd"));
+	assert_null(kab_elfsyms_load("/nonexistent"));
+}
+
 /* The monitor for real: a child that faults pages in and out. */
 static void test_monitor_live(void **state)
 {
@@ -214,6 +341,16 @@ static void test_monitor_live(void **state)
 	kab_monitor_profile.stop(st, 1.5, &m);
 	assert_true(get(&m, "perf-profile.samples") > 100);
 	assert_true(get(&m, "perf-profile.lost_samples") == 0);
+	/* the child's own function by its name, from this ELF file */
+	{
+		double self_fn = NAN;
+
+		for (i = 0; i < m.nr; i++)
+			if (strstr(m.v[i].name, "perf-profile.children.") &&
+			    strstr(m.v[i].name, ".test_monitor_live"))
+				self_fn = m.v[i].value;
+		assert_true(self_fn > 20);
+	}
 	/* the page faults are there, by their kernel names */
 	{
 		bool faults = false;
@@ -242,6 +379,7 @@ int main(void)
 		cmocka_unit_test(test_long_chain_names),
 		cmocka_unit_test(test_fixup),
 		cmocka_unit_test(test_kallsyms),
+		cmocka_unit_test(test_elfsyms),
 		cmocka_unit_test(test_monitor_live),
 	};
 
