@@ -52,6 +52,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *job_path = NULL, *out_path = NULL, *tmp;
+	char *bad;
 	bool guest = false;
 	struct kab_agent_opts o = { .iterations = 1 };
 	struct kab_job job;
@@ -85,6 +86,13 @@ int main(int argc, char **argv)
 			break;
 		case 'm':
 			o.monitors = optarg;
+			bad = kab_monitor_check(optarg);
+			if (bad) {
+				fprintf(stderr, "kab-agent: --monitors: '%s' is "
+					"not a monitor\n", bad);
+				free(bad);
+				return 2;
+			}
 			break;
 		case 'h':
 			return usage(0);

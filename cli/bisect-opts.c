@@ -136,6 +136,8 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 			break;
 		case 'M':
 			o->monitors = optarg;
+			if (cli_check_monitors(optarg))
+				return EXIT_USAGE;
 			break;
 		case 'p':
 			if (number("--smp", optarg, 1, 256, &v))

@@ -47,6 +47,8 @@ int cmd_import(struct cli *cli, int argc, char **argv);
 /* "kab: <message>" on stderr; returns code. */
 int cli_error(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* 0, or EXIT_USAGE with the error printed: what --monitors may say. */
+int cli_check_monitors(const char *list);
 /* Open the database named by --db, $KAB_DB or the default. */
 int cli_open_db(struct cli *cli, const char *opt_db, enum kab_db_mode mode,
 		struct kab_db **db);

@@ -364,6 +364,10 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 			break;
 		case 'M':
 			c.monitors = optarg;
+			if (cli_check_monitors(optarg)) {
+				rc = EXIT_USAGE;
+				goto out;
+			}
 			break;
 		case 'P':
 			if (kab_parse_cpulist(optarg, &pinset, &err)) {

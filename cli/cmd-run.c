@@ -33,7 +33,9 @@ static void run_usage(FILE *f)
 		"proc-vmstat,meminfo,\n"
 		"                    numa-vmstat,numa-meminfo,interrupts,"
 		"softirqs,\n"
-		"                    perf-stat,dmesg,perf-profile\n"
+		"                    perf-stat,dmesg,perf-profile; "
+		"perf-profile=HZ samples at\n"
+		"                    HZ (800 by default, as lkp)\n"
 		"  --target T        local (default: this machine), qemu, or\n"
 		"                    ssh://[user@]host[:port]: a test machine "
 		"(the agent is\n"
@@ -89,7 +91,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 	struct kab_joblist *lists;
 	struct sigaction sa = { .sa_handler = runjob_on_signal };
 	const char *db_opt = NULL;
-	char **sets = NULL, *agent, *end, *bad;
+	char **sets = NULL, *agent, *end;
 	int nr_sets = 0, opt, i, j, nr_files, rc = EXIT_OK;
 	bool fatal = false;
 	struct kab_err err;
@@ -118,12 +120,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 			break;
 		case 'm':
 			c.monitors = optarg;
-			bad = kab_monitor_check(optarg);
-			if (bad) {
-				cli_error(EXIT_USAGE, "--monitors: no monitor "
-					  "'%s': use all, none, or some of "
-					  "proc-vmstat,meminfo,perf-stat", bad);
-				free(bad);
+			if (cli_check_monitors(optarg)) {
 				free(sets);
 				return EXIT_USAGE;
 			}

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "../runner/runner.h"
 
 static const struct cmd commands[] = {
 	{ "run", cmd_run, "run a job here or in a QEMU boot, store every sample" },
@@ -77,6 +78,22 @@ int cli_error(int code, const char *fmt, ...)
 	strbuf_release(&sb);
 	free(msg);
 	return code;
+}
+
+int cli_check_monitors(const char *list)
+{
+	char *bad = kab_monitor_check(list), *names;
+
+	if (!bad)
+		return 0;
+	names = kab_monitor_names();
+	cli_error(EXIT_USAGE, "--monitors: '%s' is not a monitor: use all, "
+		  "none, or some of %s (perf-profile=HZ samples at HZ, %d to "
+		  "%d; %d by default)", bad, names, KAB_PROFILE_FREQ_MIN,
+		  KAB_PROFILE_FREQ_MAX, KAB_PROFILE_FREQ);
+	free(names);
+	free(bad);
+	return EXIT_USAGE;
 }
 
 int cli_open_db(struct cli *cli, const char *opt_db, enum kab_db_mode mode,

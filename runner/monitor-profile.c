@@ -27,7 +27,6 @@
 
 #include "runner.h"
 
-#define PROFILE_FREQ	800		/* Hz, lkp's perf-profile default */
 #define DATA_PAGES	256		/* per CPU: 1 MiB, > a second's */
 #define MAX_CPUS	256
 #define MAX_STACK	256		/* frames kept of a chain */
@@ -80,6 +79,15 @@ struct kab_monitor_state {
 	size_t rec_size;
 };
 
+/* Hz: lkp's perf-profile default unless --monitors perf-profile=HZ */
+static int profile_freq = KAB_PROFILE_FREQ;
+
+void kab_profile_set_freq(int hz)
+{
+	if (hz >= KAB_PROFILE_FREQ_MIN && hz <= KAB_PROFILE_FREQ_MAX)
+		profile_freq = hz;
+}
+
 static int open_one(uint32_t type, uint64_t config, int precise, pid_t pid,
 		    int cpu)
 {
@@ -90,7 +98,7 @@ static int open_one(uint32_t type, uint64_t config, int precise, pid_t pid,
 	attr.type = type;
 	attr.config = config;
 	attr.freq = 1;
-	attr.sample_freq = PROFILE_FREQ;
+	attr.sample_freq = profile_freq;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 			   PERF_SAMPLE_CALLCHAIN;
 	attr.precise_ip = precise;

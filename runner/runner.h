@@ -287,10 +287,25 @@ struct kab_agent_opts {
 	bool guest;		/* we own the machine: settings may change */
 };
 
+/* perf-profile's sampling frequency: lkp's default, and its bounds. */
+#define KAB_PROFILE_FREQ	800
+#define KAB_PROFILE_FREQ_MIN	100
+#define KAB_PROFILE_FREQ_MAX	20000
+
 /* Is monitor name selected by a "a,b" / "all" / "none" list? */
 bool kab_monitor_selected(const char *list, const char *name);
-/* NULL when list names only known monitors, else the first unknown. */
+/*
+ * NULL when list is all, none, or known monitors and perf-profile=HZ
+ * (KAB_PROFILE_FREQ_MIN to _MAX), else the first bad item ("" for an
+ * empty one).
+ */
 char *kab_monitor_check(const char *list);
+/* The perf-profile=HZ of a checked list, else KAB_PROFILE_FREQ. */
+int kab_monitor_profile_freq(const char *list);
+/* "proc-vmstat,meminfo,...": every monitor's name, for messages. */
+char *kab_monitor_names(void);
+/* Set by the agent before the monitors start: perf-profile's Hz. */
+void kab_profile_set_freq(int hz);
 
 /* Returns 0 when every iteration succeeded, 1 when the job failed. */
 int kab_agent_run(const struct kab_agent_opts *opts);

@@ -169,7 +169,20 @@ test_expect "--monitors picks the monitors; none stores only the workload" '
 	id=$(sql "SELECT max(id) FROM runs")
 	test "$(sql "SELECT count(*) FROM samples WHERE run_id = $id AND metric LIKE '"'"'meminfo.%'"'"'")" -gt 10
 	test "$(sql "SELECT count(*) FROM samples WHERE run_id = $id AND metric LIKE '"'"'proc-vmstat.%'"'"'")" = 0
-	expect_error 2 "no monitor .sar." -- "$KAB" run --monitors sar $JOB
+	expect_error 2 ".sar. is not a monitor" -- "$KAB" run --monitors sar $JOB
+'
+
+test_expect "perf-profile=HZ sets the profile's sampling frequency" '
+	# every CPU is sampled, idle or not: samples follow the frequency
+	for hz in 200 2000; do
+		kab run --monitors perf-profile=$hz --runs 1 --set nr_task=1 \
+			--set warmup=0 --set testtime=1s $JOB >$TMP/o
+		id=$(sql "SELECT max(id) FROM runs")
+		eval n$hz=$(sql "SELECT value FROM samples WHERE run_id = $id AND metric = '"'"'perf-profile.samples'"'"'")
+		test "$(sql "SELECT count(*) FROM samples WHERE run_id = $id AND metric LIKE '"'"'meminfo.%'"'"'")" = 0
+	done
+	echo "200 Hz: $n200 samples, 2000 Hz: $n2000"
+	check "$n2000 > 5 * $n200"
 '
 
 test_expect "the compiled loop still calls malloc and free" '

@@ -68,6 +68,25 @@ test_expect "a database from a newer kab is refused, not rewritten" '
 	test "$(sqlite3 $TMP/newer.db "PRAGMA user_version")" = $next
 '
 
+test_expect "a bad --monitors list is refused by run, ab and bisect" '
+	# what kab ab and kab bisect pass on reaches a guest'"'"'s kernel
+	# command line: only monitor names and perf-profile=HZ do
+	expect_error 2 "--monitors: .nosuch. is not a monitor: use all, none, or some of proc-vmstat,meminfo,numa-vmstat" \
+		-- "$KAB" run --monitors meminfo,nosuch $JOB
+	expect_error 2 "perf-profile=HZ samples at HZ, 100 to 20000" \
+		-- "$KAB" run --monitors perf-profile=20001 $JOB
+	expect_error 2 "--monitors: .all rdinit=/bin/sh. is not a monitor" \
+		-- "$KAB" ab --monitors "all rdinit=/bin/sh" --job $JOB
+	expect_error 2 "--monitors: .dmesg=1. is not a monitor" \
+		-- "$KAB" bisect --monitors dmesg=1 --job $JOB --tree $TMP \
+		--good a --bad b --metric x
+	# and kab-agent itself, whatever starts it
+	rc=0
+	"$KAB_AGENT" --job /nonexistent --monitors "all quiet" 2>$TMP/e || rc=$?
+	test $rc = 2
+	grep -q "kab-agent: --monitors: .all quiet. is not a monitor" $TMP/e
+'
+
 test_expect "nothing stored before was lost" '
 	test "$(sql "SELECT count(*) FROM samples")" = "$(cat $TMP/before)"
 	test "$(sql "SELECT count(*) FROM runs")" = 1

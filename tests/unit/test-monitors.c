@@ -154,6 +154,55 @@ static void test_numa_nodes(void **state)
 	assert_int_equal(kv.nr, 0);
 }
 
+static void expect_bad(const char *list, const char *want)
+{
+	char *bad = kab_monitor_check(list);
+
+	if (!bad || strcmp(bad, want))
+		fail_msg("'%s': bad item '%s', not '%s'", list,
+			 bad ? bad : "(none)", want);
+	free(bad);
+}
+
+static void test_monitor_list(void **state)
+{
+	const char *ok[] = {
+		"all", "none", "perf-profile", "perf-profile=4000",
+		"all,perf-profile=100", "proc-vmstat,numa-meminfo,dmesg",
+		"perf-profile=20000,interrupts",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ok); i++)
+		assert_null(kab_monitor_check(ok[i]));
+	expect_bad("nosuch", "nosuch");
+	expect_bad("proc-vmstat,proc-vmstatx", "proc-vmstatx");
+	expect_bad("perf-profile=99", "perf-profile=99");
+	expect_bad("perf-profile=20001", "perf-profile=20001");
+	expect_bad("perf-profile=4k", "perf-profile=4k");
+	expect_bad("perf-profile=", "perf-profile=");
+	expect_bad("meminfo=3", "meminfo=3");
+	expect_bad("none,meminfo", "none");
+	/* what would reach a guest's kernel command line */
+	expect_bad("all rdinit=/bin/sh", "all rdinit=/bin/sh");
+	expect_bad("", "");
+	expect_bad("meminfo,", "");
+	expect_bad("meminfo,,dmesg", "");
+
+	assert_true(kab_monitor_selected(NULL, "meminfo"));
+	assert_true(kab_monitor_selected("all,perf-profile=4000", "meminfo"));
+	assert_true(kab_monitor_selected("perf-profile=4000", "perf-profile"));
+	assert_false(kab_monitor_selected("perf-profile=4000", "proc-vmstat"));
+	assert_false(kab_monitor_selected("numa-vmstat", "numa-vmstat-x"));
+	assert_false(kab_monitor_selected("none", "meminfo"));
+
+	assert_int_equal(kab_monitor_profile_freq(NULL), KAB_PROFILE_FREQ);
+	assert_int_equal(kab_monitor_profile_freq("all"), KAB_PROFILE_FREQ);
+	assert_int_equal(kab_monitor_profile_freq("dmesg,perf-profile=4000"),
+			 4000);
+	(void)state;
+}
+
 static double m_get(const struct kab_metrics *m, const char *name)
 {
 	const struct kab_metric *x = kab_metrics_find(m, name);
@@ -221,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_meminfo),
 		cmocka_unit_test(test_interrupts),
 		cmocka_unit_test(test_numa_nodes),
+		cmocka_unit_test(test_monitor_list),
 		cmocka_unit_test(test_dmesg),
 		cmocka_unit_test(test_perf_derive_hardware),
 		cmocka_unit_test(test_perf_derive_software_only),
