@@ -45,6 +45,16 @@ test_expect "stress-ng goes along when the machine has none" '
 		$TOP/jobs/stress-ng-radixsort.yaml >$TMP/o 2>&1 || { cat $TMP/o; false; }
 	ls "$RCACHE"/agent-*/stress-ng.bin "$RCACHE"/agent-*/bin/stress-ng
 	[ "$(sql "select count(*) from samples where metric = \"stress-ng.radixsort.ops_per_sec\"")" = 1 ]
+	# the monitors ran there too, the profile with kernel names
+	id=$(sql "select max(id) from runs")
+	for m in meminfo.MemFree interrupts.LOC:Local_timer_interrupts \
+		 softirqs.TIMER dmesg.WARNING perf-profile.samples; do
+		[ "$(sql "select count(*) from samples where run_id = $id and metric = \"$m\"")" = 1 ] ||
+			fail "$m missing"
+	done
+	[ ! -d /sys/devices/system/node/node0 ] ||
+		[ "$(sql "select count(*) from samples where run_id = $id and metric = \"numa-meminfo.node0.MemFree\"")" = 1 ]
+	[ "$(sql "select count(*) from samples where run_id = $id and metric like \"perf-profile.self.%\" and value > 1")" -ge 1 ]
 '
 
 test_expect "a connection dropped mid-run: samples so far kept, run interrupted" '
