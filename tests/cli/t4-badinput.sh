@@ -75,11 +75,12 @@ test_expect "a bad --monitors list is refused by run, ab and bisect" '
 		-- "$KAB" run --monitors meminfo,nosuch $JOB
 	expect_error 2 "perf-profile=HZ samples at HZ, 100 to 20000" \
 		-- "$KAB" run --monitors perf-profile=20001 $JOB
+	# (refused at once: an A/B that boots instead is stopped at 60 s)
 	expect_error 2 "--monitors: .all rdinit=/bin/sh. is not a monitor" \
-		-- "$KAB" ab --monitors "all rdinit=/bin/sh" --job $JOB
+		-- timeout 60 "$KAB" ab --monitors "all rdinit=/bin/sh" --job $JOB
 	expect_error 2 "--monitors: .dmesg=1. is not a monitor" \
-		-- "$KAB" bisect --monitors dmesg=1 --job $JOB --tree $TMP \
-		--good a --bad b --metric x
+		-- timeout 60 "$KAB" bisect --monitors dmesg=1 --job $JOB \
+		--tree $TMP --good a --bad b --metric x
 	# and kab-agent itself, whatever starts it
 	rc=0
 	"$KAB_AGENT" --job /nonexistent --monitors "all quiet" 2>$TMP/e || rc=$?
