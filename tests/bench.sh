@@ -98,22 +98,23 @@ fi
 
 echo
 echo "== the perf-profile monitor's cost: malloc1 with and without it, interleaved"
-echo "   (per_process_ops, nr_task=1; every other monitor on both ways)"
+echo "   (per_process_ops, nr_task=1; every other monitor on every way;"
+echo "   the profile at lkp's 800 Hz and at 200 Hz, --monitors all,perf-profile=200)"
 # every monitor but perf-profile (kab run --help lists them)
 others=proc-vmstat,meminfo,numa-vmstat,numa-meminfo,interrupts,softirqs
 others=$others,perf-stat,dmesg
 profile_cost() {
 	local target=$1 rounds=$2 db=$TMP/profile-$1.db way
 	for b in $(seq 1 "$rounds"); do
-		for way in without with; do
+		for way in without 800 200; do
 			$KAB --db "$db" run --target "$target" --runs 3 \
-				--kernel-label "$way" --monitors "$([ $way = with ] &&
-				echo all || echo $others)" \
+				--kernel-label "$way" --monitors "$([ $way = without ] &&
+				echo $others || echo all,perf-profile=$way)" \
 				--set nr_task=1 --set warmup=0 --set testtime=1s \
 				jobs/will-it-scale-malloc1.yaml >/dev/null 2>&1 || true
 		done
 	done
-	sqlite3 "$db" "SELECT printf('  %s: without %.0f, with %.0f ops/s (%d runs each): %+.1f%%, %.0f samples an iteration', '$target', w.m, p.m, w.n, 100.0 * (p.m - w.m) / w.m, (SELECT avg(value) FROM samples WHERE metric = 'perf-profile.samples')) FROM (SELECT avg(s.value) m, count(DISTINCT r.id) n FROM samples s JOIN runs r ON r.id = s.run_id JOIN kernels k ON k.id = r.kernel_id WHERE k.label = 'without' AND s.metric = 'will-it-scale.per_process_ops') w, (SELECT avg(s.value) m FROM samples s JOIN runs r ON r.id = s.run_id JOIN kernels k ON k.id = r.kernel_id WHERE k.label = 'with' AND s.metric = 'will-it-scale.per_process_ops') p"
+	sqlite3 "$db" "WITH m AS (SELECT k.label l, avg(s.value) v, count(DISTINCT r.id) n FROM samples s JOIN runs r ON r.id = s.run_id JOIN kernels k ON k.id = r.kernel_id WHERE s.metric = 'will-it-scale.per_process_ops' GROUP BY k.label), p AS (SELECT k.label l, avg(s.value) v FROM samples s JOIN runs r ON r.id = s.run_id JOIN kernels k ON k.id = r.kernel_id WHERE s.metric = 'perf-profile.samples' GROUP BY k.label) SELECT printf('  %s: without %.0f ops/s; %s Hz %.0f: %+.1f%%, %.0f samples an iteration (%d runs each)', '$target', w.v, m.l, m.v, 100.0 * (m.v - w.v) / w.v, p.v, w.n) FROM m, m w, p WHERE w.l = 'without' AND m.l != 'without' AND p.l = m.l ORDER BY m.l + 0 DESC"
 }
 profile_cost local 10
 if command -v qemu-system-x86_64 >/dev/null && ls /boot/vmlinuz-* >/dev/null 2>&1; then
