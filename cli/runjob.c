@@ -145,6 +145,19 @@ static int on_iteration(void *arg, int it, const struct kab_metrics *m)
 	return ret;
 }
 
+static int on_stacks(void *arg, int it, const struct kab_stacks *s)
+{
+	struct run_ctx *c = arg;
+	int ret;
+
+	ret = kab_db_stacks_store(c->db, c->run_id, it, s->event, s->samples,
+				  s->nr,
+				  (const char *const *)s->stack, s->n, &c->err);
+	if (ret)
+		c->failed_store = true;
+	return ret;
+}
+
 static void on_log(void *arg, const char *msg)
 {
 	static char last[1024];
@@ -162,6 +175,7 @@ static const struct kab_collect_ops store_ops = {
 	.start = on_start,
 	.iter_start = on_iter_start,
 	.iteration = on_iteration,
+	.stacks = on_stacks,
 	.log = on_log,
 };
 

@@ -251,6 +251,36 @@ bool kab_metric_name_valid(const char *s)
 	return true;
 }
 
+/* One frame of a folded stack: what a metric name may hold, no ';'. */
+static bool frame_ok(const char *f, size_t n)
+{
+	size_t i;
+
+	if (!n || n > 200)
+		return false;
+	for (i = 0; i < n; i++)
+		if (f[i] <= ' ' || f[i] > '~' || f[i] == ',' || f[i] == '"' ||
+		    f[i] == ';')
+			return false;
+	return true;
+}
+
+bool kab_stack_ok(const char *s)
+{
+	const char *p = s, *semi;
+
+	if (strlen(s) >= KAB_STACK_MAX)
+		return false;
+	for (;;) {
+		semi = strchrnul(p, ';');
+		if (!frame_ok(p, semi - p))
+			return false;
+		if (!*semi)
+			return true;
+		p = semi + 1;
+	}
+}
+
 bool kab_sample_ok(double v)
 {
 	return isfinite(v) && fabs(v) <= KAB_SAMPLE_MAX;

@@ -70,6 +70,12 @@ char *kab_text_clean(const char *s, size_t max);
 /* A metric name kab accepts: printable, no spaces, commas or quotes. */
 bool kab_metric_name_valid(const char *s);
 /*
+ * A folded call stack, "root;caller;leaf": frames a metric name could
+ * hold, none empty, under KAB_STACK_MAX bytes in all.
+ */
+#define KAB_STACK_MAX 1024
+bool kab_stack_ok(const char *s);
+/*
  * A sample kab stores: finite and within +-KAB_SAMPLE_MAX, so that sums
  * of squares of thousands of them stay finite too.  Real counters
  * (bytes, nanoseconds, 64-bit event counts) stay far below.

@@ -16,7 +16,7 @@
 
 #include "../common/common.h"
 
-#define KAB_DB_SCHEMA_VERSION 6
+#define KAB_DB_SCHEMA_VERSION 7
 
 struct kab_db;
 
@@ -103,6 +103,24 @@ int kab_db_iteration_store(struct kab_db *db, int64_t run_id, int iteration,
 /* The same inside a transaction the caller holds. */
 int kab_db_sample_add(struct kab_db *db, int64_t run_id, int iteration,
 		      const char *metric, double value, struct kab_err *err);
+
+/*
+ * An iteration's folded profile stacks ("a;b;c") and its samples in all
+ * (total), in one transaction.
+ */
+int kab_db_stacks_store(struct kab_db *db, int64_t run_id, int iteration,
+			const char *event, uint64_t total, size_t nr,
+			const char *const *stack, const uint64_t *n,
+			struct kab_err *err);
+typedef int (*kab_stack_fn)(void *ctx, int64_t run_id, const char *event,
+			    const char *stack, uint64_t samples);
+/* A run's samples in all over the iterations that have stacks. */
+int kab_db_stacks_total(struct kab_db *db, int64_t run_id, uint64_t *total,
+			struct kab_err *err);
+/* Each run's stacks summed over its iterations, biggest first. */
+int kab_db_stacks_foreach(struct kab_db *db, const int64_t *runs,
+			  size_t nr_runs, kab_stack_fn fn, void *ctx,
+			  struct kab_err *err);
 
 /* 0, 1 when there is no such run, -1 when the database failed. */
 int kab_db_run_get(struct kab_db *db, int64_t id, struct kab_run *out,

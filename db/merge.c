@@ -192,7 +192,47 @@ static int check_copied(struct kab_db *db, struct kab_err *err)
 	sqlite3_finalize(q);
 	if (!rc && step != SQLITE_ROW && step != SQLITE_DONE)
 		return db_fail(db, err, "merging");
+	if (rc)
+		return rc;
+	/* and their stacks: a folded stack, an event name, a count */
+	if (sqlite3_prepare_v2(db->h, "SELECT r.uuid, s.stack, s.event, "
+			       "typeof(s.stack), typeof(s.event), "
+			       "typeof(s.samples) FROM main.stacks s JOIN "
+			       "main.runs r ON r.id = s.run_id WHERE s.run_id "
+			       "IN (SELECT new FROM temp.run_map)", -1, &q,
+			       NULL))
+		return db_fail(db, err, "merging");
+	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+		if (strcmp((const char *)sqlite3_column_text(q, 3), "text") ||
+		    strcmp((const char *)sqlite3_column_text(q, 4), "text") ||
+		    strcmp((const char *)sqlite3_column_text(q, 5),
+			   "integer") ||
+		    !kab_stack_ok((const char *)sqlite3_column_text(q, 1)) ||
+		    !kab_name_ok((const char *)sqlite3_column_text(q, 2), 32)) {
+			rc = kab_err_set(err, "run %s: a profile stack that is "
+					 "not frames of symbol names",
+					 sqlite3_column_text(q, 0));
+			break;
+		}
+	}
+	sqlite3_finalize(q);
+	if (!rc && step != SQLITE_ROW && step != SQLITE_DONE)
+		return db_fail(db, err, "merging");
 	return rc;
+}
+
+static bool src_has_stacks(struct kab_db *db)
+{
+	sqlite3_stmt *q;
+	bool has = false;
+
+	if (!sqlite3_prepare_v2(db->h, "SELECT 1 FROM src.sqlite_master "
+				"WHERE type = 'table' AND name = 'stacks'", -1,
+				&q, NULL)) {
+		has = sqlite3_step(q) == SQLITE_ROW;
+		sqlite3_finalize(q);
+	}
+	return has;
 }
 
 static int merge_attached(struct kab_db *db, const char *path,
@@ -278,6 +318,12 @@ static int merge_attached(struct kab_db *db, const char *path,
 		    "ON m.old = s.run_id", err))
 		return -1;
 	st->samples = sqlite3_changes(db->h);
+	/* the profile's stacks, from a database new enough to have them */
+	if (src_has_stacks(db) &&
+	    db_exec(db, "INSERT INTO main.stacks SELECT m.new, s.iteration, "
+		    "s.event, s.stack, s.samples, s.total FROM src.stacks s JOIN "
+		    "temp.run_map m ON m.old = s.run_id", err))
+		return -1;
 	if (check_copied(db, err))
 		return -1;
 	/* boots of the new runs, and the failed boots of their A/Bs */

@@ -183,6 +183,16 @@ static const char *const migrations[] = {
 	"CREATE INDEX boots_run ON boots (run_id);"
 	/* the runner (the database merged from) a run was measured on */
 	"ALTER TABLE runs ADD COLUMN block TEXT;",
+
+	/* 6 -> 7: the profile's folded call stacks, for flame graphs. */
+	"CREATE TABLE stacks ("
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  iteration INTEGER NOT NULL,"
+	"  event TEXT NOT NULL,"
+	"  stack TEXT NOT NULL,"
+	"  samples INTEGER NOT NULL CHECK (samples > 0),"
+	"  total INTEGER NOT NULL CHECK (total >= samples),"
+	"  PRIMARY KEY (run_id, iteration, stack)) WITHOUT ROWID;",
 };
 
 char *kab_db_default_path(void)

@@ -63,6 +63,31 @@ static void emit_metrics(struct agent *a, const char *type, int iteration,
 				"source", source, "metrics", vals));
 }
 
+/*
+ * A profile's folded stacks, for flame graphs: a record of its own, not
+ * counted in iter_end's records (a kab that does not know the type
+ * drops it and keeps the iteration), at most half a record's bytes.
+ */
+static void emit_stacks(struct agent *a, int iteration, const char *source,
+			const struct kab_stacks *st)
+{
+	json_t *stacks = json_object();
+	size_t i, bytes = 0;
+
+	for (i = 0; i < st->nr; i++) {
+		bytes += strlen(st->stack[i]) + 24;
+		if (bytes > KAB_RECORD_MAX / 2)
+			break;
+		json_object_set_new(stacks, st->stack[i],
+				    json_integer((json_int_t)st->n[i]));
+	}
+	emit(a, "stacks", json_pack("{s:i, s:s, s:s, s:I, s:o}", "iteration",
+				    iteration, "source", source, "event",
+				    st->event ? st->event : "",
+				    "samples", (json_int_t)st->samples,
+				    "stacks", stacks));
+}
+
 /* The child: run one iteration and write "M name value" / "E msg" lines. */
 static void child_main(struct agent *a, int go_fd, int res_fd)
 {
@@ -242,7 +267,7 @@ static int iteration(struct agent *a, int it, int *records,
 		for (i = 0; i < nr_mons; i++) {
 			struct kab_metrics drop = { 0 };
 
-			mons[i].mon->stop(mons[i].st, elapsed, &drop);
+			mons[i].mon->stop(mons[i].st, elapsed, &drop, NULL);
 			kab_metrics_free(&drop);
 		}
 		free(mons);
@@ -260,13 +285,17 @@ static int iteration(struct agent *a, int it, int *records,
 	}
 	for (i = 0; i < nr_mons; i++) {
 		struct kab_metrics mm = { 0 };
+		struct kab_stacks stacks = { 0 };
 
-		mons[i].mon->stop(mons[i].st, elapsed, &mm);
+		mons[i].mon->stop(mons[i].st, elapsed, &mm, &stacks);
 		if (!ret && mm.nr) {
 			emit_metrics(a, "monitor", it, mons[i].mon->name, &mm);
 			(*records)++;
 		}
+		if (!ret && stacks.nr)
+			emit_stacks(a, it, mons[i].mon->name, &stacks);
 		kab_metrics_free(&mm);
+		kab_stacks_free(&stacks);
 	}
 	free(mons);
 	kab_metrics_free(&m);

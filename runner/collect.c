@@ -29,6 +29,7 @@ struct kab_collector {
 	int records;		/* metric records of the iteration in flight */
 	struct kab_metrics m;
 	json_t *seen;		/* names in m, for a check in O(1) */
+	struct kab_stacks stacks;	/* the profile's, of this iteration */
 	enum kab_run_status status;
 	char *message;
 	uint64_t rejected;
@@ -136,6 +137,7 @@ static int on_start(struct kab_collector *c, json_t *body)
 
 static void metrics_reset(struct kab_collector *c)
 {
+	kab_stacks_free(&c->stacks);
 	kab_metrics_free(&c->m);
 	json_object_clear(c->seen);
 }
@@ -162,6 +164,40 @@ static int on_metrics(struct kab_collector *c, json_t *body)
 		kab_metrics_add(&c->m, name, json_number_value(v));
 		json_object_set_new(c->seen, name, json_true());
 	}
+	return 0;
+}
+
+/*
+ * The profile's stacks of the iteration in flight: all or nothing, once
+ * an iteration; delivered with the iteration at its iter_end.
+ */
+static int on_stacks(struct kab_collector *c, json_t *body)
+{
+	const char *source, *event, *stack;
+	json_int_t samples;
+	json_t *stacks, *v;
+	int it;
+
+	if (json_unpack(body, "{s:i, s:s, s:s, s:I, s:o}", "iteration", &it,
+			"source", &source, "event", &event, "samples",
+			&samples, "stacks", &stacks) ||
+	    it != c->current || c->stacks.event ||
+	    strcmp(source, "perf-profile") || !kab_name_ok(event, 32) ||
+	    samples < 1 || samples > 1000000000000LL ||
+	    !json_is_object(stacks) ||
+	    json_object_size(stacks) > KAB_STACKS_MAX)
+		return -1;
+	json_object_foreach(stacks, stack, v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+		    json_integer_value(v) > samples || !kab_stack_ok(stack)) {
+			kab_stacks_free(&c->stacks);
+			return -1;
+		}
+		kab_stacks_add(&c->stacks, stack,
+			       (uint64_t)json_integer_value(v));
+	}
+	c->stacks.event = xstrdup(event);
+	c->stacks.samples = (uint64_t)samples;
 	return 0;
 }
 
@@ -197,6 +233,8 @@ static int on_record(void *ctx, const char *type, json_t *body)
 		rc = on_metrics(c, body);
 		if (!rc)
 			c->records++;
+	} else if (!strcmp(type, "stacks")) {
+		rc = on_stacks(c, body);
 	} else if (!strcmp(type, "iter_end")) {
 		int records = -1;
 
@@ -219,6 +257,10 @@ static int on_record(void *ctx, const char *type, json_t *body)
 				rc = 1;
 			else
 				c->done++;
+			/* a flame graph's stacks go with a stored iteration */
+			if (!rc && c->stacks.event && c->ops->stacks &&
+			    c->ops->stacks(c->ctx, it, &c->stacks))
+				rc = 1;
 			c->current = 0;
 			metrics_reset(c);
 		}

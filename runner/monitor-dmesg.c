@@ -105,8 +105,9 @@ static void dmesg_tick(struct kab_monitor_state *st)
 }
 
 static void dmesg_stop(struct kab_monitor_state *st, double elapsed,
-		       struct kab_metrics *out)
+		       struct kab_metrics *out, struct kab_stacks *stacks)
 {
+	(void)stacks;
 	(void)elapsed;
 	dmesg_tick(st);
 	kab_dmesg_metrics(st->n, out);

@@ -122,8 +122,9 @@ static void perf_tick(struct kab_monitor_state *st)
 }
 
 static void perf_stop(struct kab_monitor_state *st, double elapsed,
-		      struct kab_metrics *out)
+		      struct kab_metrics *out, struct kab_stacks *stacks)
 {
+	(void)stacks;
 	struct kab_metrics raw = { 0 };
 	int i;
 

@@ -98,8 +98,9 @@ static void proc_tick(struct kab_monitor_state *st)
 }
 
 static void proc_stop(struct kab_monitor_state *st, double elapsed,
-		      struct kab_metrics *out)
+		      struct kab_metrics *out, struct kab_stacks *stacks)
 {
+	(void)stacks;
 	int i;
 
 	(void)elapsed;

@@ -493,7 +493,7 @@ static void profile_tick(struct kab_monitor_state *st)
 }
 
 static void profile_stop(struct kab_monitor_state *st, double elapsed,
-			 struct kab_metrics *out)
+			 struct kab_metrics *out, struct kab_stacks *stacks)
 {
 	struct kab_profile *prof = kab_profile_new(st->event);
 	struct kab_ksyms *ksyms;
@@ -508,6 +508,8 @@ static void profile_stop(struct kab_monitor_state *st, double elapsed,
 	ksyms = load_ksyms();
 	name_samples(st, ksyms, prof);
 	kab_profile_metrics(prof, MIN_PCT, out);
+	if (stacks)
+		kab_profile_stacks(prof, MIN_PCT, stacks);
 	/* what the shares rest on, and what the buffers could not hold */
 	if (kab_profile_samples(prof))
 		kab_metrics_add(out, "perf-profile.samples",

@@ -11,7 +11,9 @@
  *                                         samples with sym called from
  *                                         those callers (up to four)
  *
- * each as a percentage of all samples, kept when at least min_pct.
+ * each as a percentage of all samples, kept when at least min_pct; and
+ * each sample's whole stack, folded root first ("a;b;c"), counted for
+ * flame graphs.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -212,7 +214,7 @@ static void counts_free(struct counts *c)
 struct kab_profile {
 	char *event;
 	uint64_t samples;
-	struct counts self, children, calltrace;
+	struct counts self, children, calltrace, stacks;
 };
 
 struct kab_profile *kab_profile_new(const char *event)
@@ -271,6 +273,17 @@ void kab_profile_add(struct kab_profile *p, const char *const *chain,
 	if (!n)
 		return;
 	counts_add(&p->self, chain[0], 1);
+	/* root first; a stack too long for KAB_STACK_MAX loses its leaves */
+	strbuf_reset(&key);
+	for (i = n; i-- > 0;) {
+		if (key.len + strlen(chain[i]) + 1 >= KAB_STACK_MAX)
+			break;
+		if (key.len)
+			strbuf_addstr(&key, ";");
+		strbuf_addstr(&key, chain[i]);
+	}
+	if (key.len)
+		counts_add(&p->stacks, key.buf, 1);
 	/* each once a sample, however deep a recursion */
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < i && strcmp(chain[j], chain[i]); j++)
@@ -330,10 +343,70 @@ void kab_profile_metrics(const struct kab_profile *p, double min_pct,
 	emit(p, &p->self, "self", min_pct, out);
 }
 
+void kab_stacks_add(struct kab_stacks *s, const char *stack, uint64_t n)
+{
+	if (s->nr == s->alloc) {
+		s->alloc = s->alloc ? 2 * s->alloc : 64;
+		s->stack = xrealloc(s->stack, s->alloc * sizeof(*s->stack));
+		s->n = xrealloc(s->n, s->alloc * sizeof(*s->n));
+	}
+	s->stack[s->nr] = xstrdup(stack);
+	s->n[s->nr++] = n;
+}
+
+void kab_stacks_free(struct kab_stacks *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++)
+		free(s->stack[i]);
+	free(s->stack);
+	free(s->n);
+	free(s->event);
+	memset(s, 0, sizeof(*s));
+}
+
+static const struct counts *sort_counts;
+
+static int by_count(const void *a, const void *b)
+{
+	uint64_t x = sort_counts->n[*(const size_t *)a];
+	uint64_t y = sort_counts->n[*(const size_t *)b];
+
+	if (x != y)
+		return x < y ? 1 : -1;
+	return strcmp(sort_counts->key[*(const size_t *)a],
+		      sort_counts->key[*(const size_t *)b]);
+}
+
+void kab_profile_stacks(const struct kab_profile *p, double min_pct,
+			struct kab_stacks *out)
+{
+	size_t *idx, i, nr = 0;
+
+	out->event = xstrdup(p->event);
+	out->samples = p->samples;
+	if (!p->samples)
+		return;
+	idx = xcalloc(p->stacks.nr + 1, sizeof(*idx));
+	for (i = 0; i < p->stacks.cap; i++)
+		if (p->stacks.key[i] &&
+		    100.0 * p->stacks.n[i] / p->samples >= min_pct)
+			idx[nr++] = i;
+	/* the most sampled first, then by name: the same every time */
+	sort_counts = &p->stacks;
+	qsort(idx, nr, sizeof(*idx), by_count);
+	for (i = 0; i < nr && i < KAB_STACKS_MAX; i++)
+		kab_stacks_add(out, p->stacks.key[idx[i]],
+			       p->stacks.n[idx[i]]);
+	free(idx);
+}
+
 void kab_profile_free(struct kab_profile *p)
 {
 	if (!p)
 		return;
+	counts_free(&p->stacks);
 	counts_free(&p->self);
 	counts_free(&p->children);
 	counts_free(&p->calltrace);

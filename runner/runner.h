@@ -167,15 +167,20 @@ const char *kab_stressng_exit_reason(int status);
 
 struct kab_monitor_state;
 
+struct kab_stacks;
+
 struct kab_monitor {
 	const char *name;	/* proc-vmstat, meminfo, perf-stat, perf-profile */
 	/* Called in the agent with the workload child's pid, stopped. */
 	struct kab_monitor_state *(*start)(pid_t child, struct kab_err *err);
 	/* Every second while it runs, when set. */
 	void (*tick)(struct kab_monitor_state *st);
-	/* Called once the child has exited; fills values and frees st. */
+	/*
+	 * Called once the child has exited; fills values (and stacks, the
+	 * profile's, when not NULL) and frees st.
+	 */
 	void (*stop)(struct kab_monitor_state *st, double elapsed,
-		     struct kab_metrics *out);
+		     struct kab_metrics *out, struct kab_stacks *stacks);
 };
 
 extern const struct kab_monitor *const kab_monitors[];
@@ -227,6 +232,24 @@ uint64_t kab_profile_samples(const struct kab_profile *p);
 void kab_profile_metrics(const struct kab_profile *p, double min_pct,
 			 struct kab_metrics *out);
 void kab_profile_free(struct kab_profile *p);
+
+/*
+ * Folded call stacks, as flame graphs draw them: "root;caller;leaf"
+ * and how many samples ended in exactly that stack.
+ */
+#define KAB_STACKS_MAX		2000	/* stacks an iteration keeps */
+struct kab_stacks {
+	char *event;		/* cpu-clock, cycles-pp, ... */
+	uint64_t samples;	/* all of them, kept stacks or not */
+	size_t nr, alloc;
+	char **stack;
+	uint64_t *n;
+};
+/* The stacks of at least min_pct of the samples, KAB_STACKS_MAX at most. */
+void kab_profile_stacks(const struct kab_profile *p, double min_pct,
+			struct kab_stacks *out);
+void kab_stacks_add(struct kab_stacks *s, const char *stack, uint64_t n);
+void kab_stacks_free(struct kab_stacks *s);
 /* Derived perf-stat metrics (ipc, cpi, miss rates) from raw counts. */
 void kab_perf_derive(const struct kab_metrics *raw, double elapsed,
 		     struct kab_metrics *out);
@@ -345,6 +368,8 @@ struct kab_collect_ops {
 	/* All metrics of one iteration, workload and monitors together. */
 	int (*iteration)(void *ctx, int iteration,
 			 const struct kab_metrics *m);
+	/* The profile's folded stacks of a stored iteration, when any. */
+	int (*stacks)(void *ctx, int iteration, const struct kab_stacks *s);
 	void (*error)(void *ctx, const char *message);
 	void (*log)(void *ctx, const char *message);
 };

@@ -15,6 +15,10 @@ struct got {
 	int nr_metrics[16];
 	double first_value[16];
 	char error[256];
+	int stacks_it[16];
+	size_t stacks_nr[16];
+	uint64_t stacks_first[16];
+	int nr_stacks;
 };
 
 static int g_start(void *ctx, const struct kab_run_start *st)
@@ -38,6 +42,18 @@ static int g_iteration(void *ctx, int it, const struct kab_metrics *m)
 	return 0;
 }
 
+static int g_stacks(void *ctx, int it, const struct kab_stacks *st)
+{
+	struct got *g = ctx;
+
+	assert_string_equal(st->event, "cpu-clock");
+	g->stacks_it[g->nr_stacks] = it;
+	g->stacks_nr[g->nr_stacks] = st->nr;
+	g->stacks_first[g->nr_stacks] = st->nr ? st->n[0] : 0;
+	g->nr_stacks++;
+	return 0;
+}
+
 static void g_error(void *ctx, const char *msg)
 {
 	struct got *g = ctx;
@@ -48,6 +64,7 @@ static void g_error(void *ctx, const char *msg)
 static const struct kab_collect_ops ops = {
 	.start = g_start,
 	.iteration = g_iteration,
+	.stacks = g_stacks,
 	.error = g_error,
 };
 
@@ -118,6 +135,55 @@ static void test_good_run(void **state)
 	assert_true(g.first_value[0] == 10.5);
 	assert_int_equal(stats.garbage_bytes, strlen("[  1.0] kernel noise\n"));
 	assert_int_equal(stats.bad_records, 0);
+	strbuf_release(&sb);
+}
+
+static void test_stacks(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct kab_reader_stats stats;
+	struct got g = { 0 };
+	const char *ok = "{\"iteration\":1, \"source\":\"perf-profile\","
+			 " \"event\":\"cpu-clock\", \"samples\":10,"
+			 " \"stacks\":{\"main;f\":7, \"main;g\":2}}";
+
+	put(&sb, "start", start);
+	put(&sb, "iter", "{\"iteration\":1}");
+	put(&sb, "sample", "{\"iteration\":1, \"metrics\":{\"a.ops\":1}}");
+	put(&sb, "stacks", ok);
+	put(&sb, "stacks", ok);				/* twice */
+	/* not counted in records: a kab that does not know them drops them */
+	put(&sb, "iter_end", "{\"iteration\":1, \"records\":1}");
+	put(&sb, "iter", "{\"iteration\":2}");
+	put(&sb, "sample", "{\"iteration\":2, \"metrics\":{\"a.ops\":1}}");
+	/*
+	 * each refused whole: a frame with a space, an empty frame, an
+	 * escape, more samples than the profile had, another iteration's
+	 */
+	put(&sb, "stacks", "{\"iteration\":2, \"source\":\"perf-profile\","
+	    " \"event\":\"cpu-clock\", \"samples\":10, \"stacks\":"
+	    "{\"main;f\":7, \"main;a b\":1}}");
+	put(&sb, "stacks", "{\"iteration\":2, \"source\":\"perf-profile\","
+	    " \"event\":\"cpu-clock\", \"samples\":10, \"stacks\":"
+	    "{\"main;;f\":7}}");
+	put(&sb, "stacks", "{\"iteration\":2, \"source\":\"perf-profile\","
+	    " \"event\":\"cpu-clock\", \"samples\":10, \"stacks\":"
+	    "{\"main;\\u001b[2J\":7}}");
+	put(&sb, "stacks", "{\"iteration\":2, \"source\":\"perf-profile\","
+	    " \"event\":\"cpu-clock\", \"samples\":10, \"stacks\":"
+	    "{\"main;f\":11}}");
+	put(&sb, "stacks", "{\"iteration\":1, \"source\":\"perf-profile\","
+	    " \"event\":\"cpu-clock\", \"samples\":10, \"stacks\":"
+	    "{\"main;f\":1}}");
+	put(&sb, "iter_end", "{\"iteration\":2, \"records\":1}");
+	put(&sb, "end", "{\"status\":\"ok\"}");
+	assert_int_equal(run(&sb, &g, &stats, NULL), KAB_RUN_OK);
+	assert_int_equal(g.nr_iter, 2);
+	/* iteration 1's stacks, once; none of iteration 2's */
+	assert_int_equal(g.nr_stacks, 1);
+	assert_int_equal(g.stacks_it[0], 1);
+	assert_int_equal(g.stacks_nr[0], 2);
+	assert_int_equal(stats.bad_records, 6);
 	strbuf_release(&sb);
 }
 
@@ -299,6 +365,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_run),
+		cmocka_unit_test(test_stacks),
 		cmocka_unit_test(test_hostile_values),
 		cmocka_unit_test(test_cut_stream),
 		cmocka_unit_test(test_short_ok_is_failure),

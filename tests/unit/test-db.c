@@ -129,6 +129,62 @@ static void test_roundtrip(void **state)
 	free(p);
 }
 
+struct stack_acc {
+	int n;
+	uint64_t first;
+	char first_stack[64];
+};
+
+static int acc_stack(void *ctx, int64_t run_id, const char *event,
+		     const char *stack, uint64_t samples)
+{
+	struct stack_acc *a = ctx;
+
+	assert_string_equal(event, "cpu-clock");
+	if (!a->n++) {
+		a->first = samples;
+		snprintf(a->first_stack, sizeof(a->first_stack), "%s", stack);
+	}
+	return 0;
+}
+
+static void test_stacks(void **state)
+{
+	const char *stacks[] = { "main;f", "main;g;h" };
+	const uint64_t n[] = { 70, 20 }, again[] = { 5, 50 };
+	char *p = path("stacks.db");
+	struct stack_acc a = { 0 };
+	struct kab_run r;
+	struct kab_db *db;
+	struct kab_err err;
+	uint64_t total;
+	int64_t id;
+
+	if (kab_db_open(p, KAB_DB_WRITE, &db, &err))
+		fail_msg("%s", err.msg);
+	fill_run(&r);
+	assert_int_equal(kab_db_run_insert(db, &r, &err), 0);
+	id = r.id;
+	assert_int_equal(kab_db_stacks_store(db, id, 1, "cpu-clock", 100, 2,
+					     stacks, n, &err), 0);
+	assert_int_equal(kab_db_stacks_store(db, id, 2, "cpu-clock", 80, 2,
+					     stacks, again, &err), 0);
+	/* an iteration's stacks once: the second time is refused whole */
+	assert_int_equal(kab_db_stacks_store(db, id, 2, "cpu-clock", 80, 2,
+					     stacks, again, &err), -1);
+	assert_int_equal(kab_db_stacks_total(db, id, &total, &err), 0);
+	assert_int_equal(total, 180);
+	/* summed over the iterations, the biggest first */
+	assert_int_equal(kab_db_stacks_foreach(db, &id, 1, acc_stack, &a,
+					       &err), 0);
+	assert_int_equal(a.n, 2);
+	assert_int_equal(a.first, 75);
+	assert_string_equal(a.first_stack, "main;f");
+	kab_db_close(db);
+	drop_run(&r);
+	free(p);
+}
+
 static void test_kernel_rows_shared(void **state)
 {
 	char *p = path("k.db");
@@ -324,7 +380,8 @@ static void test_migration_and_boots(void **state)
 	fill_run(&r);
 	assert_int_equal(kab_db_run_insert(db, &r, &err), 0);
 	kab_db_close(db);
-	exec_sql(p, "DROP TABLE boots; DROP TABLE abs; DROP TABLE builds; "
+	exec_sql(p, "DROP TABLE stacks; DROP TABLE boots; DROP TABLE abs; "
+		 "DROP TABLE builds; "
 		 "DROP TABLE bisect_steps; DROP TABLE bisects; "
 		 "ALTER TABLE runs DROP COLUMN block; "
 		 "PRAGMA user_version = 1");
@@ -374,7 +431,7 @@ static void test_migration_host_stall(void **state)
 	assert_int_equal(kab_db_boot_insert(db, &b, &id, &err), 0);
 	kab_db_close(db);
 	/* what version 5 had: no host_busy, no host-stall, no block */
-	exec_sql(p, "ALTER TABLE boots DROP COLUMN host_busy; "
+	exec_sql(p, "DROP TABLE stacks; ALTER TABLE boots DROP COLUMN host_busy; "
 		 "ALTER TABLE runs DROP COLUMN block; "
 		 "PRAGMA user_version = 5");
 	assert_int_equal(kab_db_open(p, KAB_DB_WRITE, &db, &err), 0);
@@ -561,6 +618,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_stacks),
 		cmocka_unit_test(test_kernel_rows_shared),
 		cmocka_unit_test(test_run_check),
 		cmocka_unit_test(test_refusals),

@@ -71,6 +71,54 @@ static void test_shares(void **state)
 	kab_profile_free(p);
 }
 
+static void test_stacks(void **state)
+{
+	const char *a[] = { "clear_page_erms", "clear_huge_page",
+			    "asm_exc_page_fault", "[unknown]" };
+	const char *b[] = { "default_idle", "do_idle" };
+	struct kab_profile *p = kab_profile_new("cpu-clock");
+	struct kab_stacks s = { 0 };
+	const char *deep[200];
+	char *long_stack;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		kab_profile_add(p, a, ARRAY_SIZE(a));
+	kab_profile_add(p, b, ARRAY_SIZE(b));
+	/* 200 frames of 9 bytes: more than KAB_STACK_MAX folded */
+	for (i = 0; i < 200; i++)
+		deep[i] = i ? "caller_xx" : "the_leaf_";
+	kab_profile_add(p, deep, 200);
+	kab_profile_stacks(p, 0.05, &s);
+	assert_string_equal(s.event, "cpu-clock");
+	assert_int_equal(s.samples, 5);
+	assert_int_equal(s.nr, 3);
+	/* root first, the most sampled first */
+	assert_string_equal(s.stack[0], "[unknown];asm_exc_page_fault;"
+			    "clear_huge_page;clear_page_erms");
+	assert_int_equal(s.n[0], 3);
+	long_stack = s.stack[1][0] == 'c' ? s.stack[1] : s.stack[2];
+	assert_true(strlen(long_stack) < KAB_STACK_MAX);
+	assert_true(kab_stack_ok(long_stack));
+	/* too deep: what is kept is the root's end, without the leaf */
+	assert_null(strstr(long_stack, "the_leaf_"));
+	for (i = 0; i < (int)s.nr; i++)
+		assert_true(kab_stack_ok(s.stack[i]));
+	kab_stacks_free(&s);
+	/* a stack under min_pct is left out */
+	kab_profile_stacks(p, 25, &s);
+	assert_int_equal(s.nr, 1);
+	kab_stacks_free(&s);
+	kab_profile_free(p);
+
+	assert_false(kab_stack_ok(""));
+	assert_false(kab_stack_ok("a;;b"));
+	assert_false(kab_stack_ok("a;b;"));
+	assert_false(kab_stack_ok("a b;c"));
+	assert_false(kab_stack_ok("a;\x1b[2J"));
+	assert_true(kab_stack_ok("[unknown];strcmp@plt"));
+}
+
 static void test_long_chain_names(void **state)
 {
 	char longname[120];
@@ -338,7 +386,7 @@ static void test_monitor_live(void **state)
 		kab_monitor_profile.tick(st);
 	}
 	waitpid(pid, &status, 0);
-	kab_monitor_profile.stop(st, 1.5, &m);
+	kab_monitor_profile.stop(st, 1.5, &m, NULL);
 	assert_true(get(&m, "perf-profile.samples") > 100);
 	assert_true(get(&m, "perf-profile.lost_samples") == 0);
 	/* the child's own function by its name, from this ELF file */
@@ -376,6 +424,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shares),
+		cmocka_unit_test(test_stacks),
 		cmocka_unit_test(test_long_chain_names),
 		cmocka_unit_test(test_fixup),
 		cmocka_unit_test(test_kallsyms),
