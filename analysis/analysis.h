@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct kab_summary {
@@ -336,5 +337,30 @@ void kab_kpi_summary(FILE *out, const struct kab_comparison *c,
 void kab_plot(FILE *out, const char *metric, const double *x, size_t nx,
 	      const char *xname, const double *y, size_t ny,
 	      const char *yname);
+
+/*
+ * A differential flame graph: base's (side 0) and head's (side 1)
+ * folded stacks in one tree.  total[] are each side's samples, kept
+ * stacks or not; kab_flame_finish() turns counts into shares (%).
+ */
+struct kab_flame_node {
+	char *name;
+	uint64_t count[2];
+	double share[2];
+	size_t nr, alloc;
+	struct kab_flame_node *kid;
+};
+
+struct kab_flame {
+	char *event;			/* cpu-clock, cycles-pp */
+	uint64_t total[2];
+	struct kab_flame_node root;
+	int max_depth;
+};
+
+void kab_flame_add(struct kab_flame *f, int side, const char *stack,
+		   uint64_t n);
+void kab_flame_finish(struct kab_flame *f);
+void kab_flame_free(struct kab_flame *f);
 
 #endif /* KAB_ANALYSIS_H */

@@ -470,6 +470,58 @@ static void add_trend(struct kab_db *db, struct report *r)
 		r->nr_trend = 0;
 }
 
+struct flame_ctx {
+	struct kab_flame *f;
+	int side;
+};
+
+static int flame_stack(void *arg, int64_t run_id, const char *event,
+		       const char *stack, uint64_t samples)
+{
+	struct flame_ctx *c = arg;
+
+	(void)run_id;
+	/* one event a graph: the first run's */
+	if (!c->f->event)
+		c->f->event = xstrdup(event);
+	if (!strcmp(c->f->event, event))
+		kab_flame_add(c->f, c->side, stack, samples);
+	return 0;
+}
+
+/*
+ * The main job's profile stacks, every run of each side pooled, for the
+ * differential flame graph; none when a side has none.
+ */
+static void add_flame(struct kab_db *db, struct report *r)
+{
+	const struct cmp_table *t = report_main(r)->t;
+	struct kab_err err;
+	int side;
+	size_t i;
+
+	for (side = 0; side < 2; side++) {
+		const struct side_runs *s = &t->runs[side];
+		struct flame_ctx c = { &r->flame, side };
+		int64_t *ids = xcalloc(s->nr + 1, sizeof(*ids));
+
+		for (i = 0; i < s->nr; i++) {
+			uint64_t total;
+
+			ids[i] = s->v[i]->id;
+			if (!kab_db_stacks_total(db, ids[i], &total, &err))
+				r->flame.total[side] += total;
+		}
+		if (kab_db_stacks_foreach(db, ids, s->nr, flame_stack, &c,
+					  &err))
+			r->flame.total[side] = 0;
+		free(ids);
+	}
+	r->has_flame = r->flame.total[0] && r->flame.total[1] &&
+		       r->flame.root.count[0] && r->flame.root.count[1];
+	kab_flame_finish(&r->flame);
+}
+
 int report_build(struct kab_db *db, const char *base, const char *head,
 		 const struct report_opts *o, struct report *r)
 {
@@ -525,6 +577,7 @@ int report_build(struct kab_db *db, const char *base, const char *head,
 	make_subject(db, r, o);
 	r->reproduce = reproduce(r, m, &brun, &hrun);
 	add_trend(db, r);
+	add_flame(db, r);
 	kab_run_free(&brun);
 	kab_run_free(&hrun);
 	return 0;
@@ -549,6 +602,7 @@ void report_free(struct report *r)
 	free(r->reproduce);
 	bisect_trend_free(r->trend, r->nr_trend);
 	free(r->trend_metric);
+	kab_flame_free(&r->flame);
 	cmp_set_free(&r->set);
 	memset(r, 0, sizeof(*r));
 }

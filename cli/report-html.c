@@ -22,7 +22,10 @@ static const char style[] =
 	"svg .good{fill:#4575b4}svg .bad{fill:#d73027}svg .skip{fill:#999}\n"
 	"svg .median{stroke:#000;stroke-width:2}\n"
 	"svg .grid{stroke:#ddd}svg .tick{font-size:11px;fill:#555}\n"
-	"svg .side{font-size:12px}\n";
+	"svg .side{font-size:12px}\n"
+	"svg.flame rect{stroke:#fff;stroke-width:.5}\n"
+	"svg.flame text{fill:#000;pointer-events:none}\n"
+	"svg.flame .frame:hover rect{stroke:#000}\n";
 
 static const char *verdict_class(int verdict)
 {
@@ -149,6 +152,23 @@ void report_html(FILE *out, const struct report *r)
 		svg_trend(out, r->trend_metric, r->trend, r->nr_trend);
 		fputs("<figcaption>blue: good, red: bad, grey: skipped; one dot "
 		      "per sample</figcaption>\n</figure>\n", out);
+	}
+	if (r->has_flame) {
+		fputs("<h2>Where the time went</h2>\n<figure>\n", out);
+		svg_flame(out, &r->flame);
+		fputs("<figcaption>A differential flame graph of ", out);
+		html_escape(out, m->testcase);
+		fputs(" (perf-profile, ", out);
+		html_escape(out, r->flame.event);
+		fprintf(out, "; %llu and %llu samples): callers below "
+			"callees, each frame as wide as its share of the head's "
+			"samples, <span class=\"regression\">red</span> where "
+			"the head spends more of its time, blue where less; "
+			"hover a frame for its shares.  What only the base ran "
+			"has no width here: the table lists it.</figcaption>\n"
+			"</figure>\n",
+			(unsigned long long)r->flame.total[0],
+			(unsigned long long)r->flame.total[1]);
 	}
 	fputs("<h2>Details</h2>\n", out);
 	tables(out, r);

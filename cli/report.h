@@ -51,6 +51,9 @@ struct report {
 	struct kab_trend_point *trend;
 	size_t nr_trend;
 	char *trend_metric;
+	/* the main job's profile stacks, when both sides have them */
+	struct kab_flame flame;
+	bool has_flame;
 };
 
 struct report_opts {
@@ -81,6 +84,8 @@ void report_markdown(FILE *out, const struct report *r);
 void report_html(FILE *out, const struct report *r);
 /* Inline SVG charts; the escaping of text in HTML and XML. */
 void html_escape(FILE *out, const char *s);
+/* The main job's differential flame graph, base against head. */
+void svg_flame(FILE *out, const struct kab_flame *f);
 void svg_strip(FILE *out, const char *metric, const struct kab_series *b,
 	       const char *bname, const struct kab_series *h,
 	       const char *hname);

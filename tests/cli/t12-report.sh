@@ -255,4 +255,67 @@ test_expect "html: guest-made text is escaped, never markup" '
 	not grep -q "<script" $TMP/r.html
 '
 
+# The same for the flame graph: its frames, those inside it, and the
+# widest frame's hover text.
+flame_probe='<script>
+window.onload = function () {
+	var out = [];
+	document.querySelectorAll("svg.flame").forEach(function (svg) {
+		var box = svg.getBoundingClientRect(), rects = svg.querySelectorAll("rect"), inside = 0;
+		rects.forEach(function (r) {
+			var b = r.getBoundingClientRect();
+			if (b.width > 0 && b.left >= box.left - 0.5 && b.right <= box.right + 0.5 &&
+			    b.top >= box.top && b.bottom <= box.bottom)
+				inside++;
+		});
+		out.push("flame " + rects.length + " " + inside);
+	});
+	var pre = document.createElement("pre");
+	pre.id = "probe";
+	pre.textContent = out.join("\n");
+	document.body.appendChild(pre);
+};
+</script>'
+
+test_expect "html: a differential flame graph of two profiled runs" '
+	# real profiles of this machine, two labels; then a frame no
+	# symbol table would hold, which the page must show as text
+	for side in a b; do
+		kab --db $TMP/f.db run --kernel-label $side --runs 2 \
+			--set nr_task=1 --set warmup=0 --set testtime=1s \
+			$TOP/jobs/will-it-scale-malloc1.yaml >/dev/null
+	done
+	# a run a side, each of two iterations with its stacks
+	test "$(sqlite3 $TMP/f.db "SELECT count(DISTINCT run_id || iteration) FROM stacks")" = 4
+	sqlite3 $TMP/f.db "INSERT INTO stacks SELECT run_id, iteration, event, '"'"'main;<i>odd&frame</i>'"'"', total / 10, total FROM stacks WHERE run_id = 2 GROUP BY iteration"
+	kab --db $TMP/f.db report --format html -o $TMP/f.html a b
+	grep -q "<h2>Where the time went</h2>" $TMP/f.html
+	grep -q "<title>__munmap: base [0-9.]*%, head [0-9.]*% ([-+][0-9.]* points)</title>" $TMP/f.html
+	grep -q "&lt;i&gt;odd&amp;frame&lt;/i&gt;: base 0.00%, head [0-9.]*%" $TMP/f.html
+	not grep -q "<i>odd" $TMP/f.html
+	{ cat $TMP/f.html; printf "%s\n" "$flame_probe"; } >$TMP/f.probe.html
+	timeout 60 chromium --headless --no-sandbox --disable-gpu \
+		--user-data-dir=$TMP/chromium --virtual-time-budget=2000 \
+		--dump-dom "file://$TMP/f.probe.html" 2>/dev/null >$TMP/dom
+	sed -n "/<pre id=\"probe\">/,/<\/pre>/p" $TMP/dom | sed "s/<[^>]*>//g" >$TMP/probe
+	cat $TMP/probe
+	read -r what n inside <$TMP/probe
+	test "$what" = flame
+	[ "$n" -ge 10 ] || fail "only $n frames"
+	test "$inside" = "$n"
+	# merged, the stacks go along; a stack that is not frames does not
+	kab merge $TMP/m.db $TMP/f.db >/dev/null
+	test "$(sqlite3 $TMP/m.db "SELECT count(*) FROM stacks")" = "$(sqlite3 $TMP/f.db "SELECT count(*) FROM stacks")"
+	kab --db $TMP/m.db report --format html -o $TMP/m.html a b
+	grep -q "<h2>Where the time went</h2>" $TMP/m.html
+	cp $TMP/f.db $TMP/bad.db
+	sqlite3 $TMP/bad.db "UPDATE stacks SET stack = stack || '"'"';a b'"'"' WHERE run_id = 1 AND iteration = 1"
+	rc=0
+	"$KAB" merge $TMP/m2.db $TMP/bad.db 2>$TMP/e || rc=$?
+	cat $TMP/e
+	[ $rc -ge 1 ] && [ $rc -le 2 ]
+	grep -q "a profile stack that is not frames of symbol names" $TMP/e
+	test "$(sqlite3 $TMP/m2.db "SELECT count(*) FROM runs")" = 0
+'
+
 test_done
