@@ -66,7 +66,8 @@ static void finish(struct kab_flame_node *n, const uint64_t *total,
 	if (depth > *max_depth)
 		*max_depth = depth;
 	/* frames in name order, as flame graphs draw them: stable */
-	qsort(n->kid, n->nr, sizeof(*n->kid), by_name);
+	if (n->nr)
+		qsort(n->kid, n->nr, sizeof(*n->kid), by_name);
 	for (i = 0; i < n->nr; i++)
 		finish(&n->kid[i], total, depth + 1, max_depth);
 }

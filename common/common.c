@@ -256,7 +256,7 @@ static bool frame_ok(const char *f, size_t n)
 {
 	size_t i;
 
-	if (!n || n > 200)
+	if (!n || n > KAB_FRAME_MAX)
 		return false;
 	for (i = 0; i < n; i++)
 		if (f[i] <= ' ' || f[i] > '~' || f[i] == ',' || f[i] == '"' ||

@@ -74,6 +74,7 @@ bool kab_metric_name_valid(const char *s);
  * hold, none empty, under KAB_STACK_MAX bytes in all.
  */
 #define KAB_STACK_MAX 1024
+#define KAB_FRAME_MAX 200
 bool kab_stack_ok(const char *s);
 /*
  * A sample kab stores: finite and within +-KAB_SAMPLE_MAX, so that sums

@@ -263,6 +263,24 @@ static bool same_window(const char *const *chain, size_t n, size_t i,
 	return true;
 }
 
+/*
+ * A frame as a folded stack holds it: at most KAB_FRAME_MAX bytes (a
+ * C++ name can be longer), and what a frame cannot hold (a space in
+ * "operator new(unsigned long)", a ',', a ';') as '_'.
+ */
+static void fold_frame(struct strbuf *sb, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		char c = name[i];
+
+		if (c <= ' ' || c > '~' || c == ',' || c == '"' || c == ';')
+			c = '_';
+		strbuf_add(sb, &c, 1);
+	}
+}
+
 void kab_profile_add(struct kab_profile *p, const char *const *chain,
 		     size_t n)
 {
@@ -276,11 +294,15 @@ void kab_profile_add(struct kab_profile *p, const char *const *chain,
 	/* root first; a stack too long for KAB_STACK_MAX loses its leaves */
 	strbuf_reset(&key);
 	for (i = n; i-- > 0;) {
-		if (key.len + strlen(chain[i]) + 1 >= KAB_STACK_MAX)
+		size_t len = strlen(chain[i]);
+
+		if (len > KAB_FRAME_MAX)
+			len = KAB_FRAME_MAX;
+		if (key.len + len + 1 >= KAB_STACK_MAX)
 			break;
 		if (key.len)
 			strbuf_addstr(&key, ";");
-		strbuf_addstr(&key, chain[i]);
+		fold_frame(&key, chain[i], len);
 	}
 	if (key.len)
 		counts_add(&p->stacks, key.buf, 1);

@@ -105,6 +105,25 @@ static void test_stacks(void **state)
 	for (i = 0; i < (int)s.nr; i++)
 		assert_true(kab_stack_ok(s.stack[i]));
 	kab_stacks_free(&s);
+	{
+		/* what a frame cannot hold, as a C++ runtime's names have */
+		char longname[300];
+		const char *cxx[] = { "operator new(unsigned long)", longname,
+				      "a;b,c" };
+
+		memset(longname, 'x', sizeof(longname) - 1);
+		longname[sizeof(longname) - 1] = '\0';
+		for (i = 0; i < 20; i++)
+			kab_profile_add(p, cxx, ARRAY_SIZE(cxx));
+		kab_profile_stacks(p, 0.05, &s);
+		assert_int_equal(strncmp(s.stack[0], "a_b_c;xxx", 9), 0);
+		assert_non_null(strstr(s.stack[0],
+				       ";operator_new(unsigned_long)"));
+		assert_int_equal(strcspn(s.stack[0] + 6, ";"), KAB_FRAME_MAX);
+		for (i = 0; i < (int)s.nr; i++)
+			assert_true(kab_stack_ok(s.stack[i]));
+		kab_stacks_free(&s);
+	}
 	/* a stack under min_pct is left out */
 	kab_profile_stacks(p, 25, &s);
 	assert_int_equal(s.nr, 1);
