@@ -231,8 +231,9 @@ window.onload = function () {
 };
 </script>'
 
+# chromium_probe PAGE [SCRIPT]: what SCRIPT ($probe by default) prints
 chromium_probe() {
-	{ cat "$1"; printf "%s\n" "$probe"; } >"$1.probe.html"
+	{ cat "$1"; printf "%s\n" "${2:-$probe}"; } >"$1.probe.html"
 	timeout 60 chromium --headless --no-sandbox --disable-gpu \
 		--user-data-dir=$TMP/chromium --virtual-time-budget=2000 \
 		--dump-dom "file://$1.probe.html" 2>/dev/null |
@@ -293,11 +294,7 @@ test_expect "html: a differential flame graph of two profiled runs" '
 	grep -q "<title>asm_exc_page_fault: base [0-9.]*%, head [0-9.]*% ([-+][0-9.]* points)</title>" $TMP/f.html
 	grep -q "&lt;i&gt;odd&amp;frame&lt;/i&gt;: base 0.00%, head [0-9.]*%" $TMP/f.html
 	not grep -q "<i>odd" $TMP/f.html
-	{ cat $TMP/f.html; printf "%s\n" "$flame_probe"; } >$TMP/f.probe.html
-	timeout 60 chromium --headless --no-sandbox --disable-gpu \
-		--user-data-dir=$TMP/chromium --virtual-time-budget=2000 \
-		--dump-dom "file://$TMP/f.probe.html" 2>/dev/null >$TMP/dom
-	sed -n "/<pre id=\"probe\">/,/<\/pre>/p" $TMP/dom | sed "s/<[^>]*>//g" >$TMP/probe
+	chromium_probe $TMP/f.html "$flame_probe" >$TMP/probe
 	cat $TMP/probe
 	read -r what n inside <$TMP/probe
 	test "$what" = flame
