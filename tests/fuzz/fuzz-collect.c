@@ -3,7 +3,7 @@
  * fuzz-collect.c - libFuzzer: bytes as a guest's record stream, through
  * the reader and the collector.  Beyond "no crash": whatever reaches
  * the callbacks must pass the rules the database stores by (a guest
- * cannot get a control character or a bad sample through).
+ * cannot get a control character, a bad sample or a bad stack through).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -46,9 +46,25 @@ static int on_iteration(void *ctx, int iteration, const struct kab_metrics *m)
 	return 0;
 }
 
+/* A flame graph's stacks: names the store and the SVG can take. */
+static int on_stacks(void *ctx, int iteration, const struct kab_stacks *s)
+{
+	size_t i;
+
+	if (!s->event || !kab_name_ok(s->event, 32) || s->samples < 1 ||
+	    s->nr > KAB_STACKS_MAX)
+		abort();
+	for (i = 0; i < s->nr; i++)
+		if (!kab_stack_ok(s->stack[i]) || s->n[i] < 1 ||
+		    s->n[i] > s->samples)
+			abort();
+	return 0;
+}
+
 static const struct kab_collect_ops ops = {
 	.start = on_start,
 	.iteration = on_iteration,
+	.stacks = on_stacks,
 };
 
 /*
