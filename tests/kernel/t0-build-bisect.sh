@@ -74,10 +74,12 @@ test_expect "kab bisect names the THP-alignment commit in the demo history" '
 	grep -q "proc-vmstat.thp_fault_alloc" $TMP/o
 '
 
-test_expect "kab ab of two revisions builds both (cached) and compares them" '
+test_expect "kab ab of two revisions builds both (cached), compares them, says why" '
 	T=$($TOP/scripts/demo-tree.sh)
 	base=$(git -C $T rev-parse kab-demo/base)
 	align=$(git -C $T rev-parse kab-demo/align)
+	# (the runs of this A/B: the earlier tests may have stored others)
+	before=$(sqlite3 $KAB_DB "SELECT coalesce(max(id), 0) FROM runs" 2>/dev/null || echo 0)
 	kab ab --tree $T --a-rev kab-demo/base --b-rev kab-demo/align \
 		--job $JOB $QUICK --boots 3 --runs-per-boot 2 >$TMP/o 2>$TMP/e
 	cat $TMP/e $TMP/o
@@ -86,6 +88,29 @@ test_expect "kab ab of two revisions builds both (cached) and compares them" '
 	grep -q "^  ${base:0:10} (\"linux-source-6.1: Debian.s tree as is\")" $TMP/o
 	grep -q "^  ${align:0:10} (\"mm: align larger anonymous mappings on THP boundaries\")" $TMP/o
 	grep -q "will-it-scale.per_process_ops$" $TMP/o
+	# and the profile says why: the guest clears a 2 MiB page a malloc,
+	# so its page-clearing function (whichever its CPU uses) gains tens
+	# of points of the samples, a row kab compare calls significant
+	awk '"'"'$NF ~ /^perf-profile\.self\.[a-z-]*\.clear_page_(erms|rep|orig)$/ {
+		for (i = 2; i < NF; i++) if ($i ~ /^[+-][0-9]/) { print $i; exit } }'"'"' \
+		$TMP/o >$TMP/rise
+	cat $TMP/rise
+	check "$(cat $TMP/rise) >= 20"
+	runs_of() {
+		sql "SELECT group_concat(r.id) FROM runs r JOIN kernels k ON
+		     k.id = r.kernel_id WHERE r.id > $before AND r.status = '"'ok'"' AND k.commit_sha = '"'"'$1'"'"'"
+	}
+	"$KAB" compare --format json $(runs_of $base) $(runs_of $align) >$TMP/c.json
+	/usr/bin/python3 - $TMP/c.json <<-PY
+	import json, re, sys
+	rows = [r for t in json.load(open(sys.argv[1]))["tables"]
+	        for r in t["rows"]
+	        if re.fullmatch(r"perf-profile\.self\.[a-z-]+\.clear_page_(erms|rep|orig)",
+	                        r["metric"])]
+	assert len(rows) == 1, rows
+	h = rows[0]["heads"][0]
+	assert h["significant"] and h["change"] >= 20, h
+	PY
 '
 
 test_done
