@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd-export.c - kab export: runs as CSV (one row per sample) or JSON
- * (each run whole: kernel, job, host facts and samples), exactly enough
- * for 'kab import' to rebuild them.
+ * (each run whole: kernel, job, host facts, samples and the profile's
+ * stacks), exactly enough for 'kab import' to rebuild them.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -51,6 +51,41 @@ static int json_sample(void *arg, int it, const char *metric, double value)
 	return 0;
 }
 
+/* The iteration's entry of the export, made when it has no samples. */
+static json_t *iteration_entry(json_t *iters, int it)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(iters, i, e)
+		if (json_integer_value(json_object_get(e, "iteration")) == it)
+			return e;
+	e = json_pack("{s:i, s:o}", "iteration", it, "metrics", json_object());
+	json_array_append_new(iters, e);
+	return e;
+}
+
+/*
+ * The profile's stacks of an iteration beside its samples:
+ * "stacks": {"event": E, "total": N, "stacks": {"a;b;c": n, ...}}.
+ */
+static int json_stack(void *arg, int it, const char *event, const char *stack,
+		      uint64_t samples, uint64_t total)
+{
+	struct json_ctx *c = arg;
+	json_t *e = iteration_entry(c->iters, it);
+	json_t *s = json_object_get(e, "stacks");
+
+	if (!s) {
+		s = json_pack("{s:s, s:I, s:{}}", "event", event, "total",
+			      (json_int_t)total, "stacks");
+		json_object_set_new(e, "stacks", s);
+	}
+	json_object_set_new(json_object_get(s, "stacks"), stack,
+			    json_integer((json_int_t)samples));
+	return 0;
+}
+
 static json_t *str_or_null(const char *s)
 {
 	return s ? json_string(s) : json_null();
@@ -62,7 +97,8 @@ static json_t *run_to_json(struct kab_db *db, const struct kab_run *r,
 	struct json_ctx c = { .iters = json_array() };
 	json_t *kernel;
 
-	if (kab_db_samples_foreach(db, r->id, json_sample, &c, err)) {
+	if (kab_db_samples_foreach(db, r->id, json_sample, &c, err) ||
+	    kab_db_run_stacks_foreach(db, r->id, json_stack, &c, err)) {
 		json_decref(c.iters);
 		return NULL;
 	}
@@ -102,8 +138,9 @@ static void export_usage(FILE *f)
 		"Writes the given runs (default: all) to stdout or FILE.\n"
 		"  csv   one row per sample: run,kernel_label,iteration,metric,"
 		"value\n"
-		"  json  each run whole, with kernel, job parameters and host "
-		"facts;\n"
+		"  json  each run whole, with kernel, job parameters, host "
+		"facts\n"
+		"        and the profile's call stacks;\n"
 		"        'kab import' reads it back exactly\n");
 }
 

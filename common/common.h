@@ -75,6 +75,7 @@ bool kab_metric_name_valid(const char *s);
  */
 #define KAB_STACK_MAX 1024
 #define KAB_FRAME_MAX 200
+#define KAB_STACKS_MAX 2000	/* stacks an iteration keeps */
 bool kab_stack_ok(const char *s);
 /*
  * A sample kab stores: finite and within +-KAB_SAMPLE_MAX, so that sums

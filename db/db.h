@@ -112,6 +112,17 @@ int kab_db_stacks_store(struct kab_db *db, int64_t run_id, int iteration,
 			const char *event, uint64_t total, size_t nr,
 			const char *const *stack, const uint64_t *n,
 			struct kab_err *err);
+/* One of them, inside a transaction the caller holds (an import). */
+int kab_db_stack_add(struct kab_db *db, int64_t run_id, int iteration,
+		     const char *event, const char *stack, uint64_t n,
+		     uint64_t total, struct kab_err *err);
+/* A run's stacks as stored, iteration by iteration (an export). */
+typedef int (*kab_run_stack_fn)(void *ctx, int iteration, const char *event,
+				const char *stack, uint64_t samples,
+				uint64_t total);
+int kab_db_run_stacks_foreach(struct kab_db *db, int64_t run_id,
+			      kab_run_stack_fn fn, void *ctx,
+			      struct kab_err *err);
 typedef int (*kab_stack_fn)(void *ctx, int64_t run_id, const char *event,
 			    const char *stack, uint64_t samples);
 /* A run's samples in all over the iterations that have stacks. */

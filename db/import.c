@@ -2,7 +2,8 @@
 /*
  * import.c - a run exported as JSON (kab export --format json), back
  * into a database.  A run already there (same uuid) is skipped; each
- * run goes in whole, in one transaction, or not at all.  The JSON is
+ * run goes in whole (its samples and its profile's stacks), in one
+ * transaction, or not at all.  The JSON is
  * checked as carefully as a guest's stream: it may come from anywhere.
  */
 #include <stdlib.h>
@@ -13,6 +14,47 @@
 static const char *opt_str(json_t *o, const char *key)
 {
 	return json_string_value(json_object_get(o, key));
+}
+
+/*
+ * An iteration's profile stacks, as export writes them, checked as the
+ * collector checks a guest's: an event name, at most KAB_STACKS_MAX
+ * folded stacks of frames, each count within the iteration's samples.
+ */
+static int import_stacks(struct kab_db *db, int64_t run_id, int iteration,
+			 json_t *s, int idx, struct kab_err *err)
+{
+	const char *event, *stack;
+	json_int_t total;
+	json_t *stacks, *v;
+
+	if (json_unpack(s, "{s:s, s:I, s:o}", "event", &event, "total",
+			&total, "stacks", &stacks) ||
+	    !kab_name_ok(event, 32) || total < 1 ||
+	    total > 1000000000000LL || !json_is_object(stacks) ||
+	    json_object_size(stacks) > KAB_STACKS_MAX)
+		return kab_err_set(err, "run #%d: iteration %d: its profile "
+				   "stacks are malformed (an event name, a "
+				   "total of samples, at most %d stacks)",
+				   idx + 1, iteration, KAB_STACKS_MAX);
+	json_object_foreach(stacks, stack, v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+		    json_integer_value(v) > total || !kab_stack_ok(stack)) {
+			char *shown = kab_text_clean(stack, 60);
+
+			kab_err_set(err, "run #%d: iteration %d: bad profile "
+				    "stack '%s' (frames of symbol names, a "
+				    "count within the total)", idx + 1,
+				    iteration, shown);
+			free(shown);
+			return -1;
+		}
+		if (kab_db_stack_add(db, run_id, iteration, event, stack,
+				     (uint64_t)json_integer_value(v),
+				     (uint64_t)total, err))
+			return -1;
+	}
+	return 0;
 }
 
 int kab_db_import_run(struct kab_db *db, json_t *j, int idx, bool *skipped,
@@ -112,6 +154,10 @@ int kab_db_import_run(struct kab_db *db, json_t *j, int idx, bool *skipped,
 					      json_number_value(v), err))
 				goto fail;
 		}
+		if (json_object_get(it, "stacks") &&
+		    import_stacks(db, r.id, (int)iteration,
+				  json_object_get(it, "stacks"), idx, err))
+			goto fail;
 	}
 	return kab_db_commit(db, err);
 fail:

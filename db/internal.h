@@ -20,6 +20,7 @@ enum db_stmt_id {
 	DB_SAMPLE_LIST,
 	DB_BOOT_INSERT,
 	DB_BOOT_CONSOLE,
+	DB_STACK_INSERT,
 	DB_NR_STMTS,
 };
 

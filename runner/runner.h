@@ -237,7 +237,6 @@ void kab_profile_free(struct kab_profile *p);
  * Folded call stacks, as flame graphs draw them: "root;caller;leaf"
  * and how many samples ended in exactly that stack.
  */
-#define KAB_STACKS_MAX		2000	/* stacks an iteration keeps */
 struct kab_stacks {
 	char *event;		/* cpu-clock, cycles-pp, ... */
 	uint64_t samples;	/* all of them, kept stacks or not */

@@ -50,7 +50,14 @@ test_expect "JSON export carries kernel, job parameters and host facts" '
 	assert r["host"]["nr_cpus"] >= 1 and r["host"]["cpu_model"]
 	assert r["status"] == "ok" and len(r["iterations"]) == 2
 	assert "will-it-scale.per_process_ops" in r["iterations"][0]["metrics"]
+	# and the profile'"'"'s stacks of each iteration, for flame graphs
+	for it in r["iterations"]:
+	    s = it["stacks"]
+	    assert s["event"] in ("cpu-clock", "cycles-pp", "cycles"), s["event"]
+	    assert s["stacks"] and all(1 <= n <= s["total"] for n in s["stacks"].values())
 	PY
+	test "$(sql "SELECT count(*) FROM stacks WHERE run_id = 1")" = \
+		"$(python3 -c "import json; print(sum(len(i[\"stacks\"][\"stacks\"]) for i in json.load(open(\"$TMP/x.json\"))[\"runs\"][0][\"iterations\"]))")"
 '
 
 test_expect "import into another database round-trips exactly" '
@@ -61,6 +68,11 @@ test_expect "import into another database round-trips exactly" '
 	KAB_DB=$TMP/copy.db kab export --format csv >$TMP/y.csv
 	kab export --format csv >$TMP/x.csv
 	cmp $TMP/x.csv $TMP/y.csv
+	q="SELECT iteration, event, stack, samples, total FROM stacks ORDER BY 1, 3"
+	sqlite3 $TMP/copy.db "$q" >$TMP/y.stacks
+	sql "$q" >$TMP/x.stacks
+	test -s $TMP/x.stacks
+	cmp $TMP/x.stacks $TMP/y.stacks
 '
 
 test_expect "importing the same runs again adds nothing" '
@@ -81,6 +93,20 @@ d[\"runs\"][0][\"uuid\"] = \"00000000-0000-4000-8000-000000000000\"
 d[\"runs\"][0][\"iterations\"][1][\"metrics\"][\"evil name\"] = 1
 json.dump(d, open(\"$TMP/bad.json\", \"w\"))"
 	expect_error 1 "bad sample" -- "$KAB" import $TMP/bad.json
+	# a stack that is not frames, or counts more than its samples
+	python3 - $TMP/x.json $TMP/bad.json $TMP/bad2.json <<-PY
+	import json, sys
+	for path, key, n in ((sys.argv[2], "main;evil frame\n", 1),
+	                     (sys.argv[3], "main;f", 10**9)):
+	    d = json.load(open(sys.argv[1]))
+	    d["runs"][0]["uuid"] = "00000000-0000-4000-8000-000000000000"
+	    d["runs"][0]["iterations"][1]["stacks"]["stacks"][key] = n
+	    json.dump(d, open(path, "w"))
+	PY
+	expect_error 1 "bad profile stack .main;evil frame?." -- \
+		"$KAB" import $TMP/bad.json
+	expect_error 1 "bad profile stack .main;f. (frames of symbol names, a count within the total)" -- \
+		"$KAB" import $TMP/bad2.json
 	# a failed import never says "imported" on stdout
 	"$KAB" import $TMP/bad.json >$TMP/o 2>/dev/null || true
 	test ! -s $TMP/o
@@ -88,6 +114,7 @@ json.dump(d, open(\"$TMP/bad.json\", \"w\"))"
 		"$KAB" import $TMP/none.json
 	test "$(sql "SELECT count(*) FROM samples")" = "$before"
 	test "$(sql "SELECT count(*) FROM runs")" = 1
+	test "$(sql "SELECT count(DISTINCT run_id) FROM stacks")" = 1
 '
 
 test_expect "a failed run keeps its status and message through export and import" '
