@@ -354,11 +354,6 @@ static int migrate(struct kab_db *db, int from, struct kab_err *err)
 {
 	int v;
 
-	if (db->mode != KAB_DB_WRITE)
-		return kab_err_set(err, "%s has schema version %d, this kab "
-				   "uses %d: run a kab command that writes "
-				   "(kab run) to upgrade it", db->path, from,
-				   KAB_DB_SCHEMA_VERSION);
 	if (exec_patient(db, "BEGIN IMMEDIATE", err))
 		return -1;
 	/* Someone else may have migrated while we waited for the lock. */
@@ -378,6 +373,38 @@ static int migrate(struct kab_db *db, int from, struct kab_err *err)
 fail:
 	db_exec(db, "ROLLBACK", NULL);
 	return -1;
+}
+
+/*
+ * A command that only reads a database older than this kab reads an
+ * upgraded copy of it in memory: reading never changes the file, which
+ * an older kab may still be writing.  A writing command upgrades it.
+ */
+static int upgrade_in_memory(struct kab_db *db, struct kab_err *err)
+{
+	sqlite3_backup *b;
+	sqlite3 *mem;
+	int rc = -1;
+
+	if (sqlite3_open(":memory:", &mem) != SQLITE_OK) {
+		sqlite3_close(mem);
+		return kab_err_set(err, "out of memory reading %s", db->path);
+	}
+	b = sqlite3_backup_init(mem, "main", db->h, "main");
+	if (b) {
+		sqlite3_backup_step(b, -1);
+		rc = sqlite3_backup_finish(b) == SQLITE_OK ? 0 : -1;
+	}
+	if (rc) {
+		kab_err_set(err, "cannot read %s to upgrade it: %s: run a kab "
+			    "command that writes (kab run) to upgrade it",
+			    db->path, sqlite3_errmsg(mem));
+		sqlite3_close(mem);
+		return -1;
+	}
+	sqlite3_close(db->h);
+	db->h = mem;
+	return 0;
 }
 
 /* Can this process write the file and the directory it is in? */
@@ -477,6 +504,9 @@ int kab_db_open(const char *path, enum kab_db_mode mode, struct kab_db **out,
 	if (mode == KAB_DB_WRITE &&
 	    (exec_patient(db, "PRAGMA journal_mode = WAL", err) ||
 	     exec_patient(db, "BEGIN IMMEDIATE; ROLLBACK", err)))
+		goto fail;
+	if (mode == KAB_DB_READ && v < KAB_DB_SCHEMA_VERSION &&
+	    upgrade_in_memory(db, err))
 		goto fail;
 	if (db_exec(db, "PRAGMA foreign_keys = ON", err))
 		goto fail;

@@ -448,6 +448,55 @@ static void test_migration_host_stall(void **state)
 	free(p);
 }
 
+static int file_user_version(const char *p)
+{
+	sqlite3_stmt *st;
+	sqlite3 *h;
+	int v;
+
+	assert_int_equal(sqlite3_open(p, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, "PRAGMA user_version", -1,
+					    &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return v;
+}
+
+/*
+ * A command that only reads an older database reads it upgraded (in
+ * memory), and leaves the file as it was: a writing command upgrades.
+ */
+static void test_reader_of_older_schema(void **state)
+{
+	char *p = path("v6.db");
+	struct kab_db *db;
+	struct kab_err err;
+	struct kab_run r, back;
+	uint64_t total = 1;
+
+	assert_int_equal(kab_db_open(p, KAB_DB_WRITE, &db, &err), 0);
+	fill_run(&r);
+	assert_int_equal(kab_db_run_insert(db, &r, &err), 0);
+	kab_db_close(db);
+	exec_sql(p, "DROP TABLE stacks; PRAGMA user_version = 6");
+	assert_int_equal(kab_db_open(p, KAB_DB_READ, &db, &err), 0);
+	assert_int_equal(kab_db_run_get(db, r.id, &back, &err), 0);
+	assert_string_equal(back.kernel.label, r.kernel.label);
+	kab_run_free(&back);
+	/* what version 7 added is there to read, empty */
+	assert_int_equal(kab_db_stacks_total(db, r.id, &total, &err), 0);
+	assert_int_equal(total, 0);
+	kab_db_close(db);
+	assert_int_equal(file_user_version(p), 6);
+	assert_int_equal(kab_db_open(p, KAB_DB_WRITE, &db, &err), 0);
+	kab_db_close(db);
+	assert_int_equal(file_user_version(p), KAB_DB_SCHEMA_VERSION);
+	drop_run(&r);
+	free(p);
+}
+
 /*
  * What one kab bisect writes (its row, a build and a run with samples
  * for each tested commit, its steps, its end) from ten processes, and
@@ -625,6 +674,7 @@ int main(void)
 		cmocka_unit_test(test_stale_run),
 		cmocka_unit_test(test_migration_and_boots),
 		cmocka_unit_test(test_migration_host_stall),
+		cmocka_unit_test(test_reader_of_older_schema),
 		cmocka_unit_test(test_concurrent_writers),
 	};
 
