@@ -13,20 +13,42 @@
 
 #include "bisect.h"
 
+int bisect_check_job(const struct bisect_opts *o)
+{
+	struct kab_jobsel sel = { o->sets, o->nr_sets, o->only, o->nr_only };
+	struct kab_joblist l;
+	struct kab_err err;
+	int nr;
+
+	if (kab_job_load_sel(o->job, &sel, &l, &err))
+		return cli_error(EXIT_USAGE, "%s", err.msg);
+	nr = l.nr;
+	kab_joblist_free(&l);
+	if (nr != 1)
+		return cli_error(EXIT_USAGE, "%s expands to %d parameter sets: "
+				 "a bisect follows one; pick it with --only "
+				 "KEY=VALUE or pin the others with --set "
+				 "KEY=VALUE", o->job, nr);
+	return 0;
+}
+
 int bisect_ctx_init(struct bisect_ctx *b, const struct bisect_opts *o,
 		    struct kab_db *db)
 {
-	struct kab_err err;
+	struct kab_jobsel sel = { o->sets, o->nr_sets, o->only, o->nr_only };
+	int rc;
 
 	memset(b, 0, sizeof(*b));
 	b->o = o;
 	b->db = db;
-	if (kab_job_load(o->job, o->sets, o->nr_sets, &b->jobs, &err))
-		return cli_error(EXIT_USAGE, "%s", err.msg);
+	rc = cli_load_jobs(o->job, &sel, &b->jobs);
+	if (rc)
+		return rc;
 	if (b->jobs.nr != 1)
 		return cli_error(EXIT_USAGE, "%s expands to %zu parameter sets: "
-				 "a bisect follows one; pin the others with "
-				 "--set KEY=VALUE", o->job, (size_t)b->jobs.nr);
+				 "a bisect follows one; pick it with --only "
+				 "KEY=VALUE or pin the others with --set "
+				 "KEY=VALUE", o->job, (size_t)b->jobs.nr);
 	b->cache = cli_cache_dir();
 	if (!b->cache)
 		return EXIT_RUN;

@@ -31,6 +31,7 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 		{ "job", required_argument, NULL, 'j' },
 		{ "metric", required_argument, NULL, 'm' },
 		{ "set", required_argument, NULL, 's' },
+		{ "only", required_argument, NULL, 1 },
 		{ "runs", required_argument, NULL, 'r' },
 		{ "boots", required_argument, NULL, 'B' },
 		{ "max-boots", required_argument, NULL, 'X' },
@@ -92,6 +93,11 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 			o->sets = xrealloc(o->sets, (o->nr_sets + 1) *
 					   sizeof(*o->sets));
 			o->sets[o->nr_sets++] = optarg;
+			break;
+		case 1:
+			o->only = xrealloc(o->only, (o->nr_only + 1) *
+					   sizeof(*o->only));
+			o->only[o->nr_only++] = optarg;
 			break;
 		case 'r':
 			if (number("--runs", optarg, 1, 1000, &v))
@@ -215,6 +221,7 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 void bisect_opts_free(struct bisect_opts *o)
 {
 	free(o->sets);
+	free(o->only);
 	free(o->build.kconfigs);
 	memset(o, 0, sizeof(*o));
 }

@@ -25,6 +25,8 @@ struct bisect_opts {
 	const char *metric;
 	char **sets;
 	int nr_sets;
+	char **only;		/* --only KEY=VALUE: the one job of a file */
+	int nr_only;
 	int runs;		/* iterations per boot */
 	int boots;		/* boots of each endpoint */
 	int max_boots;		/* boots of a commit before it is skipped */
@@ -64,6 +66,8 @@ struct bisect_ctx {
 	struct kab_qemu_opts q;
 };
 
+/* 0 when the job file gives one job, else EXIT_USAGE, said. */
+int bisect_check_job(const struct bisect_opts *o);
 int bisect_ctx_init(struct bisect_ctx *b, const struct bisect_opts *o,
 		    struct kab_db *db);
 void bisect_ctx_free(struct bisect_ctx *b);

@@ -4,7 +4,8 @@
  * Actions' strategy.matrix takes them ({"include": [...]}, on one line
  * for $GITHUB_OUTPUT).
  *
- * A cell is a job parameter set (times --replicas), and each cell
+ * A cell is a job parameter set (times --replicas), picked out of its
+ * file by --only for each parameter that varies, and each cell
  * measures every kernel, interleaved, on its one runner: a runner's
  * speed then falls on all kernels alike, and kab compare takes the
  * differences within each runner (each cell's database is a block once
@@ -55,9 +56,16 @@ static char *cell_name(const char *job, const char *axes, int replica,
 	return s;
 }
 
+/* "--OPT WORD", shell-quoted, after what sb holds. */
+static void add_option(struct strbuf *sb, const char *opt, const char *word)
+{
+	strbuf_addf(sb, "%s--%s ", sb->len ? " " : "", opt);
+	strbuf_add_shell_word(sb, word);
+}
+
 static int add_cells(json_t *include, const char *path,
 		     const struct kab_joblist *l, const char *kernels,
-		     int replicas)
+		     int replicas, const struct kab_jobsel *sel)
 {
 	int i, k, r;
 
@@ -65,6 +73,12 @@ static int add_cells(json_t *include, const char *path,
 		const struct kab_job *job = &l->jobs[i];
 		struct strbuf set = STRBUF_INIT, axes = STRBUF_INIT;
 		json_t *params = json_object();
+
+		/* the matrix's own choices, then the cell's */
+		for (k = 0; k < sel->nr_sets; k++)
+			add_option(&set, "set", sel->sets[k]);
+		for (k = 0; k < sel->nr_only; k++)
+			add_option(&set, "only", sel->only[k]);
 
 		for (k = 0; k < job->nr_params; k++) {
 			const char *key = job->params[k].key;
@@ -75,8 +89,7 @@ static int add_cells(json_t *include, const char *path,
 			if (l->nr < 2 || !is_axis(l, key))
 				continue;
 			kv = xasprintf("%s=%s", key, val);
-			strbuf_addf(&set, "%s--set ", set.len ? " " : "");
-			strbuf_add_shell_word(&set, kv);
+			add_option(&set, "only", kv);
 			strbuf_addf(&axes, "%s%s", axes.len ? "-" : "", kv);
 			free(kv);
 		}
@@ -98,11 +111,10 @@ static int add_cells(json_t *include, const char *path,
 }
 
 int ci_matrix(char *const *jobs, size_t nr_jobs, char *const *kernels,
-	      size_t nr_kernels, int replicas)
+	      size_t nr_kernels, int replicas, const struct kab_jobsel *sel)
 {
 	json_t *include = json_array(), *doc;
 	struct strbuf names = STRBUF_INIT;
-	struct kab_err err;
 	size_t i;
 	int rc = EXIT_OK;
 
@@ -112,11 +124,10 @@ int ci_matrix(char *const *jobs, size_t nr_jobs, char *const *kernels,
 	for (i = 0; i < nr_jobs && !rc; i++) {
 		struct kab_joblist l;
 
-		if (kab_job_load(jobs[i], NULL, 0, &l, &err)) {
-			rc = cli_error(EXIT_USAGE, "%s", err.msg);
+		rc = cli_load_jobs(jobs[i], sel, &l);
+		if (rc)
 			break;
-		}
-		add_cells(include, jobs[i], &l, names.buf, replicas);
+		add_cells(include, jobs[i], &l, names.buf, replicas, sel);
 		kab_joblist_free(&l);
 	}
 	if (!rc) {

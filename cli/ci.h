@@ -12,8 +12,9 @@
  * A cell per job parameter set and replica, each measuring every
  * kernel; kernel names are letters, digits and _ (KAB_KERNEL_<name>).
  */
+struct kab_jobsel;
 int ci_matrix(char *const *jobs, size_t nr_jobs, char *const *kernels,
-	      size_t nr_kernels, int replicas);
+	      size_t nr_kernels, int replicas, const struct kab_jobsel *sel);
 
 struct gate_opts {
 	bool fail_on_change;	/* else only regressions fail */

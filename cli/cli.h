@@ -49,6 +49,15 @@ int cli_error(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* 0, or EXIT_USAGE with the error printed: what --monitors may say. */
 int cli_check_monitors(const char *list);
+/*
+ * A job file's jobs (sel: --set and --only); what the file holds that
+ * kab leaves out said in a note on stderr.  0, or EXIT_USAGE with the
+ * error printed.
+ */
+struct kab_jobsel;
+struct kab_joblist;
+int cli_load_jobs(const char *path, const struct kab_jobsel *sel,
+		  struct kab_joblist *out);
 /* Open the database named by --db, $KAB_DB or the default. */
 int cli_open_db(struct cli *cli, const char *opt_db, enum kab_db_mode mode,
 		struct kab_db **db);

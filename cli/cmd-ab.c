@@ -56,7 +56,9 @@ static void ab_usage(FILE *f)
 		"--base B);\n"
 		"                            labels default to the commits\n"
 		"  --job FILE                the job (YAML); --set KEY=VALUE "
-		"overrides\n"
+		"overrides,\n"
+		"                            --only KEY=VALUE picks jobs of "
+		"the file\n"
 		"  --boots N                 boots per side (3); with "
 		"--max-boots, the boots\n"
 		"                            before the first look\n"
@@ -221,6 +223,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		{ "b-label", required_argument, NULL, 'Y' },
 		{ "job", required_argument, NULL, 'j' },
 		{ "set", required_argument, NULL, 's' },
+		{ "only", required_argument, NULL, 9 },
 		{ "boots", required_argument, NULL, 'n' },
 		{ "max-boots", required_argument, NULL, 6 },
 		{ "noise", required_argument, NULL, 7 },
@@ -254,10 +257,12 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 	struct kab_joblist jobs = { 0 };
 	struct sigaction sa = { .sa_handler = runjob_on_signal };
 	const char *job_path = NULL, *db_opt = NULL, *order = "alternate";
-	char **sets = NULL, *agent = NULL, *def = NULL, *cache = NULL, *end;
+	char **sets = NULL, **only = NULL, *agent = NULL, *def = NULL;
+	char *cache = NULL, *end;
 	char *labels[2] = { NULL, NULL };
 	unsigned long seed = 1;
-	int nr_sets = 0, boots = 3, opt, i, j, k, rc = EXIT_OK, smp = 2;
+	int nr_sets = 0, nr_only = 0, boots = 3, opt, i, j, k, rc = EXIT_OK;
+	int smp = 2;
 	int max_boots = 0;
 	double noise = 1;
 	const char *kpi = NULL;
@@ -302,6 +307,10 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		case 's':
 			sets = xrealloc(sets, (nr_sets + 1) * sizeof(*sets));
 			sets[nr_sets++] = optarg;
+			break;
+		case 9:
+			only = xrealloc(only, (nr_only + 1) * sizeof(*only));
+			only[nr_only++] = optarg;
 			break;
 		case 'n':
 			boots = strtol(optarg, &end, 10);
@@ -436,10 +445,11 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 			       "jobs/will-it-scale-malloc1.yaml");
 		goto out;
 	}
-	if (kab_job_load(job_path, sets, nr_sets, &jobs, &err)) {
-		rc = cli_error(EXIT_USAGE, "%s", err.msg);
+	rc = cli_load_jobs(job_path, &(struct kab_jobsel){ sets, nr_sets,
+							  only, nr_only },
+			   &jobs);
+	if (rc)
 		goto out;
-	}
 	if (max_boots && max_boots < boots) {
 		rc = cli_error(EXIT_USAGE, "--max-boots %d is fewer than "
 			       "--boots %d: the first look comes after --boots",
@@ -673,6 +683,7 @@ out:
 	ab_looks_free(&looks);
 	kab_joblist_free(&jobs);
 	free(sets);
+	free(only);
 	free(agent);
 	free(def);
 	free(cache);

@@ -26,6 +26,7 @@ static void bisect_usage(FILE *f)
 		"--metric NAME\n"
 		"                  [--runs N] [--boots N] [--max-boots N] "
 		"[--set KEY=VALUE]...\n"
+		"                  [--only KEY=VALUE]...\n"
 		"                  [--kconfig FRAGMENT]... [--base B] "
 		"[--build-cmd CMD] [--cmdline S]\n"
 		"                  [--term-old T --term-new T] [--alpha A] "
@@ -640,6 +641,13 @@ int cmd_bisect(struct cli *cli, int argc, char **argv)
 			rc = cli_error(EXIT_USAGE, "%s", kab_tree_is_git(o.tree)
 				       ? err.msg : "--tree: kab bisect needs "
 				       "the top of a git tree");
+			goto out;
+		}
+		/* a job that cannot be bisected leaves no bisect behind */
+		rc = bisect_check_job(&o);
+		if (rc) {
+			free(good);
+			free(bad);
 			goto out;
 		}
 		resolved_good = good;

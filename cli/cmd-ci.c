@@ -8,19 +8,22 @@
 #include <string.h>
 
 #include "ci.h"
+#include "../runner/runner.h"
 
 static void ci_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: kab ci matrix [--kernels A,B,...] [--replicas N] "
-		"JOB.yaml...\n"
+		"[--set KEY=VALUE]...\n"
+		"                     [--only KEY=VALUE]... JOB.yaml...\n"
 		"       kab ci gate [options] BASE HEAD\n"
 		"\n"
 		"matrix prints, on one line, the {\"include\": [...]} that GitHub "
 		"Actions'\nstrategy.matrix takes: a cell per job parameter set "
 		"(times --replicas, 1),\neach with cell (a file-safe name), job, "
-		"set (the --set options that pick\nits parameter set, "
-		"shell-quoted), params and kernels (default \"base head\").\n"
+		"set (the options that pick\nits parameter set: --set and "
+		"--only as given, then --only for each\nparameter that varies, "
+		"shell-quoted), params and kernels (default\n\"base head\").\n"
 		"A cell measures every kernel on its runner, interleaved, so "
 		"that the\nrunner's speed falls on all alike; with --replicas 3 "
 		"or more the runners\nare the samples of the test.\n"
@@ -64,40 +67,60 @@ static int matrix(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "kernels", required_argument, NULL, 'k' },
 		{ "replicas", required_argument, NULL, 'r' },
+		{ "set", required_argument, NULL, 's' },
+		{ "only", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *kernels = "base,head";
-	char **kv;
+	struct kab_jobsel sel = { 0 };
+	char **kv, **sets = NULL, **only = NULL;
 	size_t nk, i;
 	int opt, rc, replicas = 1;
 	char *end;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		if (opt == 'k') {
+		if (opt == 's') {
+			sets = xrealloc(sets, (sel.nr_sets + 1) *
+					sizeof(*sets));
+			sets[sel.nr_sets++] = optarg;
+		} else if (opt == 'o') {
+			only = xrealloc(only, (sel.nr_only + 1) *
+					sizeof(*only));
+			only[sel.nr_only++] = optarg;
+		} else if (opt == 'k') {
 			kernels = optarg;
 		} else if (opt == 'r') {
 			replicas = (int)strtol(optarg, &end, 10);
 			if (*end || end == optarg || replicas < 1 ||
-			    replicas > 100)
-				return cli_error(EXIT_USAGE, "--replicas '%s': "
-						 "give 1 to 100", optarg);
+			    replicas > 100) {
+				rc = cli_error(EXIT_USAGE, "--replicas '%s': "
+					       "give 1 to 100", optarg);
+				goto out_sel;
+			}
 		} else if (opt == 'h') {
 			ci_usage(stdout);
-			return EXIT_OK;
+			rc = EXIT_OK;
+			goto out_sel;
 		} else {
-			return cli_bad_option("ci matrix", opt, argv);
+			rc = cli_bad_option("ci matrix", opt, argv);
+			goto out_sel;
 		}
 	}
-	if (optind >= argc)
-		return cli_error(EXIT_USAGE, "ci matrix needs job files: 'kab ci "
-				 "matrix jobs/will-it-scale-malloc1.yaml'");
+	sel.sets = sets;
+	sel.only = only;
+	if (optind >= argc) {
+		rc = cli_error(EXIT_USAGE, "ci matrix needs job files: 'kab ci "
+			       "matrix jobs/will-it-scale-malloc1.yaml'");
+		goto out_sel;
+	}
 	kv = split_commas(kernels, &nk);
 	if (!nk) {
 		free(kv);
-		return cli_error(EXIT_USAGE, "--kernels '%s': name at least one "
-				 "kernel, e.g. base,head", kernels);
+		rc = cli_error(EXIT_USAGE, "--kernels '%s': name at least one "
+			       "kernel, e.g. base,head", kernels);
+		goto out_sel;
 	}
 	for (i = 0; i < nk; i++)
 		if (kv[i][strspn(kv[i], "abcdefghijklmnopqrstuvwxyz"
@@ -107,11 +130,14 @@ static int matrix(int argc, char **argv)
 				       "names KAB_KERNEL_<name>)", kv[i]);
 			goto out;
 		}
-	rc = ci_matrix(argv + optind, argc - optind, kv, nk, replicas);
+	rc = ci_matrix(argv + optind, argc - optind, kv, nk, replicas, &sel);
 out:
 	for (i = 0; i < nk; i++)
 		free(kv[i]);
 	free(kv);
+out_sel:
+	free(sets);
+	free(only);
 	return rc;
 }
 

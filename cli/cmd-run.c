@@ -28,7 +28,10 @@ static void run_usage(FILE *f)
 		"                    release)\n"
 		"  --runs N          iterations of each job (default 3)\n"
 		"  --set KEY=VALUE   override a job parameter; a list is "
-		"[a, b]\n"
+		"[a, b]; KEY= leaves\n"
+		"                    it out\n"
+		"  --only KEY=VALUE  run only the jobs of the file with that "
+		"value\n"
 		"  --monitors LIST   all (default), none, or some of "
 		"proc-vmstat,meminfo,\n"
 		"                    numa-vmstat,numa-meminfo,interrupts,"
@@ -64,6 +67,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		{ "kernel-label", required_argument, NULL, 'l' },
 		{ "runs", required_argument, NULL, 'n' },
 		{ "set", required_argument, NULL, 's' },
+		{ "only", required_argument, NULL, 'o' },
 		{ "monitors", required_argument, NULL, 'm' },
 		{ "target", required_argument, NULL, 't' },
 		{ "kernel", required_argument, NULL, 'k' },
@@ -91,8 +95,8 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 	struct kab_joblist *lists;
 	struct sigaction sa = { .sa_handler = runjob_on_signal };
 	const char *db_opt = NULL;
-	char **sets = NULL, *agent, *end;
-	int nr_sets = 0, opt, i, j, nr_files, rc = EXIT_OK;
+	char **sets = NULL, **only = NULL, *agent, *end;
+	int nr_sets = 0, nr_only = 0, opt, i, j, nr_files, rc = EXIT_OK;
 	bool fatal = false;
 	struct kab_err err;
 
@@ -106,6 +110,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 			c.iterations = strtol(optarg, &end, 10);
 			if (*end || c.iterations < 1 || c.iterations > 100000) {
 				free(sets);
+				free(only);
 				return cli_error(EXIT_USAGE, "--runs '%s': give "
 						 "a number of iterations from "
 						 "1 to 100000", optarg);
@@ -115,6 +120,10 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 			sets = xrealloc(sets, (nr_sets + 1) * sizeof(*sets));
 			sets[nr_sets++] = optarg;
 			break;
+		case 'o':
+			only = xrealloc(only, (nr_only + 1) * sizeof(*only));
+			only[nr_only++] = optarg;
+			break;
 		case 'd':
 			db_opt = optarg;
 			break;
@@ -122,6 +131,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 			c.monitors = optarg;
 			if (cli_check_monitors(optarg)) {
 				free(sets);
+				free(only);
 				return EXIT_USAGE;
 			}
 			break;
@@ -129,6 +139,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 			if (strcmp(optarg, "local") && strcmp(optarg, "qemu") &&
 			    strncmp(optarg, "ssh://", 6)) {
 				free(sets);
+				free(only);
 				return cli_error(EXIT_USAGE, "--target '%s': use "
 						 "local, qemu or ssh://[user@]"
 						 "host[:port]", optarg);
@@ -145,6 +156,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 			q.smp = strtol(optarg, &end, 10);
 			if (*end || q.smp < 1 || q.smp > 256) {
 				free(sets);
+				free(only);
 				return cli_error(EXIT_USAGE, "--smp '%s': give "
 						 "1 to 256 CPUs", optarg);
 			}
@@ -156,6 +168,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 			q.timeout = strtod(optarg, &end);
 			if (*end || q.timeout < 1) {
 				free(sets);
+				free(only);
 				return cli_error(EXIT_USAGE, "--timeout '%s': "
 						 "give seconds, at least 1",
 						 optarg);
@@ -176,10 +189,12 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		case 'h':
 			run_usage(stdout);
 			free(sets);
+			free(only);
 			free(ba.kconfigs);
 			return EXIT_OK;
 		default:
 			free(sets);
+			free(only);
 			free(ba.kconfigs);
 			return cli_bad_option("run", opt, argv);
 		}
@@ -187,16 +202,17 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 	nr_files = argc - optind;
 	if (!nr_files) {
 		free(sets);
+		free(only);
 		return cli_error(EXIT_USAGE, "no job file: try 'kab run "
 				 "jobs/will-it-scale-malloc1.yaml'");
 	}
 	lists = xcalloc(nr_files, sizeof(*lists));
 	for (i = 0; i < nr_files; i++) {
-		if (kab_job_load(argv[optind + i], sets, nr_sets, &lists[i],
-				 &err)) {
-			rc = cli_error(EXIT_USAGE, "%s", err.msg);
+		struct kab_jobsel sel = { sets, nr_sets, only, nr_only };
+
+		rc = cli_load_jobs(argv[optind + i], &sel, &lists[i]);
+		if (rc)
 			goto out;
-		}
 		c.nr_jobs += lists[i].nr;
 	}
 	if (ba.tree || rev || ba.nr_kconfigs || ba.base) {
@@ -285,6 +301,7 @@ out:
 		kab_joblist_free(&lists[i]);
 	free(lists);
 	free(sets);
+	free(only);
 	free(default_kernel);
 	free(cache);
 	kab_ssh_free(&ssh);

@@ -96,6 +96,23 @@ int cli_check_monitors(const char *list)
 	return EXIT_USAGE;
 }
 
+int cli_load_jobs(const char *path, const struct kab_jobsel *sel,
+		  struct kab_joblist *out)
+{
+	struct kab_err err;
+
+	if (kab_job_load_sel(path, sel, out, &err))
+		return cli_error(EXIT_USAGE, "%s", err.msg);
+	if (out->note) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_add_visible(&sb, out->note, strlen(out->note));
+		fprintf(stderr, "kab: note: %s\n", sb.buf);
+		strbuf_release(&sb);
+	}
+	return 0;
+}
+
 int cli_open_db(struct cli *cli, const char *opt_db, enum kab_db_mode mode,
 		struct kab_db **db)
 {

@@ -45,6 +45,41 @@ void wis_metrics(const struct wis_opts *o, const struct wis_result *res,
 		 struct kab_metrics *out);
 double wis_expected_seconds(const struct kab_job *job, int nr_cpus);
 
+/* ---- job files (job-yaml.c reads them, job.c makes jobs) ---- */
+
+/* A key's values as a document gives them, and the section it is in. */
+struct kab_rawparam {
+	char *key;
+	char *section;		/* NULL at the top level */
+	int nr;
+	char **vals;
+	int line;
+	bool from_set;		/* --set, not the file */
+};
+
+struct kab_rawjob {
+	int nr;
+	struct kab_rawparam *p;
+};
+
+void kab_rawjob_free(struct kab_rawjob *rj);
+/* Free what one parameter holds (not the parameter itself). */
+void kab_rawparam_release(struct kab_rawparam *p);
+void kab_rawjob_copy(struct kab_rawjob *dst, const struct kab_rawjob *src);
+struct kab_rawparam *kab_rawjob_find(struct kab_rawjob *rj, const char *key,
+				     const char *section);
+struct kab_rawparam *kab_rawjob_add(struct kab_rawjob *rj, const char *key,
+				    const char *section, int line);
+void kab_rawparam_set(struct kab_rawparam *p, char **vals, int nr);
+bool kab_job_key_ok(const char *key);
+/* Set key (a copy) in job, replacing its value if it has one. */
+void kab_job_set(struct kab_job *job, const char *key, const char *value);
+/* qsort() order of a job's parameters: by key. */
+int kab_job_param_cmp(const void *a, const void *b);
+/* Every YAML document of a job file, in order (at least one). */
+int kab_job_documents(const char *text, size_t len, const char *where,
+		      struct kab_rawjob **docs, int *nr, struct kab_err *err);
+
 /* ---- files to ship to a machine under test (bundle.c) ---- */
 
 struct kab_files {

@@ -139,6 +139,12 @@ static int check_value(const struct kab_pdesc *d, const char *v,
 		return 0;
 	case KAB_P_SIZE:
 		return parse_size(v, err);
+	case KAB_P_WORD:
+		if (!kab_name_ok(v, 64))
+			return kab_err_set(err, "'%s' is not a name: use "
+					   "letters, digits, '-', '_', '.' "
+					   "and '+'", v);
+		return 0;
 	}
 	return 0;
 }

@@ -39,12 +39,31 @@ struct kab_job {
 struct kab_joblist {
 	int nr;
 	struct kab_job *jobs;
+	/* what of the file kab leaves out (jobs, keys), one line, or NULL */
+	char *note;
 };
 
-/* Load a YAML job file, apply "key=value" overrides, expand lists. */
+/*
+ * A job file as lkp writes them: every YAML document (the second and
+ * later ones each on top of the first), lists expanded into their
+ * Cartesian product, the jobs of workloads kab does not run and the
+ * keys it does not use left out and named in the note.
+ */
+struct kab_jobsel {
+	char *const *sets;	/* "key=value" or "key=[a, b]": overrides */
+	int nr_sets;
+	char *const *only;	/* "key=value": keep only the jobs with it */
+	int nr_only;
+};
+int kab_job_load_sel(const char *path, const struct kab_jobsel *sel,
+		     struct kab_joblist *out, struct kab_err *err);
+/* The same from text already in memory; name is the job's name. */
+int kab_job_parse_sel(const char *text, size_t len, const char *name,
+		      const struct kab_jobsel *sel, struct kab_joblist *out,
+		      struct kab_err *err);
+/* Those with overrides only. */
 int kab_job_load(const char *path, char *const *sets, int nr_sets,
 		 struct kab_joblist *out, struct kab_err *err);
-/* The same from text already in memory; name is the job's name. */
 int kab_job_parse(const char *text, size_t len, const char *name,
 		  char *const *sets, int nr_sets, struct kab_joblist *out,
 		  struct kab_err *err);
@@ -99,12 +118,13 @@ enum kab_ptype {
 	KAB_P_SECONDS,	/* duration */
 	KAB_P_COUNT,	/* unsigned integer >= 0 */
 	KAB_P_SIZE,	/* bytes, with k/m/g suffixes */
+	KAB_P_WORD,	/* a name: letters, digits, '-', '_', '.', '+' */
 };
 
 struct kab_pdesc {
 	const char *key;
 	enum kab_ptype type;
-	const char *def;
+	const char *def;	/* NULL: optional, no default */
 	const char *choices;
 	const char *help;
 };

@@ -2,8 +2,8 @@
 /*
  * stressng-radixsort.c - stress-ng's radixsort stressor, run the way lkp
  * runs it: the real stress-ng binary with --timeout, --times, --verify,
- * --metrics, --no-rand-seed and --radixsort N, its --yaml report read
- * with libyaml.
+ * --metrics, --no-rand-seed and --radixsort N (and --radixsort-method
+ * when the job gives a method), its --yaml report read with libyaml.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -47,10 +47,22 @@ out:
 	strbuf_release(&sb);
 }
 
+/* Does the log hold what (stress-ng's complaint about an option)? */
+static bool log_says(const char *log, const char *what)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool says;
+
+	says = !read_file(log, &sb, NULL) && sb.len && strstr(sb.buf, what);
+	strbuf_release(&sb);
+	return says;
+}
+
 static int radixsort_run(const struct kab_runctx *ctx, struct kab_metrics *out,
 			 struct kab_err *err)
 {
 	const struct kab_job *job = ctx->job;
+	const char *method = kab_job_get(job, "method");
 	char *bin, *yaml, *log, nthreads[16], timeout[32], why[256];
 	struct kab_stressng_result res;
 	struct strbuf sb = STRBUF_INIT;
@@ -89,9 +101,16 @@ static int radixsort_run(const struct kab_runctx *ctx, struct kab_metrics *out,
 			dup2(fd, 1);
 			dup2(fd, 2);
 		}
-		execl(bin, "stress-ng", "--timeout", timeout, "--times",
-		      "--verify", "--metrics", "--no-rand-seed",
-		      "--radixsort", nthreads, "--yaml", yaml, (char *)NULL);
+		if (method)
+			execl(bin, "stress-ng", "--timeout", timeout, "--times",
+			      "--verify", "--metrics", "--no-rand-seed",
+			      "--radixsort", nthreads, "--radixsort-method",
+			      method, "--yaml", yaml, (char *)NULL);
+		else
+			execl(bin, "stress-ng", "--timeout", timeout, "--times",
+			      "--verify", "--metrics", "--no-rand-seed",
+			      "--radixsort", nthreads, "--yaml", yaml,
+			      (char *)NULL);
 		dprintf(2, "cannot run %s: %s\n", bin, strerror(errno));
 		_exit(127);
 	}
@@ -108,6 +127,16 @@ static int radixsort_run(const struct kab_runctx *ctx, struct kab_metrics *out,
 	}
 	if (WEXITSTATUS(status) == 127) {
 		kab_err_set(err, "%s", why[0] ? why : "cannot run stress-ng");
+		goto out;
+	}
+	if (method && WEXITSTATUS(status) == 1 &&
+	    log_says(log, "--radixsort-method")) {
+		kab_err_set(err, "this stress-ng has no --radixsort-method, "
+			    "which the job's method '%s' needs (stress-ng "
+			    "0.17.04 or later): install a newer stress-ng "
+			    "(KAB_STRESS_NG=PATH), or leave the method out "
+			    "with --set method=",
+			    method);
 		goto out;
 	}
 	if (WEXITSTATUS(status)) {
@@ -149,6 +178,9 @@ static const struct kab_pdesc radixsort_params[] = {
 	  "stress-ng workers, or a percentage of the CPUs" },
 	{ "testtime", KAB_P_SECONDS, "60s", NULL,
 	  "stress-ng --timeout" },
+	{ "method", KAB_P_WORD, NULL, NULL,
+	  "stress-ng --radixsort-method (0.17.04 and later), as lkp's jobs "
+	  "give it" },
 	{ NULL, 0, NULL, NULL, NULL },
 };
 

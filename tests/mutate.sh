@@ -19,7 +19,7 @@ BUILD=${BUILD:-build}
 MUTANTS=$TOP/tests/mutants
 FAST_CLI="t0-basics.sh t1-malloc1.sh t2-radixsort.sh t3-store.sh
 t4-badinput.sh t5-interrupt.sh t6-noise.sh t7-compare.sh t8-stats-oracle.sh
-t12-report.sh t13-ci.sh t14-ssh.sh t16-hostile.sh t17-crash.sh"
+t12-report.sh t13-ci.sh t14-ssh.sh t16-hostile.sh t17-crash.sh t18-lkp-jobs.sh"
 
 die() {
 	echo "mutate: $*" >&2

@@ -28,13 +28,22 @@ test_expect "ci matrix: a cell per parameter set (and replica) measuring every k
 	# every cell boots every kernel: no runner is one kernel only
 	assert all(c["kernels"] == "v6_1 v6_1_fix" for c in cells), cells
 	wis = [c for c in cells if c["job"] == sys.argv[2]]
-	assert sorted(c["set"] for c in wis) == ["--set nr_task=1", "--set nr_task=2"], wis
+	assert sorted(c["set"] for c in wis) == ["--only nr_task=1", "--only nr_task=2"], wis
 	assert all(c["params"]["nr_task"] in c["set"] for c in wis)
 	rs = [c for c in cells if c not in wis]
 	assert [c["set"] for c in rs] == [""] and rs[0]["params"]["test"] == "radixsort"
 	m3 = json.load(open(sys.argv[3]))["include"]
 	assert len(m3) == 6 and len({c["cell"] for c in m3}) == 6, m3
 	assert all(c["kernels"] == "base head" for c in m3), m3
+	PY
+	# the matrix'"'"'s own --set and --only go to every cell, first
+	kab ci matrix --set testtime=5s --only mode=process $TMP/two.yaml >$TMP/m4.json
+	$PY - $TMP/m4.json <<-PY
+	import json, sys
+	cells = json.load(open(sys.argv[1]))["include"]
+	assert [c["set"] for c in cells] == ["--set testtime=5s --only mode=process --only nr_task=1",
+	                                     "--set testtime=5s --only mode=process --only nr_task=2"], cells
+	assert all(c["params"]["testtime"] == "5s" for c in cells), cells
 	PY
 	expect_error 2 "nosuch.yaml" -- kab ci matrix $TMP/nosuch.yaml
 	expect_error 2 "--kernels: .a-b. is not a name" -- kab ci matrix --kernels a-b,c $TMP/two.yaml

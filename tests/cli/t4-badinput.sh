@@ -21,10 +21,15 @@ test_expect "an unknown workload names the known ones" '
 	expect_error 2 "unknown workload .*kab knows will-it-scale malloc1, stress-ng radixsort" -- "$KAB" run $TMP/job.yaml
 '
 
-test_expect "an unknown parameter names the known ones" '
+test_expect "an unknown parameter names the known ones; a misspelt one, which" '
 	job "suite: will-it-scale" "test: malloc1" "nr_tsak: 2"
-	expect_error 2 "unknown parameter .nr_tsak. .*it takes mode, nr_task" -- "$KAB" run $TMP/job.yaml
-	expect_error 2 "unknown parameter .frob." -- "$KAB" run --set frob=1 $JOB
+	expect_error 2 "unknown parameter .nr_tsak. for will-it-scale malloc1: did you mean .nr_task.?" -- "$KAB" run $TMP/job.yaml
+	expect_error 2 "unknown parameter .frob. .*it takes mode, nr_task" -- "$KAB" run --set frob=1 $JOB
+	# a key of lkp'"'"'s that kab does not use is named, not refused
+	job "suite: will-it-scale" "test: malloc1" "cpufreq_governor: performance"
+	kab ci matrix $TMP/job.yaml >$TMP/o 2>$TMP/e
+	grep -qx "kab: note: $TMP/job.yaml: leaves out keys kab does not use: cpufreq_governor" $TMP/e
+	grep -q "\"test\":\"malloc1\"" $TMP/o
 '
 
 test_expect "nr_task 0 and abc% are refused with the accepted forms" '

@@ -16,6 +16,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	if (kab_job_parse((const char *)data, size, "fuzz", NULL, 0, &list,
 			  &err))
 		return 0;
+	/* the note goes to a terminal: one line of text */
+	if (list.note && !kab_text_ok(list.note, 1 << 20))
+		abort();
 	for (i = 0; i < list.nr; i++)
 		for (k = 0; k < list.jobs[i].nr_params; k++)
 			if (!kab_text_ok(list.jobs[i].params[k].value, 256))

@@ -137,8 +137,13 @@ static void test_bad_input(void **state)
 		     "unknown workload");
 	expect_error("suite: nosuch\ntest: malloc1\n", NULL,
 		     "unknown workload");
-	expect_error("suite: will-it-scale\ntest: malloc1\nfrob: 1\n", NULL,
+	expect_error("suite: will-it-scale\ntest: malloc1\n", "frob=1",
 		     "unknown parameter 'frob'");
+	expect_error("suite: will-it-scale\ntest: malloc1\nnr_tsak: 1\n",
+		     NULL, "unknown parameter 'nr_tsak' for will-it-scale "
+		     "malloc1: did you mean 'nr_task'?");
+	expect_error("suite: will-it-scale\ntest: malloc1\n", "only",
+		     "--set key=value");
 	expect_error("suite: will-it-scale\ntest: malloc1\nnr_task: 0\n", NULL,
 		     "not a task count");
 	expect_error("suite: will-it-scale\ntest: malloc1\nnr_task: abc%\n",
@@ -164,6 +169,133 @@ static void test_bad_input(void **state)
 		     "not a task count");
 	expect_error("suite: will-it-scale\ntest: malloc1\nmode: a/b\n", NULL,
 		     "not a plain value");
+}
+
+static int parse_sel(const char *yaml, const struct kab_jobsel *sel,
+		     struct kab_joblist *out, struct kab_err *err)
+{
+	return kab_job_parse_sel(yaml, strlen(yaml), "t", sel, out, err);
+}
+
+/*
+ * lkp's files as they are: every document on top of the first, the
+ * suite's section only, jobs kab does not run and keys it does not use
+ * named in one note, never a reason to refuse the file.
+ */
+static void test_lkp_documents(void **state)
+{
+	const char *yaml = "suite: stress-ng\ntestcase: stress-ng\n"
+			   "category: cpu\nnr_threads: 100%\n"
+			   "cpufreq_governor: performance\n"
+			   "stress-ng:\n  test: [heapsort, radixsort]\n"
+			   "---\nstress-ng:\n  test: flushcache\n"
+			   "oom-killer:\n  ignored: 1\n"
+			   "---\nnr_threads: 50%\nstress-ng:\n"
+			   "  test: [qsort]\n  method: [qsort-bm, qsort-libc]\n"
+			   "---\nstress-ng:\n  test: radixsort\n"
+			   "  method: radixsort-nonlibc\n";
+	struct kab_joblist l;
+	struct kab_err err;
+
+	if (parse(yaml, NULL, 0, &l, &err))
+		fail_msg("%s", err.msg);
+	/* document 1's radixsort, and document 4's with its method */
+	assert_int_equal(l.nr, 2);
+	assert_null(kab_job_get(&l.jobs[0], "method"));
+	assert_string_equal(kab_job_get(&l.jobs[1], "method"),
+			    "radixsort-nonlibc");
+	/* document 3's nr_threads stays in document 3 */
+	assert_string_equal(kab_job_get(&l.jobs[1], "nr_threads"), "100%");
+	assert_null(kab_job_get(&l.jobs[0], "cpufreq_governor"));
+	assert_null(kab_job_get(&l.jobs[0], "ignored"));
+	assert_non_null(l.note);
+	assert_non_null(strstr(l.note, "skips 4 jobs of workloads kab does "
+			       "not run: stress-ng heapsort (document 1), "
+			       "stress-ng flushcache (document 2), stress-ng "
+			       "qsort (document 3)"));
+	assert_non_null(strstr(l.note, "keys kab does not use: "
+			       "cpufreq_governor"));
+	assert_non_null(strstr(l.note, "sections kab does not use: "
+			       "oom-killer"));
+	assert_null(strchr(l.note, '\n'));
+	kab_joblist_free(&l);
+}
+
+/* A first document without a test is the header of the others. */
+static void test_lkp_header_only(void **state)
+{
+	const char *yaml = "suite: will-it-scale\nnr_task: 100%\n---\n"
+			   "will-it-scale:\n  mode: [process, thread]\n"
+			   "  test: malloc1\n";
+	struct kab_joblist l;
+	struct kab_err err;
+
+	if (parse(yaml, NULL, 0, &l, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(l.nr, 2);
+	assert_string_equal(kab_job_get(&l.jobs[0], "nr_task"), "100%");
+	assert_null(l.note);
+	kab_joblist_free(&l);
+	/* a section replaces the first document's whole, as Hash#update */
+	yaml = "suite: will-it-scale\nwill-it-scale:\n  test: malloc1\n"
+	       "  mode: thread\n---\nwill-it-scale:\n  test: malloc1\n";
+	if (parse(yaml, NULL, 0, &l, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(l.nr, 2);
+	assert_string_equal(kab_job_get(&l.jobs[0], "mode"), "thread");
+	assert_string_equal(kab_job_get(&l.jobs[1], "mode"), "process");
+	kab_joblist_free(&l);
+}
+
+/* --only picks jobs; a job met twice is kept once; "key=" leaves out. */
+static void test_only_and_dedupe(void **state)
+{
+	const char *yaml = "suite: will-it-scale\ntest: [malloc1, brk1]\n"
+			   "mode: [process, thread]\nnr_task: [1, 2]\n"
+			   "---\nsuite: will-it-scale\ntest: malloc1\n"
+			   "mode: thread\nnr_task: 2\n";
+	char *only[] = { "mode=thread", "nr_task=2" };
+	char *sets[] = { "nr_task=", "mode=thread" };
+	struct kab_jobsel sel = { .only = only, .nr_only = 2 };
+	struct kab_joblist l;
+	struct kab_err err;
+
+	if (parse_sel(yaml, &sel, &l, &err))
+		fail_msg("%s", err.msg);
+	/* document 1's thread/2 and document 2's, which is the same */
+	assert_int_equal(l.nr, 1);
+	assert_string_equal(kab_job_get(&l.jobs[0], "test"), "malloc1");
+	/* brk1's thread/2 was picked, then skipped: it says so */
+	assert_non_null(strstr(l.note, "skips 1 job of workloads"));
+	kab_joblist_free(&l);
+	/* a default counts: mode=process is every job's that says nothing */
+	only[0] = "bind=core";
+	sel.nr_only = 1;
+	if (parse_sel("suite: will-it-scale\ntest: malloc1\n", &sel, &l,
+		      &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(l.nr, 1);
+	kab_joblist_free(&l);
+	only[0] = "mode=fork";
+	assert_int_equal(parse_sel(yaml, &sel, &l, &err), -1);
+	assert_non_null(strstr(err.msg, "--only mode=fork matches none of "
+			       "its 9 jobs"));
+	only[0] = "=x";
+	assert_int_equal(parse_sel(yaml, &sel, &l, &err), -1);
+	assert_non_null(strstr(err.msg, "use --only key=value"));
+	/* nr_task= leaves nr_task out: the default comes back */
+	sel = (struct kab_jobsel){ .sets = sets, .nr_sets = 2 };
+	if (parse_sel(yaml, &sel, &l, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(l.nr, 1);
+	assert_string_equal(kab_job_get(&l.jobs[0], "nr_task"), "100%");
+	kab_joblist_free(&l);
+	/* nothing runnable is an error naming what kab knows */
+	assert_int_equal(parse("suite: will-it-scale\ntest: [brk1, dup1]\n",
+			       NULL, 0, &l, &err), -1);
+	assert_non_null(strstr(err.msg, "no job kab can run: unknown workload "
+			       "will-it-scale brk1, will-it-scale dup1: kab "
+			       "knows will-it-scale malloc1"));
 }
 
 static void test_job_load_missing_file(void **state)
@@ -243,6 +375,9 @@ int main(void)
 		cmocka_unit_test(test_set_overrides),
 		cmocka_unit_test(test_defaults_make_equal),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_lkp_documents),
+		cmocka_unit_test(test_lkp_header_only),
+		cmocka_unit_test(test_only_and_dedupe),
 		cmocka_unit_test(test_job_load_missing_file),
 		cmocka_unit_test(test_tasks_rounding),
 		cmocka_unit_test(test_seconds),

@@ -1,0 +1,93 @@
+#!/bin/bash
+# lkp's job files as they are (tests/fixtures/lkp-jobs: their shapes,
+# written for these tests): every document, the jobs kab runs run, the
+# rest named in a note and skipped; --only picks jobs, in kab run, ab,
+# bisect and ci matrix alike; stress-ng's method reaches stress-ng.
+. "$(dirname "$0")/lib.sh"
+
+L=$FIXTURES/lkp-jobs
+QUICK="--runs 1 --set testtime=1s"
+
+test_expect "an lkp will-it-scale file: malloc1 runs, the other tests are named" '
+	kab run $QUICK --set nr_task=1 --set warmup=0 --only mode=process \
+		$L/will-it-scale-mixed.yaml >$TMP/o 2>$TMP/e
+	cat $TMP/e
+	grep -qx "kab: note: $L/will-it-scale-mixed.yaml: skips 3 jobs of workloads kab does not run: will-it-scale brk1, will-it-scale page_fault2, will-it-scale pipe1; leaves out keys kab does not use: cpufreq_governor" $TMP/e
+	test "$(sql "SELECT count(*) || test || status FROM runs")" = 1malloc1ok
+	sql "SELECT params FROM runs" >$TMP/p
+	grep -q "\"mode\": *\"process\"" $TMP/p
+	not grep -q cpufreq_governor $TMP/p
+'
+
+test_expect "a file with nothing kab runs, or an --only that picks nothing, is refused" '
+	printf "suite: will-it-scale\nwill-it-scale:\n  test: [brk1, dup1]\n" >$TMP/none.yaml
+	expect_error 2 "no job kab can run: unknown workload will-it-scale brk1, will-it-scale dup1: kab knows will-it-scale malloc1, stress-ng radixsort" -- \
+		"$KAB" run $TMP/none.yaml
+	expect_error 2 "--only mode=fork matches none of its 8 jobs" -- \
+		"$KAB" run --only mode=fork $L/will-it-scale-mixed.yaml
+	for cmd in "ab --a /nonexistent --b /nonexistent --job" \
+		   "ci matrix"; do
+		expect_error 2 "--only mode=fork matches none" -- \
+			"$KAB" $cmd $L/will-it-scale-mixed.yaml --only mode=fork
+	done
+	git init -q $TMP/tree
+	export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org \
+	       GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
+	git -C $TMP/tree commit -q --allow-empty -m a
+	git -C $TMP/tree commit -q --allow-empty -m b
+	expect_error 2 "matches none" -- "$KAB" bisect --tree $TMP/tree \
+		--good HEAD~1 --bad HEAD --metric m \
+		--job $L/will-it-scale-mixed.yaml --only mode=fork
+	# and a bisect whose job is refused leaves no bisect behind
+	test "$(sql "SELECT count(*) FROM runs")" = 1
+	test "$(sql "SELECT count(*) FROM bisects")" = 0
+'
+
+test_expect "an lkp stress-ng file: every document read, radixsort found in the last" '
+	kab ci matrix $L/stress-ng-mixed.yaml >$TMP/m 2>$TMP/e
+	cat $TMP/e $TMP/m
+	grep -q "skips 6 jobs of workloads kab does not run: stress-ng heapsort (document 1), stress-ng mergesort (document 1), stress-ng shellsort (document 1), stress-ng flushcache (document 2), stress-ng qsort (document 3); leaves out sections kab does not use: oom-killer" $TMP/e
+	/usr/bin/python3 - $TMP/m <<-PY
+	import json, sys
+	cells = json.load(open(sys.argv[1]))["include"]
+	assert len(cells) == 1, cells
+	p = cells[0]["params"]
+	# document 4 on top of document 1: not document 3'"'"'s nr_threads
+	assert p["test"] == "radixsort" and p["method"] == "radixsort-nonlibc", p
+	assert p["nr_threads"] == "100%" and p["testtime"] == "60s", p
+	PY
+'
+
+test_expect "stress-ng without --radixsort-method: the run says so; method= leaves it out" '
+	# Debian 12'"'"'s stress-ng 0.15.06 has no --radixsort-method
+	stress-ng --radixsort-method radixsort-nonlibc --radixsort 1 -t 1s >$TMP/sng 2>&1 || true
+	if grep -q "unrecognized option" $TMP/sng; then
+		expect_error 1 "this stress-ng has no --radixsort-method, which the job.s method .radixsort-nonlibc. needs (stress-ng 0.17.04 or later)" -- \
+			"$KAB" run $QUICK --set nr_threads=1 $L/stress-ng-mixed.yaml
+		test "$(sql "SELECT status FROM runs ORDER BY id DESC LIMIT 1")" = failed
+	fi
+	kab run $QUICK --set nr_threads=1 --set method= $L/stress-ng-mixed.yaml >$TMP/o 2>$TMP/e
+	id=$(sql "SELECT max(id) FROM runs")
+	test "$(sql "SELECT test || status FROM runs WHERE id = $id")" = radixsortok
+	sql "SELECT params FROM runs WHERE id = $id" >$TMP/p
+	not grep -q method $TMP/p
+	check "$(sql "SELECT value FROM samples WHERE run_id = $id AND metric = '"'"'stress-ng.radixsort.ops'"'"'") > 0"
+'
+
+test_expect "fake-stress-ng: a method reaches stress-ng as --radixsort-method" '
+	# a stand-in: this machine'"'"'s stress-ng may be too old to take it
+	cat >$TMP/fake-stress-ng <<-EOS
+	#!/bin/bash
+	echo "\$@" >$TMP/args
+	exit 2
+	EOS
+	chmod +x $TMP/fake-stress-ng
+	KAB_STRESS_NG=$TMP/fake-stress-ng "$KAB" run $QUICK --set nr_threads=1 \
+		$L/stress-ng-mixed.yaml >/dev/null 2>&1 || true
+	cat $TMP/args
+	grep -q -- "--radixsort 1 --radixsort-method radixsort-nonlibc --yaml " $TMP/args
+	expect_error 2 "method: .a b. is not a name" -- \
+		"$KAB" run --set "method=a b" $L/stress-ng-mixed.yaml
+'
+
+test_done
