@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd-import.c - kab import: files of runs exported as JSON, back into
- * a database, run by run (kab_db_import_run checks each).
+ * a database, run by run (kab_db_import_run checks each), and samples
+ * from anywhere as CSV.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "../runner/runner.h"
 
 static int import_file(struct kab_db *db, const char *path, int *added,
 		       int *skipped)
@@ -61,14 +63,72 @@ static int import_file(struct kab_db *db, const char *path, int *added,
 	return rc;
 }
 
+/* A CSV file of samples (or stdin), as runs of job (or of none). */
+static int import_csv(struct kab_db *db, const char *path,
+		      const struct kab_joblist *jobs, int *added,
+		      int *skipped)
+{
+	struct kab_csv_job cj = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+	struct kab_err err;
+	int rc = EXIT_OK;
+
+	if (read_file(strcmp(path, "-") ? path : "/dev/stdin", &sb, &err)) {
+		strbuf_release(&sb);
+		return cli_error(EXIT_USAGE, "%s: import a CSV file written "
+				 "by 'kab export --format csv'", err.msg);
+	}
+	if (jobs->nr) {
+		json_t *all = kab_job_to_json(&jobs->jobs[0]);
+
+		cj.name = jobs->jobs[0].name;
+		cj.suite = jobs->jobs[0].suite;
+		cj.test = jobs->jobs[0].test;
+		cj.params = json_incref(json_object_get(all, "params"));
+		json_decref(all);
+	}
+	rc = kab_db_import_csv(db, sb.buf ? sb.buf : "", sb.len, path, &cj,
+			       added, skipped, &err);
+	if (rc)
+		rc = cli_error(rc > 0 ? EXIT_USAGE : EXIT_RUN, "%s", err.msg);
+	json_decref(cj.params);
+	strbuf_release(&sb);
+	return rc;
+}
+
+static void import_usage(void)
+{
+	printf("usage: kab import [--db PATH] FILE.json...\n"
+	       "       kab import --format csv [--job JOB.yaml [--set K=V]... "
+	       "[--only K=V]...]\n"
+	       "                  [--db PATH] FILE.csv...\n\n"
+	       "Adds the runs of files written by 'kab export --format json' "
+	       "('-' reads\nstdin).  Runs already stored (same uuid) are "
+	       "skipped.\n\n"
+	       "--format csv reads samples from anywhere in the columns kab "
+	       "export --format csv\nwrites (run,kernel_label,iteration,"
+	       "metric,value): each run number a run, each\nwhole file checked "
+	       "before any of it is stored, the same file never added\ntwice.  "
+	       "--job names the job the samples are of (one job: --set and "
+	       "--only\npick it); without it a run is of job, suite and test "
+	       "\"csv\".\n");
+}
+
 int cmd_import(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "db", required_argument, NULL, 'd' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "job", required_argument, NULL, 'j' },
+		{ "set", required_argument, NULL, 's' },
+		{ "only", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *db_opt = NULL;
+	const char *db_opt = NULL, *format = "json", *job = NULL;
+	struct kab_joblist jobs = { 0 };
+	char **sets = NULL, **only = NULL;
+	int nr_sets = 0, nr_only = 0;
 	struct kab_db *db;
 	int opt, i, added = 0, skipped = 0, rc = EXIT_OK;
 
@@ -78,23 +138,62 @@ int cmd_import(struct cli *cli, int argc, char **argv)
 		case 'd':
 			db_opt = optarg;
 			break;
+		case 'f':
+			format = optarg;
+			break;
+		case 'j':
+			job = optarg;
+			break;
+		case 's':
+			sets = xrealloc(sets, (nr_sets + 1) * sizeof(*sets));
+			sets[nr_sets++] = optarg;
+			break;
+		case 'o':
+			only = xrealloc(only, (nr_only + 1) * sizeof(*only));
+			only[nr_only++] = optarg;
+			break;
 		case 'h':
-			printf("usage: kab import [--db PATH] FILE.json...\n\n"
-			       "Adds the runs of files written by 'kab export "
-			       "--format json' ('-' reads\nstdin).  Runs "
-			       "already stored (same uuid) are skipped.\n");
-			return EXIT_OK;
+			import_usage();
+			goto out_opts;
 		default:
-			return cli_bad_option("import", opt, argv);
+			rc = cli_bad_option("import", opt, argv);
+			goto out_opts;
 		}
 	}
-	if (optind >= argc)
-		return cli_error(EXIT_USAGE, "no file to import: 'kab import "
-				 "runs.json'");
-	if (cli_open_db(cli, db_opt, KAB_DB_WRITE, &db))
-		return EXIT_RUN;
+	if (strcmp(format, "json") && strcmp(format, "csv")) {
+		rc = cli_error(EXIT_USAGE, "--format '%s': use json or csv",
+			       format);
+		goto out_opts;
+	}
+	if ((job || nr_sets || nr_only) && strcmp(format, "csv")) {
+		rc = cli_error(EXIT_USAGE, "--job, --set and --only name the "
+			       "job of CSV samples: add --format csv");
+		goto out_opts;
+	}
+	if (job) {
+		struct kab_jobsel sel = { sets, nr_sets, only, nr_only };
+
+		rc = cli_load_jobs(job, &sel, &jobs);
+		if (!rc && jobs.nr != 1)
+			rc = cli_error(EXIT_USAGE, "%s expands to %d jobs: the "
+				       "samples are of one; pick it with "
+				       "--only KEY=VALUE", job, jobs.nr);
+		if (rc)
+			goto out_opts;
+	}
+	if (optind >= argc) {
+		rc = cli_error(EXIT_USAGE, "no file to import: 'kab import "
+			       "runs.json'");
+		goto out_opts;
+	}
+	if (cli_open_db(cli, db_opt, KAB_DB_WRITE, &db)) {
+		rc = EXIT_RUN;
+		goto out_opts;
+	}
 	for (i = optind; i < argc && !rc; i++)
-		rc = import_file(db, argv[i], &added, &skipped);
+		rc = strcmp(format, "csv") ?
+		     import_file(db, argv[i], &added, &skipped) :
+		     import_csv(db, argv[i], &jobs, &added, &skipped);
 	if (rc) {
 		/* each run is stored whole or not at all: say which stayed */
 		if (added)
@@ -102,7 +201,7 @@ int cmd_import(struct cli *cli, int argc, char **argv)
 				"before that error stay\n", added,
 				added == 1 ? "" : "s", kab_db_path(db));
 		kab_db_close(db);
-		return rc;
+		goto out_opts;
 	}
 	printf("imported %d run%s into %s", added, added == 1 ? "" : "s",
 	       kab_db_path(db));
@@ -110,5 +209,9 @@ int cmd_import(struct cli *cli, int argc, char **argv)
 		printf(" (%d already there, skipped)", skipped);
 	printf("\n");
 	kab_db_close(db);
+out_opts:
+	kab_joblist_free(&jobs);
+	free(sets);
+	free(only);
 	return rc;
 }

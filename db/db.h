@@ -82,6 +82,24 @@ int kab_run_check(const struct kab_run *r, struct kab_err *err);
  * Store run number idx of an export (kab export --format json), whole
  * or not at all; *skipped when its uuid is already there.
  */
+/*
+ * What CSV samples are runs of: the job's name, suite, test and
+ * parameters (CSV holds none of them).  Without them (NULL): job,
+ * suite and test "csv".
+ */
+struct kab_csv_job {
+	const char *name, *suite, *test;
+	json_t *params;
+};
+/*
+ * The CSV of kab export --format csv (run,kernel_label,iteration,metric,
+ * value): all of it checked, then each run stored whole; where names the
+ * file in messages.  0; 1 when the file is bad (nothing stored); -1 when
+ * the database failed (the runs before stay).
+ */
+int kab_db_import_csv(struct kab_db *db, const char *text, size_t len,
+		      const char *where, const struct kab_csv_job *job,
+		      int *added, int *skipped, struct kab_err *err);
 int kab_db_import_run(struct kab_db *db, json_t *run, int idx, bool *skipped,
 		      struct kab_err *err);
 

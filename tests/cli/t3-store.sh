@@ -117,6 +117,41 @@ json.dump(d, open(\"$TMP/bad.json\", \"w\"))"
 	test "$(sql "SELECT count(DISTINCT run_id) FROM stacks")" = 1
 '
 
+test_expect "CSV samples from anywhere import as runs, once, checked whole" '
+	kab export --format csv >$TMP/x.csv
+	KAB_DB=$TMP/csv.db kab import --format csv $TMP/x.csv >$TMP/o
+	grep -qx "imported 1 run into $TMP/csv.db" $TMP/o
+	# the same samples, run and iteration for run and iteration
+	KAB_DB=$TMP/csv.db kab export --format csv >$TMP/y.csv
+	sed 1d $TMP/x.csv | cut -d, -f2- >$TMP/x.rows
+	sed 1d $TMP/y.csv | cut -d, -f2- >$TMP/y.rows
+	cmp $TMP/x.rows $TMP/y.rows
+	test "$(sqlite3 $TMP/csv.db "SELECT job || suite || test FROM runs")" = csvcsvcsv
+	# the same file again adds nothing; a job names what they are of
+	KAB_DB=$TMP/csv.db kab import --format csv $TMP/x.csv >$TMP/o
+	grep -q "imported 0 runs .*(1 already there, skipped)" $TMP/o
+	KAB_DB=$TMP/csv2.db kab import --format csv --set nr_task=1 \
+		--job $TOP/jobs/will-it-scale-malloc1.yaml - <$TMP/x.csv >$TMP/o
+	test "$(sqlite3 $TMP/csv2.db "SELECT suite || test || json_extract(params, '"'"'$.nr_task'"'"') FROM runs")" = will-it-scalemalloc11
+	# damaged input: the file and line named, nothing stored
+	printf "run,label\n" >$TMP/bad.csv
+	expect_error 2 "bad.csv:1: not kab.s CSV: the first line must be run,kernel_label,iteration,metric,value" -- \
+		"$KAB" --db $TMP/csv3.db import --format csv $TMP/bad.csv
+	for row in "1,a,1,m.x,1e308:value .1e308. is not a finite number" \
+		   "1,a,0,m.x,1:iteration .0. is not a number" \
+		   "1,a,1,evil name,1:metric .evil name. is not a metric name" \
+		   "1,b,2,m.y,1:kernel label .b. is the run.s second" \
+		   "1,a,1,m.x,2:run 1, iteration 1: m.x is given twice" \
+		   "2,\"open,1,m.x,1:a quoted field is not closed"; do
+		{ echo "run,kernel_label,iteration,metric,value"
+		  echo "1,a,1,m.x,1"; echo "${row%%:*}"; } >$TMP/bad.csv
+		expect_error 2 "bad.csv:3: ${row#*:}.*: fix that line" -- \
+			"$KAB" --db $TMP/csv3.db import --format csv $TMP/bad.csv
+	done
+	test "$(sqlite3 $TMP/csv3.db "SELECT count(*) FROM runs")" = 0
+	expect_error 2 "add --format csv" -- "$KAB" import --set a=b $TMP/x.csv
+'
+
 test_expect "a failed run keeps its status and message through export and import" '
 	python3 - $TMP/x.json $TMP/failed.json <<-PY
 	import json, sys
