@@ -96,9 +96,57 @@ static int import_csv(struct kab_db *db, const char *path,
 	return rc;
 }
 
+/*
+ * lkp's result roots: every run under each directory read and checked
+ * before any is stored, then each stored whole.
+ */
+static int import_lkp(struct kab_db *db, char *const *dirs, int nr_dirs,
+		      int *added, int *skipped)
+{
+	json_t *runs = json_array(), *run;
+	struct kab_err err;
+	int i, k, nr, rc = EXIT_OK;
+	size_t j;
+
+	for (i = 0; i < nr_dirs && !rc; i++) {
+		char **roots;
+
+		if (kab_lkp_result_roots(dirs[i], &roots, &nr, &err)) {
+			rc = cli_error(EXIT_USAGE, "%s", err.msg);
+			break;
+		}
+		for (k = 0; k < nr; k++) {
+			run = rc ? NULL : kab_lkp_result_run(roots[k], &err);
+			if (!rc && !run)
+				rc = cli_error(EXIT_USAGE, "%s", err.msg);
+			if (run)
+				json_array_append_new(runs, run);
+			free(roots[k]);
+		}
+		free(roots);
+	}
+	json_array_foreach(runs, j, run) {
+		bool skip;
+
+		if (rc)
+			break;
+		if (kab_db_import_run(db, run, (int)j, &skip, &err)) {
+			rc = cli_error(EXIT_RUN, "%s", err.msg);
+			break;
+		}
+		if (skip)
+			(*skipped)++;
+		else
+			(*added)++;
+	}
+	json_decref(runs);
+	return rc;
+}
+
 static void import_usage(void)
 {
 	printf("usage: kab import [--db PATH] FILE.json...\n"
+	       "       kab import --lkp [--db PATH] RESULT_ROOT...\n"
 	       "       kab import --format csv [--job JOB.yaml [--set K=V]... "
 	       "[--only K=V]...]\n"
 	       "                  [--db PATH] FILE.csv...\n\n"
@@ -111,7 +159,12 @@ static void import_usage(void)
 	       "before any of it is stored, the same file never added\ntwice.  "
 	       "--job names the job the samples are of (one job: --set and "
 	       "--only\npick it); without it a run is of job, suite and test "
-	       "\"csv\".\n");
+	       "\"csv\".\n\n"
+	       "--lkp reads lkp's result roots: a run's directory "
+	       "(.../<commit>/<n>, with its\njob.yaml and stats.json) or "
+	       "any directory whose directories are runs'.\nEach lkp run "
+	       "becomes a run of one iteration, its kernel labelled by the "
+	       "first\n12 digits of the job's commit.\n");
 }
 
 int cmd_import(struct cli *cli, int argc, char **argv)
@@ -122,6 +175,7 @@ int cmd_import(struct cli *cli, int argc, char **argv)
 		{ "job", required_argument, NULL, 'j' },
 		{ "set", required_argument, NULL, 's' },
 		{ "only", required_argument, NULL, 'o' },
+		{ "lkp", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -144,6 +198,9 @@ int cmd_import(struct cli *cli, int argc, char **argv)
 		case 'j':
 			job = optarg;
 			break;
+		case 'L':
+			format = "lkp";
+			break;
 		case 's':
 			sets = xrealloc(sets, (nr_sets + 1) * sizeof(*sets));
 			sets[nr_sets++] = optarg;
@@ -160,7 +217,8 @@ int cmd_import(struct cli *cli, int argc, char **argv)
 			goto out_opts;
 		}
 	}
-	if (strcmp(format, "json") && strcmp(format, "csv")) {
+	if (strcmp(format, "json") && strcmp(format, "csv") &&
+	    strcmp(format, "lkp")) {
 		rc = cli_error(EXIT_USAGE, "--format '%s': use json or csv",
 			       format);
 		goto out_opts;
@@ -190,7 +248,10 @@ int cmd_import(struct cli *cli, int argc, char **argv)
 		rc = EXIT_RUN;
 		goto out_opts;
 	}
-	for (i = optind; i < argc && !rc; i++)
+	if (!strcmp(format, "lkp"))
+		rc = import_lkp(db, argv + optind, argc - optind, &added,
+				&skipped);
+	for (i = optind; i < argc && !rc && strcmp(format, "lkp"); i++)
 		rc = strcmp(format, "csv") ?
 		     import_file(db, argv[i], &added, &skipped) :
 		     import_csv(db, argv[i], &jobs, &added, &skipped);

@@ -589,3 +589,18 @@ char *find_in_path(const char *name)
 	free(copy);
 	return found;
 }
+
+void kab_uuid_of_digest(const unsigned char digest[32], char out[37])
+{
+	unsigned char d[16];
+	int i, o = 0;
+
+	memcpy(d, digest, sizeof(d));
+	d[6] = (d[6] & 0x0f) | 0x50;
+	d[8] = (d[8] & 0x3f) | 0x80;
+	for (i = 0; i < 16; i++) {
+		if (i == 4 || i == 6 || i == 8 || i == 10)
+			out[o++] = '-';
+		o += snprintf(out + o, 37 - o, "%02x", d[i]);
+	}
+}

@@ -134,6 +134,8 @@ double now_wall(void);
 double now_mono(void);
 /* ISO 8601 UTC timestamp, e.g. 2026-12-02T09:37:20Z. */
 void iso8601_utc(double t, char *buf, size_t n);
+/* A uuid named by a sha256 digest (version 5's bits): 36 chars + NUL. */
+void kab_uuid_of_digest(const unsigned char digest[32], char out[37]);
 
 /* crc32 of a buffer (zlib's polynomial). */
 uint32_t kab_crc32(const void *buf, size_t n);

@@ -103,27 +103,20 @@ static bool parse_int(const char *s, long long lo, long long hi,
 	return !*end && *out >= lo && *out <= hi;
 }
 
-/* A uuid (its version nibble 5, as a name-based one) for run id. */
+/* A uuid for run id of the file: its bytes and the id, hashed. */
 static void run_uuid(const char *text, size_t len, long long id,
 		     char out[37])
 {
 	struct sha256_ctx h;
 	unsigned char d[SHA256_DIGEST_SIZE];
 	char num[32];
-	int i, o = 0;
 
 	sha256_init(&h);
 	sha256_update(&h, len, (const uint8_t *)text);
 	snprintf(num, sizeof(num), "\n%lld", id);
 	sha256_update(&h, strlen(num), (const uint8_t *)num);
 	sha256_digest(&h, sizeof(d), d);
-	d[6] = (d[6] & 0x0f) | 0x50;
-	d[8] = (d[8] & 0x3f) | 0x80;
-	for (i = 0; i < 16; i++) {
-		if (i == 4 || i == 6 || i == 8 || i == 10)
-			out[o++] = '-';
-		o += snprintf(out + o, 37 - o, "%02x", d[i]);
-	}
+	kab_uuid_of_digest(d, out);
 }
 
 /* A run of the file, in the shape kab export gives it. */

@@ -61,6 +61,18 @@ int kab_job_load_sel(const char *path, const struct kab_jobsel *sel,
 int kab_job_parse_sel(const char *text, size_t len, const char *name,
 		      const struct kab_jobsel *sel, struct kab_joblist *out,
 		      struct kab_err *err);
+/*
+ * lkp's result roots (kab import --lkp): the runs' directories under
+ * dir (dir itself when it holds stats.json, else each directory of it
+ * that does), and one of them as a run in kab export's JSON shape.
+ */
+int kab_lkp_result_roots(const char *dir, char ***roots, int *nr,
+			 struct kab_err *err);
+json_t *kab_lkp_result_run(const char *root, struct kab_err *err);
+/* The same from the two files' bytes (stats.json written at mtime). */
+json_t *kab_lkp_result_parse(const char *root, const struct strbuf *job_yaml,
+			     const struct strbuf *stats_json, double mtime,
+			     struct kab_err *err);
 /* Those with overrides only. */
 int kab_job_load(const char *path, char *const *sets, int nr_sets,
 		 struct kab_joblist *out, struct kab_err *err);

@@ -2,7 +2,9 @@
 # lkp's job files as they are (tests/fixtures/lkp-jobs: their shapes,
 # written for these tests): every document, the jobs kab runs run, the
 # rest named in a note and skipped; --only picks jobs, in kab run, ab,
-# bisect and ci matrix alike; stress-ng's method reaches stress-ng.
+# bisect and ci matrix alike; stress-ng's method reaches stress-ng; and
+# lkp's result roots (tests/fixtures/lkp-result, written for these tests
+# in lkp's layout) imported as runs.
 . "$(dirname "$0")/lib.sh"
 
 L=$FIXTURES/lkp-jobs
@@ -88,6 +90,47 @@ test_expect "fake-stress-ng: a method reaches stress-ng as --radixsort-method" '
 	grep -q -- "--radixsort 1 --radixsort-method radixsort-nonlibc --yaml " $TMP/args
 	expect_error 2 "method: .a b. is not a name" -- \
 		"$KAB" run --set "method=a b" $L/stress-ng-mixed.yaml
+'
+
+test_expect "lkp result roots import as runs that compare and gate like kab's own" '
+	R=$FIXTURES/lkp-result
+	base=0f1e2d3c4b5a69788796a5b4c3d2e1f0abcdef12
+	head=a1b2c3d4e5f60718293a4b5c6d7e8f9012345678
+	# a commit'"'"'s directory of runs, and one run'"'"'s directory
+	kab --db $TMP/l.db import --lkp $R/$base $R/$head/0 >$TMP/o
+	grep -qx "imported 4 runs into $TMP/l.db" $TMP/o
+	kab --db $TMP/l.db import --lkp $R/$head >$TMP/o
+	grep -qx "imported 2 runs into $TMP/l.db (1 already there, skipped)" $TMP/o
+	test "$(sqlite3 $TMP/l.db "SELECT count(*) FROM runs r JOIN kernels k ON k.id = r.kernel_id WHERE k.commit_sha = '"'"'$head'"'"' AND r.test = '"'"'malloc1'"'"' AND r.target = '"'"'lkp'"'"'")" = 3
+	sqlite3 $TMP/l.db "SELECT params, host FROM runs LIMIT 1" >$TMP/p
+	grep -q "\"mode\": *\"process\"" $TMP/p
+	grep -q "\"nr_task\": *\"100%\"" $TMP/p
+	grep -q "\"kconfig\": *\"x86_64-rhel-8.3\"" $TMP/p
+	kab --db $TMP/l.db compare ${head:0:12} ${base:0:12} >$TMP/c
+	cat $TMP/c
+	grep -q "^  *[0-9]* *-9[0-9].[0-9]% *1[01][0-9][.0-9]* .*will-it-scale.per_process_ops$" $TMP/c
+	grep -q "perf-profile.self.cycles-pp.clear_page_erms$" $TMP/c
+	rc=0
+	kab --db $TMP/l.db ci gate ${head:0:12} ${base:0:12} >$TMP/g || rc=$?
+	[ $rc = 1 ]
+	grep -q "^FAIL .*will-it-scale.per_process_ops: -9[0-9.]*% regression" $TMP/g
+'
+
+test_expect "a damaged lkp result root is named with its field, and nothing is stored" '
+	cp -r $FIXTURES/lkp-result $TMP/lr
+	run=$TMP/lr/a1b2c3d4e5f60718293a4b5c6d7e8f9012345678/1
+	sed -i "s/\"mpstat.cpu.all.sys%\": .*/\"mpstat.cpu.all.sys%\": \"high\"/" $run/stats.json
+	expect_error 2 "$run/stats.json: .mpstat.cpu.all.sys%. is not a metric kab stores" -- \
+		"$KAB" --db $TMP/d.db import --lkp $TMP/lr/*
+	test "$(sqlite3 $TMP/d.db "SELECT count(*) FROM runs")" = 0
+	rm $run/stats.json
+	mkdir $TMP/empty
+	expect_error 2 "$TMP/empty: no stats.json in it or in its directories" -- \
+		"$KAB" --db $TMP/d.db import --lkp $TMP/empty
+	printf "suite: [a\n" >$TMP/lr/a1b2c3d4e5f60718293a4b5c6d7e8f9012345678/2/job.yaml
+	expect_error 2 "job.yaml:[0-9]*: malformed YAML" -- \
+		"$KAB" --db $TMP/d.db import --lkp $TMP/lr/a1b2c3d4e5f60718293a4b5c6d7e8f9012345678
+	test "$(sqlite3 $TMP/d.db "SELECT count(*) FROM runs")" = 0
 '
 
 test_done

@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lkp-result.c - lkp's result roots as runs, for kab import --lkp.
+ *
+ * lkp writes each run of a job into a directory of its own (a result
+ * root: .../<commit>/<n>/) holding the job as it ran (job.yaml) and the
+ * run's statistics (stats.json: one number per metric, each monitor's
+ * series already reduced), beside the commit's matrix.json that lists
+ * them.  A run becomes a kab run of one iteration: the kernel from the
+ * job's commit, the job and its parameters from the job's suite
+ * section, the test box and kernel config as host facts, and every
+ * statistic as a sample.  Its uuid is made from the two files' bytes,
+ * so that importing the same result root again adds nothing.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <yaml.h>
+#include <nettle/sha2.h>
+
+#include "internal.h"
+
+static bool has_stats(const char *dir)
+{
+	char *p = xasprintf("%s/stats.json", dir);
+	struct stat st;
+	bool ok = !stat(p, &st) && S_ISREG(st.st_mode);
+
+	free(p);
+	return ok;
+}
+
+static int only_dirs(const struct dirent *d)
+{
+	return d->d_name[0] != '.';
+}
+
+int kab_lkp_result_roots(const char *dir, char ***roots, int *nr,
+			 struct kab_err *err)
+{
+	struct dirent **ents;
+	int i, n;
+
+	*roots = NULL;
+	*nr = 0;
+	if (has_stats(dir)) {
+		*roots = xmalloc(sizeof(**roots));
+		(*roots)[(*nr)++] = xstrdup(dir);
+		return 0;
+	}
+	n = scandir(dir, &ents, only_dirs, versionsort);
+	if (n < 0)
+		return kab_err_set(err, "%s: %m: give lkp's result root of a "
+				   "run (.../<commit>/<n>) or of a commit",
+				   dir);
+	for (i = 0; i < n; i++) {
+		char *sub = xasprintf("%s/%s", dir, ents[i]->d_name);
+
+		if (has_stats(sub)) {
+			*roots = xrealloc(*roots, (*nr + 1) * sizeof(**roots));
+			(*roots)[(*nr)++] = sub;
+		} else {
+			free(sub);
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	if (!*nr)
+		return kab_err_set(err, "%s: no stats.json in it or in its "
+				   "directories: give lkp's result root of a "
+				   "run (.../<commit>/<n>) or of a commit",
+				   dir);
+	return 0;
+}
+
+/*
+ * lkp's job.yaml as JSON: the top level's plain values, and each
+ * section's (one level down); lists and what nests deeper are not
+ * parameters of a run and are left out.
+ */
+static json_t *yaml_map(yaml_document_t *doc, yaml_node_t *map, int depth)
+{
+	json_t *o = json_object();
+	yaml_node_pair_t *pair;
+
+	for (pair = map->data.mapping.pairs.start;
+	     pair < map->data.mapping.pairs.top; pair++) {
+		yaml_node_t *k = yaml_document_get_node(doc, pair->key);
+		yaml_node_t *v = yaml_document_get_node(doc, pair->value);
+		const char *key;
+
+		if (k->type != YAML_SCALAR_NODE)
+			continue;
+		key = (const char *)k->data.scalar.value;
+		if (v->type == YAML_SCALAR_NODE)
+			json_object_set_new(o, key, json_string(
+				(const char *)v->data.scalar.value));
+		else if (v->type == YAML_MAPPING_NODE && !depth)
+			json_object_set_new(o, key, yaml_map(doc, v, 1));
+	}
+	return o;
+}
+
+static json_t *load_job(const char *path, const struct strbuf *sb,
+			struct kab_err *err)
+{
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	yaml_node_t *root;
+	json_t *job = NULL;
+
+	if (!yaml_parser_initialize(&parser)) {
+		kab_err_set(err, "%s: cannot start the YAML parser", path);
+		return NULL;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)
+				     (sb->buf ? sb->buf : ""), sb->len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		kab_err_set(err, "%s:%zu: malformed YAML (%s): is it lkp's "
+			    "job.yaml?", path, parser.problem_mark.line + 1,
+			    parser.problem ? parser.problem : "parse error");
+		yaml_parser_delete(&parser);
+		return NULL;
+	}
+	root = yaml_document_get_root_node(&doc);
+	if (root && root->type == YAML_MAPPING_NODE)
+		job = yaml_map(&doc, root, 0);
+	else
+		kab_err_set(err, "%s: not a mapping: is it lkp's job.yaml?",
+			    path);
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	return job;
+}
+
+/* A key of job.yaml whose value kab cannot store, shown as text. */
+static void bad_key(struct kab_err *err, const char *path, const char *key,
+		    const char *value)
+{
+	char *k = kab_text_clean(key, 60), *v = kab_text_clean(value, 60);
+
+	kab_err_set(err, "%s: %s: '%s' is not a value kab stores (a name "
+		    "for the test, text without '/' for a parameter, text "
+		    "for a host fact)", path, k, v);
+	free(k);
+	free(v);
+}
+
+static const char *str(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+static bool is_hex(const char *s, size_t len)
+{
+	return s && strlen(s) == len && strspn(s, "0123456789abcdef") == len;
+}
+
+/* The run's parameters: its suite section's, and lkp's counts of tasks. */
+static json_t *run_params(json_t *job, const char *suite, const char *test)
+{
+	static const char *const top[] = {
+		"nr_task", "nr_threads", "testtime", "runtime", NULL,
+	};
+	json_t *params = json_object(), *section, *v;
+	const char *key;
+	int i;
+
+	section = json_object_get(job, suite);
+	json_object_foreach(section, key, v)
+		if (json_is_string(v))
+			json_object_set(params, key, v);
+	for (i = 0; top[i]; i++)
+		if (str(job, top[i]) && !json_object_get(params, top[i]))
+			json_object_set(params, top[i],
+					json_object_get(job, top[i]));
+	json_object_set_new(params, "testcase", json_string(suite));
+	json_object_set_new(params, "test", json_string(test));
+	return params;
+}
+
+/* Where it ran and what with: the test box, the kernel's config. */
+static json_t *run_host(json_t *job)
+{
+	static const char *const keys[] = {
+		"testbox", "tbox_group", "kconfig", "compiler", "rootfs",
+		"cpufreq_governor", NULL,
+	};
+	json_t *host = json_object();
+	int i;
+
+	for (i = 0; keys[i]; i++)
+		if (str(job, keys[i]))
+			json_object_set(host, keys[i],
+					json_object_get(job, keys[i]));
+	return host;
+}
+
+json_t *kab_lkp_result_parse(const char *root, const struct strbuf *jb,
+			     const struct strbuf *sb, double mtime,
+			     struct kab_err *err)
+{
+	char *jpath = xasprintf("%s/job.yaml", root);
+	char *spath = xasprintf("%s/stats.json", root);
+	char uuid[37], when[32], label[64], name[64];
+	unsigned char d[SHA256_DIGEST_SIZE];
+	const char *suite, *test, *commit, *key;
+	json_t *job = NULL, *stats = NULL, *run = NULL, *v;
+	json_t *params = NULL, *host = NULL;
+	struct sha256_ctx h;
+	json_error_t jerr;
+
+	job = load_job(jpath, jb, err);
+	if (!job)
+		goto out;
+	stats = json_loadb(sb->buf ? sb->buf : "", sb->len,
+			   JSON_REJECT_DUPLICATES, &jerr);
+	if (!json_is_object(stats)) {
+		/* jansson's message may quote the bytes it stopped at */
+		char *why = kab_text_clean(stats ? "not an object" :
+					   jerr.text, 200);
+
+		kab_err_set(err, "%s:%d: not lkp's stats.json (%s): a JSON "
+			    "object of numbers", spath, jerr.line, why);
+		free(why);
+		goto out;
+	}
+	json_object_foreach(stats, key, v) {
+		if (!kab_metric_name_valid(key) || !json_is_number(v) ||
+		    !kab_sample_ok(json_number_value(v))) {
+			char *shown = kab_text_clean(key, 60);
+
+			kab_err_set(err, "%s: '%s' is not a metric kab stores "
+				    "(a name without spaces, commas or quotes, "
+				    "a finite number within 1e30)", spath,
+				    shown);
+			free(shown);
+			goto out;
+		}
+	}
+	suite = str(job, "suite") ? str(job, "suite") : str(job, "testcase");
+	if (!suite || !kab_name_ok(suite, 64)) {
+		kab_err_set(err, "%s: no suite (or testcase) that is a name",
+			    jpath);
+		goto out;
+	}
+	test = str(json_object_get(job, suite), "test");
+	test = test ? test : str(job, "test") ? str(job, "test") : suite;
+	if (!kab_name_ok(test, 64)) {
+		bad_key(err, jpath, "test", test);
+		goto out;
+	}
+	commit = str(job, "commit");
+	if (!is_hex(commit, 40))
+		commit = NULL;
+	snprintf(label, sizeof(label), "%.12s", commit ? commit : "lkp");
+
+	/* the job's name: the file it came from, as lkp keeps it */
+	snprintf(name, sizeof(name), "%s", str(job, "job_origin") ?
+		 str(job, "job_origin") : suite);
+	name[strcspn(name, ".")] = '\0';
+	if (!kab_name_ok(name, 64))
+		snprintf(name, sizeof(name), "%s", suite);
+
+	params = run_params(job, suite, test);
+	host = run_host(job);
+	json_object_foreach(params, key, v) {
+		if (!kab_name_ok(key, 64) ||
+		    !kab_text_ok(json_string_value(v), 256) ||
+		    strchr(json_string_value(v), '/')) {
+			bad_key(err, jpath, key, json_string_value(v));
+			goto out;
+		}
+	}
+	json_object_foreach(host, key, v) {
+		if (!kab_text_ok(json_string_value(v), 4096)) {
+			bad_key(err, jpath, key, json_string_value(v));
+			goto out;
+		}
+	}
+
+	sha256_init(&h);
+	sha256_update(&h, jb->len, (const uint8_t *)(jb->buf ? jb->buf : ""));
+	sha256_update(&h, sb->len, (const uint8_t *)(sb->buf ? sb->buf : ""));
+	sha256_digest(&h, sizeof(d), d);
+	kab_uuid_of_digest(d, uuid);
+	iso8601_utc(mtime, when, sizeof(when));
+	run = json_pack("{s:s, s:{s:s, s:n, s:n, s:n, s:n, s:o}, s:s, s:s, "
+			"s:s, s:o, s:{}, s:s, s:o, s:i, s:s, s:s, s:s, "
+			"s:[{s:i, s:O}]}",
+			"uuid", uuid, "kernel", "label", label, "release",
+			"cmdline", "image_path", "image_sha256", "commit",
+			commit ? json_string(commit) : json_null(),
+			"job", name, "suite", suite, "test", test,
+			"params", json_incref(params), "resolved",
+			"target", "lkp", "host", json_incref(host),
+			"iterations_planned", 1, "started_at", when,
+			"ended_at", when, "status", "ok", "iterations",
+			"iteration", 1, "metrics", stats);
+	if (!run)
+		kab_err_set(err, "%s: cannot make a run of it", root);
+out:
+	json_decref(params);
+	json_decref(host);
+	json_decref(job);
+	json_decref(stats);
+	free(jpath);
+	free(spath);
+	return run;
+}
+
+json_t *kab_lkp_result_run(const char *root, struct kab_err *err)
+{
+	struct strbuf jb = STRBUF_INIT, sb = STRBUF_INIT;
+	char *jpath = xasprintf("%s/job.yaml", root);
+	char *spath = xasprintf("%s/stats.json", root);
+	json_t *run = NULL;
+	struct stat st;
+
+	if (read_file(jpath, &jb, err) || read_file(spath, &sb, err))
+		kab_err_prefix(err, "%s: not lkp's result root of a run (its "
+			       "job.yaml and stats.json)", root);
+	else
+		run = kab_lkp_result_parse(root, &jb, &sb, stat(spath, &st) ?
+					   now_wall() : (double)st.st_mtime,
+					   err);
+	strbuf_release(&jb);
+	strbuf_release(&sb);
+	free(jpath);
+	free(spath);
+	return run;
+}
