@@ -90,14 +90,10 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 			o->metric = optarg;
 			break;
 		case 's':
-			o->sets = xrealloc(o->sets, (o->nr_sets + 1) *
-					   sizeof(*o->sets));
-			o->sets[o->nr_sets++] = optarg;
+			cli_push_arg(&o->sets, &o->nr_sets, optarg);
 			break;
 		case 1:
-			o->only = xrealloc(o->only, (o->nr_only + 1) *
-					   sizeof(*o->only));
-			o->only[o->nr_only++] = optarg;
+			cli_push_arg(&o->only, &o->nr_only, optarg);
 			break;
 		case 'r':
 			if (number("--runs", optarg, 1, 1000, &v))

@@ -56,6 +56,8 @@ int cli_check_monitors(const char *list);
  */
 struct kab_jobsel;
 struct kab_joblist;
+/* Append arg to the array *v of *n (a repeatable option's values). */
+void cli_push_arg(char ***v, int *n, char *arg);
 int cli_load_jobs(const char *path, const struct kab_jobsel *sel,
 		  struct kab_joblist *out);
 /* Open the database named by --db, $KAB_DB or the default. */

@@ -305,12 +305,10 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 			job_path = optarg;
 			break;
 		case 's':
-			sets = xrealloc(sets, (nr_sets + 1) * sizeof(*sets));
-			sets[nr_sets++] = optarg;
+			cli_push_arg(&sets, &nr_sets, optarg);
 			break;
 		case 9:
-			only = xrealloc(only, (nr_only + 1) * sizeof(*only));
-			only[nr_only++] = optarg;
+			cli_push_arg(&only, &nr_only, optarg);
 			break;
 		case 'n':
 			boots = strtol(optarg, &end, 10);

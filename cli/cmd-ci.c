@@ -82,13 +82,9 @@ static int matrix(int argc, char **argv)
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		if (opt == 's') {
-			sets = xrealloc(sets, (sel.nr_sets + 1) *
-					sizeof(*sets));
-			sets[sel.nr_sets++] = optarg;
+			cli_push_arg(&sets, &sel.nr_sets, optarg);
 		} else if (opt == 'o') {
-			only = xrealloc(only, (sel.nr_only + 1) *
-					sizeof(*only));
-			only[sel.nr_only++] = optarg;
+			cli_push_arg(&only, &sel.nr_only, optarg);
 		} else if (opt == 'k') {
 			kernels = optarg;
 		} else if (opt == 'r') {

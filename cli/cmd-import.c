@@ -202,12 +202,10 @@ int cmd_import(struct cli *cli, int argc, char **argv)
 			format = "lkp";
 			break;
 		case 's':
-			sets = xrealloc(sets, (nr_sets + 1) * sizeof(*sets));
-			sets[nr_sets++] = optarg;
+			cli_push_arg(&sets, &nr_sets, optarg);
 			break;
 		case 'o':
-			only = xrealloc(only, (nr_only + 1) * sizeof(*only));
-			only[nr_only++] = optarg;
+			cli_push_arg(&only, &nr_only, optarg);
 			break;
 		case 'h':
 			import_usage();

@@ -96,6 +96,12 @@ int cli_check_monitors(const char *list)
 	return EXIT_USAGE;
 }
 
+void cli_push_arg(char ***v, int *n, char *arg)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = arg;
+}
+
 int cli_load_jobs(const char *path, const struct kab_jobsel *sel,
 		  struct kab_joblist *out)
 {
