@@ -12,14 +12,33 @@
 #include "cli.h"
 #include "../runner/runner.h"
 
+/* Runs in kab export's shape, each stored whole; where names them. */
+static int store_runs(struct kab_db *db, json_t *runs, const char *where,
+		      int *added, int *skipped)
+{
+	struct kab_err err;
+	json_t *run;
+	size_t i;
+
+	json_array_foreach(runs, i, run) {
+		bool skip;
+
+		if (kab_db_import_run(db, run, (int)i, &skip, &err))
+			return cli_error(EXIT_RUN, "%s: %s", where, err.msg);
+		if (skip)
+			(*skipped)++;
+		else
+			(*added)++;
+	}
+	return EXIT_OK;
+}
+
 static int import_file(struct kab_db *db, const char *path, int *added,
 		       int *skipped)
 {
 	json_error_t jerr;
-	struct kab_err err;
-	json_t *doc, *runs, *j;
-	size_t i;
-	int rc = EXIT_OK;
+	json_t *doc, *runs;
+	int rc;
 
 	doc = strcmp(path, "-") ? json_load_file(path, JSON_REJECT_DUPLICATES,
 						 &jerr) :
@@ -47,18 +66,7 @@ static int import_file(struct kab_db *db, const char *path, int *added,
 				 (long long)json_integer_value(
 					 json_object_get(doc, "kab_export")));
 	}
-	json_array_foreach(runs, i, j) {
-		bool skip;
-
-		if (kab_db_import_run(db, j, (int)i, &skip, &err)) {
-			rc = cli_error(EXIT_RUN, "%s: %s", path, err.msg);
-			break;
-		}
-		if (skip)
-			(*skipped)++;
-		else
-			(*added)++;
-	}
+	rc = store_runs(db, runs, path, added, skipped);
 	json_decref(doc);
 	return rc;
 }
@@ -106,7 +114,6 @@ static int import_lkp(struct kab_db *db, char *const *dirs, int nr_dirs,
 	json_t *runs = json_array(), *run;
 	struct kab_err err;
 	int i, k, nr, rc = EXIT_OK;
-	size_t j;
 
 	for (i = 0; i < nr_dirs && !rc; i++) {
 		char **roots;
@@ -125,20 +132,8 @@ static int import_lkp(struct kab_db *db, char *const *dirs, int nr_dirs,
 		}
 		free(roots);
 	}
-	json_array_foreach(runs, j, run) {
-		bool skip;
-
-		if (rc)
-			break;
-		if (kab_db_import_run(db, run, (int)j, &skip, &err)) {
-			rc = cli_error(EXIT_RUN, "%s", err.msg);
-			break;
-		}
-		if (skip)
-			(*skipped)++;
-		else
-			(*added)++;
-	}
+	if (!rc)
+		rc = store_runs(db, runs, "kab import --lkp", added, skipped);
 	json_decref(runs);
 	return rc;
 }

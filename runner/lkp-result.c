@@ -32,7 +32,7 @@ static bool has_stats(const char *dir)
 	return ok;
 }
 
-static int only_dirs(const struct dirent *d)
+static int not_hidden(const struct dirent *d)
 {
 	return d->d_name[0] != '.';
 }
@@ -50,7 +50,7 @@ int kab_lkp_result_roots(const char *dir, char ***roots, int *nr,
 		(*roots)[(*nr)++] = xstrdup(dir);
 		return 0;
 	}
-	n = scandir(dir, &ents, only_dirs, versionsort);
+	n = scandir(dir, &ents, not_hidden, versionsort);
 	if (n < 0)
 		return kab_err_set(err, "%s: %m: give lkp's result root of a "
 				   "run (.../<commit>/<n>) or of a commit",
