@@ -70,8 +70,10 @@ test_expect "--order random boots both sides in every round, in a seeded order" 
 	kab --db $TMP/r1.db ab --a-label x --b-label y --job $JOB $QUICK \
 		--boots 2 --runs-per-boot 1 --order random --seed 7 \
 		>$TMP/o 2>&1 || { cat $TMP/o; sqlite3 $TMP/r1.db "SELECT id, outcome, problem FROM boots"; false; }
-	# the order of the boots, whatever became of them
-	sqlite3 $TMP/r1.db "SELECT group_concat(kernel_label, \"\") FROM (SELECT kernel_label FROM boots ORDER BY id)" >$TMP/order1
+	# the order of the boots, whatever became of them, but for a boot
+	# the host starved, which is booted once more by design
+	sqlite3 $TMP/r1.db "SELECT group_concat(kernel_label, \"\") FROM (SELECT kernel_label FROM boots WHERE outcome != '"'"'host-stall'"'"' ORDER BY id)" >$TMP/order1
+	sqlite3 $TMP/r1.db "SELECT id, kernel_label, outcome FROM boots"
 	cat $TMP/order1
 	grep -Eq "^(xy|yx)(xy|yx)$" $TMP/order1
 '
