@@ -98,16 +98,24 @@ test_expect "kab bisect names the seeded commit; killed, it resumes" '
 	rc=0
 	kab bisect --resume 1 >$TMP/o 2>$TMP/e || rc=$?
 	cat $TMP/e $TMP/o
-	# a busy host can leave c4 between the endpoints after 8 boots
-	# (seen in CI: 85% of the way, p 0.005 at the last look): kab says
-	# so, and a resume measures it again -- once, here
-	if [ $rc != 0 ] && grep -q "which a busy host can cause: kab bisect --resume 1 measures" $TMP/e; then
+	# a busy host can leave c4 (and c6) between the endpoints after 8
+	# boots (seen in CI: 73-85% of the way, p 0.005 at the last look,
+	# with other processes keeping a quarter of the host busy): kab
+	# says so, and each resume measures those commits again -- up to
+	# three times here, as a user on that host would
+	resumes=0
+	cp $TMP/e $TMP/e2
+	while [ $rc != 0 ] && [ $resumes -lt 3 ] &&
+	      grep -q "which a busy host can cause: kab bisect --resume 1 measures" $TMP/e2; do
+		resumes=$((resumes + 1))
 		rc=0
 		kab bisect --resume 1 >$TMP/o 2>$TMP/e2 || rc=$?
 		cat $TMP/e2 $TMP/o
-		grep -q "^kab: bisect-step ${C4:0:12}: slow" $TMP/e2
-	fi
+		cat $TMP/e2 >>$TMP/eall
+	done
 	test $rc = 0
+	# measured slow in one of those runs, not taken from a skip
+	[ $resumes = 0 ] || grep -q "^kab: bisect-step ${C4:0:12}: slow" $TMP/e1 $TMP/e $TMP/eall
 	grep -q "^$C4 is the first slow commit" $TMP/o
 	grep -q "c4: slub_debug, the regression" $TMP/o
 	test "$(sql "SELECT status || '"'"' '"'"' || first_bad FROM bisects WHERE id = 1")" = "done $C4"
