@@ -21,6 +21,8 @@ struct kab_summary {
 
 /* v is sorted in place. */
 void kab_summarize(double *v, size_t n, struct kab_summary *out);
+/* A sum as Ruby's Array#sum, lkp's, takes it (Kahan-Babuska). */
+double kab_lkp_sum(const double *v, size_t n);
 /* 100 * stddev / mean, 0 when the mean is 0. */
 double kab_summary_pct(const struct kab_summary *s);
 /* Is every value > 0 (a ratio, so tested on the log scale)? */
@@ -189,13 +191,37 @@ bool kab_metric_absolute(const char *metric);
 /* +1 higher is better, -1 lower is better, 0 unknown. */
 int kab_metric_direction(const char *metric);
 /*
- * lkp's floor for tiny counters, applied under --test lkp only (lkp has
- * no test, so it needs one): false when a row is too small to show.
+ * lkp's %change of a head against the base: absolute for the metrics
+ * above, else 100 * (head - base) / base with a base of 0 taken as
+ * 1e-100 and a negative base as it is (lib/compare.rb).
  */
-bool kab_metric_big_enough(const char *metric, double max_abs_mean);
-/* lkp's own "changed" heuristic (range and median rules). */
-bool kab_lkp_changed(const char *metric, const double *x, size_t nx,
-		     const double *y, size_t ny);
+double kab_lkp_change(const char *metric, double base_mean,
+		      double head_mean);
+
+/* One side of a stat, as lkp's changed-stat rule sees it. */
+struct kab_lkp_values {
+	const double *v;	/* the stat's values, NULL when none */
+	size_t n;
+	size_t cols;		/* the side's samples: lkp's matrix columns */
+	bool family;		/* the side has a stat of this one's monitor */
+};
+struct kab_lkp_ctx {
+	const char *const *suites;	/* the compared jobs' test suites */
+	size_t nr_suites;
+};
+/*
+ * Did the stat change, by lkp ncompare's own rule (lib/stats.rb's
+ * StatCompare with lkp's defaults)?  lkp-rule.c tells the rule.
+ */
+bool kab_lkp_stat_changed(const char *metric,
+			  const struct kab_lkp_values *head,
+			  const struct kab_lkp_values *base,
+			  const struct kab_lkp_ctx *ctx);
+/* Would lkp report the stat at all (stat and report allow/deny lists)? */
+bool kab_lkp_reported(const char *metric);
+/* Is the metric's first component a test suite (lkp sorts them first)? */
+bool kab_lkp_is_suite(const char *metric, const char *const *suites,
+		      size_t nr);
 /*
  * The suite's main metric, as lkp's robot reports it: will-it-scale's
  * per_process_ops (per_thread_ops in thread mode), stress-ng's
@@ -251,11 +277,16 @@ struct kab_compare_opts {
 	bool all;		/* show every row */
 	const char *const *kpi;	/* the KPI metrics of this table */
 	size_t nr_kpi;
+	/* the test suites of the compared jobs: lkp's row order, its rule */
+	const char *const *suites;
+	size_t nr_suites;
+	bool lkp_rows;		/* lkp's rows exactly: no KPI row forced */
 };
 
 struct kab_cell {
 	struct kab_summary s;
 	double change;		/* % or absolute, see .absolute */
+	double lkp_change;	/* what lkp prints: kab_lkp_change */
 	bool absolute;
 	bool zero_base;		/* base mean 0: change given absolutely */
 	size_t units_base, units_head;	/* boots on each side */
@@ -283,11 +314,13 @@ struct kab_row {
 	struct kab_cell *cells;	/* one per head */
 	bool kpi;		/* a primary hypothesis */
 	bool shown;
+	size_t family;		/* lkp's sort key: shown rows of its monitor */
+	size_t nr_cells;
 };
 
 struct kab_comparison {
 	size_t nr_rows;
-	struct kab_row *rows;	/* in lkp's order, KPIs first */
+	struct kab_row *rows;	/* shown rows first, each part in lkp's order */
 	size_t nr_heads;
 	size_t few_rows;	/* rows with fewer than 2 boots on a side */
 	size_t weak_rows;	/* rows whose test cannot reach alpha at all */
@@ -305,7 +338,11 @@ const struct kab_series *kab_side_series(const struct kab_side *s,
 /* The unadjusted p of the test that decided a cell, NAN when none. */
 double kab_cell_p(const struct kab_cell *c, enum kab_test test);
 
-/* Rows for every metric the base and at least one head share. */
+/*
+ * Rows for every metric the base and at least one head share; with
+ * opts->all or lkp's rule, for the metrics of one side too (the other
+ * side's cells empty: lkp shows them as 0).
+ */
 int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 		size_t nr_heads, const struct kab_compare_opts *opts,
 		struct kab_comparison *out);
@@ -325,10 +362,23 @@ struct kab_table_head {
 	size_t nr_heads;
 };
 
-/* lkp's text, byte for byte; stats appends p and CI columns. */
-void kab_lkp_header(FILE *out, const struct kab_table_head *h);
+/*
+ * lkp's table: the header down to the dashes (lkp: the commit: block
+ * names each side by its commit or label only, as lkp ncompare; else
+ * kab adds the subject), the two %stddev lines, and a row (stats
+ * appends p and interval columns, notes kab's remarks on the row).
+ */
+void kab_lkp_header(FILE *out, const struct kab_table_head *h, bool lkp);
+void kab_lkp_columns(FILE *out, size_t nr_heads);
 void kab_lkp_row(FILE *out, const struct kab_row *r, size_t nr_heads,
-		 bool stats);
+		 bool stats, bool notes);
+/*
+ * lkp ncompare's group for a comparison, and nothing else: nothing at
+ * all when no row is shown, else the header, the shown rows and a
+ * blank line.
+ */
+void kab_lkp_table(FILE *out, const struct kab_table_head *h,
+		   const struct kab_comparison *c);
 /* The robot's first sentence, one line per significant KPI change. */
 void kab_kpi_summary(FILE *out, const struct kab_comparison *c,
 		     const struct kab_side *base,

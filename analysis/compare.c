@@ -210,6 +210,7 @@ static void fill_cell(const struct kab_series *b, const struct kab_side *bside,
 		c->change = c->s.mean - bs->mean;
 	else
 		c->change = 100 * (c->s.mean - bs->mean) / fabs(bs->mean);
+	c->lkp_change = kab_lkp_change(b->metric, bs->mean, c->s.mean);
 	kab_anova(b->v, b->boot, b->n, &ab);
 	kab_anova(h->v, h->boot, h->n, &ah);
 	c->f_base = ab.f;
@@ -294,54 +295,116 @@ static void decide(const struct kab_compare_opts *o, const struct kab_row *r,
 		c->verdict = (c->s.mean > r->base.mean ? 1 : -1) * dir;
 }
 
-/* lkp has no test, so its heuristics keep lkp's floors. */
-static void decide_lkp(struct kab_row *r, const struct kab_series *b,
-		       const struct kab_series *h, struct kab_cell *c)
+/* The samples a side has of its most sampled metric: lkp's columns. */
+static size_t side_cols(const struct kab_side *s)
 {
-	double big = fabs(r->base.mean) > fabs(c->s.mean) ?
-		     fabs(r->base.mean) : fabs(c->s.mean);
+	size_t i, cols = 0;
 
-	c->significant = kab_lkp_changed(r->metric, b->v, b->n, h->v, h->n) &&
-			 kab_metric_big_enough(r->metric, big);
+	for (i = 0; i < s->nr; i++)
+		if (s->series[i].n > cols)
+			cols = s->series[i].n;
+	return cols;
 }
 
-/* Groups: the benchmark's own first, monitors by name, perf-profile last. */
-static int group_rank(const char *m)
+/* Has the side a metric of the same monitor (first component)? */
+static bool side_family(const struct kab_side *s, const char *metric)
 {
-	static const char *const monitors[] = {
-		"proc-vmstat.", "meminfo.", "perf-stat.", "vmstat.",
-		"numa-vmstat.", "numa-meminfo.", "sched_debug.", "perf-sched.",
-		"mpstat.", "slabinfo.", "interrupts.", "softirqs.",
-	};
-	size_t i;
+	size_t i, n = strcspn(metric, ".");
 
-	if (!strncmp(m, "perf-profile", 12))
-		return 2;
-	for (i = 0; i < sizeof(monitors) / sizeof(monitors[0]); i++)
-		if (!strncmp(m, monitors[i], strlen(monitors[i])))
-			return 1;
-	return 0;
+	for (i = 0; i < s->nr; i++)
+		if (s->series[i].n && !strncmp(s->series[i].metric, metric, n) &&
+		    strcspn(s->series[i].metric, ".") == n)
+			return true;
+	return false;
+}
+
+static void lkp_values(const struct kab_side *side, const char *metric,
+		       struct kab_lkp_values *v)
+{
+	const struct kab_series *s = kab_side_series(side, metric);
+
+	v->v = s && s->n ? s->v : NULL;
+	v->n = s ? s->n : 0;
+	v->cols = side_cols(side);
+	v->family = side_family(side, metric);
+}
+
+/* lkp has no test: its own rule decides, on samples. */
+static void decide_lkp(const struct kab_compare_opts *o, const char *metric,
+		       const struct kab_side *base,
+		       const struct kab_side *head, struct kab_cell *c)
+{
+	struct kab_lkp_ctx ctx = { o->suites, o->nr_suites };
+	struct kab_lkp_values a, b;
+
+	lkp_values(head, metric, &a);
+	lkp_values(base, metric, &b);
+	c->significant = kab_lkp_stat_changed(metric, &a, &b, &ctx);
+}
+
+/*
+ * Rows in lkp's order (lib/compare.rb's sort_stats), the shown ones
+ * first: by the number of shown rows of the same monitor (a test
+ * suite's own rows count 0, so they come first), then by the name
+ * (perf-profile's by its first two components only), then by the
+ * changes; kab breaks lkp's remaining ties by the name.
+ */
+static size_t sort_key_len(const char *m)
+{
+	size_t n = strcspn(m, ".");
+
+	if (n == 12 && !strncmp(m, "perf-profile", 12) && m[n])
+		n += 1 + strcspn(m + n + 1, ".");
+	return n == strcspn(m, ".") ? strlen(m) : n;
 }
 
 static int cmp_rows(const void *a, const void *b)
 {
 	const struct kab_row *x = a, *y = b;
-	int gx = group_rank(x->metric), gy = group_rank(y->metric);
-	size_t lx = strcspn(x->metric, "."), ly = strcspn(y->metric, ".");
-	double cx = x->cells[0].s.n ? x->cells[0].change : INFINITY;
-	double cy = y->cells[0].s.n ? y->cells[0].change : INFINITY;
+	size_t lx = sort_key_len(x->metric), ly = sort_key_len(y->metric);
+	size_t i, nr = x->nr_cells;
 	int c;
 
-	if (x->kpi != y->kpi)
-		return x->kpi ? -1 : 1;
-	if (gx != gy)
-		return gx - gy;
-	c = strncmp(x->metric, y->metric, lx < ly ? lx : ly);
+	if (x->shown != y->shown)
+		return x->shown ? -1 : 1;
+	if (x->family != y->family)
+		return x->family < y->family ? -1 : 1;
+	c = memcmp(x->metric, y->metric, lx < ly ? lx : ly);
 	if (c || lx != ly)
-		return c ? c : (int)lx - (int)ly;
-	if (cx != cy)
-		return cx < cy ? -1 : 1;
+		return c ? c : lx < ly ? -1 : 1;
+	for (i = 0; i < nr; i++) {
+		double cx = x->cells[i].lkp_change, cy = y->cells[i].lkp_change;
+
+		if (cx < cy)
+			return -1;
+		if (cx > cy)
+			return 1;
+	}
 	return strcmp(x->metric, y->metric);
+}
+
+/* Each row's family size for lkp's order, among rows shown alike. */
+static void count_families(struct kab_comparison *out)
+{
+	const struct kab_compare_opts *o = out->opts;
+	size_t i, j;
+
+	for (i = 0; i < out->nr_rows; i++) {
+		struct kab_row *r = &out->rows[i];
+		size_t n = strcspn(r->metric, ".");
+
+		r->nr_cells = out->nr_heads;
+		r->family = 0;
+		if (kab_lkp_is_suite(r->metric, o->suites, o->nr_suites))
+			continue;
+		for (j = 0; j < out->nr_rows; j++) {
+			const char *m = out->rows[j].metric;
+
+			r->family += out->rows[j].shown == r->shown &&
+				     strcspn(m, ".") == n &&
+				     !strncmp(m, r->metric, n);
+		}
+	}
 }
 
 static bool is_kpi(const struct kab_compare_opts *o, const char *metric)
@@ -404,7 +467,7 @@ static void count_notes(struct kab_comparison *out, size_t n_other)
 		bool few = false, zero = false, weak = false, conf = false;
 		bool blk = false;
 
-		r->shown = o->all || r->kpi;
+		r->shown = o->all || (r->kpi && !o->lkp_rows);
 		for (h = 0; h < out->nr_heads; h++) {
 			const struct kab_cell *c = &r->cells[h];
 
@@ -413,7 +476,8 @@ static void count_notes(struct kab_comparison *out, size_t n_other)
 			conf |= c->confounded;
 			blk |= c->blocks >= 2;
 			zero |= c->zero_base;
-			weak |= o->test == KAB_TEST_MWU && c->s.n && !c->few &&
+			weak |= o->test == KAB_TEST_MWU && c->s.n && r->base.n &&
+				!c->few &&
 				kab_mwu_min_p(c->units_base, c->units_head) >
 				o->fdr;
 		}
@@ -435,55 +499,119 @@ static void count_notes(struct kab_comparison *out, size_t n_other)
 			out->need_n++;
 }
 
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Every metric of some side, once each, sorted. */
+static const char **all_metrics(const struct kab_side *base,
+				const struct kab_side *heads, size_t nr_heads,
+				size_t *nr)
+{
+	size_t total = base->nr, h, i, n = 0;
+	const char **m;
+
+	for (h = 0; h < nr_heads; h++)
+		total += heads[h].nr;
+	m = malloc((total ? total : 1) * sizeof(*m));
+	if (!m)
+		return NULL;
+	for (i = 0; i < base->nr; i++)
+		m[n++] = base->series[i].metric;
+	for (h = 0; h < nr_heads; h++)
+		for (i = 0; i < heads[h].nr; i++)
+			m[n++] = heads[h].series[i].metric;
+	qsort(m, n, sizeof(*m), cmp_names);
+	for (i = 0, *nr = 0; i < n; i++)
+		if (!*nr || strcmp(m[*nr - 1], m[i]))
+			m[(*nr)++] = m[i];
+	return m;
+}
+
+/*
+ * A cell of a metric that only one of its two sides has: lkp's 0 on
+ * the other side, no test.
+ */
+static void one_sided_cell(const char *metric, const struct kab_series *h,
+			   const struct kab_summary *bs, struct kab_cell *c)
+{
+	if (h && h->n)
+		summarize(h, &c->s);
+	c->absolute = kab_metric_absolute(metric);
+	c->change = NAN;
+	c->lkp_change = kab_lkp_change(metric, bs->mean, c->s.mean);
+	c->ci_lo = c->ci_hi = c->unit_sd = NAN;
+	c->p_welch = c->p_mwu = c->f_base = c->f_head = NAN;
+}
+
 int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 		size_t nr_heads, const struct kab_compare_opts *o,
 		struct kab_comparison *out)
 {
-	size_t i, h, n = 0, n_other = 0;
+	size_t i, h, n = 0, n_other = 0, nr_names;
+	const char **names;
 
 	memset(out, 0, sizeof(*out));
 	out->opts = o;
 	out->nr_heads = nr_heads;
-	out->rows = calloc(base->nr ? base->nr : 1, sizeof(*out->rows));
-	if (!out->rows)
+	names = all_metrics(base, heads, nr_heads, &nr_names);
+	if (!names)
 		return -1;
-	for (i = 0; i < base->nr; i++) {
-		const struct kab_series *b = &base->series[i];
+	out->rows = calloc(nr_names ? nr_names : 1, sizeof(*out->rows));
+	if (!out->rows) {
+		free(names);
+		return -1;
+	}
+	for (i = 0; i < nr_names; i++) {
+		const struct kab_series *b = kab_side_series(base, names[i]);
 		struct kab_row *r = &out->rows[n];
-		bool any = false;
+		bool both = false;
 
-		if (!b->n)
+		if (b && !b->n)
+			b = NULL;
+		for (h = 0; h < nr_heads && b; h++) {
+			const struct kab_series *hs =
+				kab_side_series(&heads[h], names[i]);
+
+			both |= hs && hs->n;
+		}
+		/* one side only: a row for --all and for lkp's rule */
+		if (!both && !o->all && o->test != KAB_TEST_LKP)
 			continue;
-		r->metric = b->metric;
-		r->kpi = is_kpi(o, b->metric);
-		r->cells = calloc(nr_heads, sizeof(*r->cells));
-		summarize(b, &r->base);
+		r->metric = names[i];
+		r->kpi = is_kpi(o, names[i]);
+		r->cells = calloc(nr_heads ? nr_heads : 1, sizeof(*r->cells));
+		if (!r->cells)
+			break;
+		if (b)
+			summarize(b, &r->base);
 		for (h = 0; h < nr_heads; h++) {
 			const struct kab_series *hs =
-				kab_side_series(&heads[h], b->metric);
+				kab_side_series(&heads[h], names[i]);
 
 			r->cells[h].p_adj = NAN;
-			if (!hs || !hs->n)
-				continue;
-			fill_cell(b, base, &r->base, hs, &heads[h],
-				  &r->cells[h]);
+			if (b && hs && hs->n)
+				fill_cell(b, base, &r->base, hs, &heads[h],
+					  &r->cells[h]);
+			else
+				one_sided_cell(names[i], hs, &r->base,
+					       &r->cells[h]);
 			if (o->test == KAB_TEST_LKP)
-				decide_lkp(r, b, hs, &r->cells[h]);
-			any = true;
-		}
-		if (!any) {
-			free(r->cells);
-			continue;
+				decide_lkp(o, names[i], base, &heads[h],
+					   &r->cells[h]);
 		}
 		n_other += !r->kpi;
 		n++;
 	}
+	free(names);
 	out->nr_rows = n;
 	for (h = 0; h < nr_heads; h++) {
 		adjust_family(&out, 1, h, true);
 		adjust_family(&out, 1, h, false);
 	}
 	count_notes(out, n_other);
+	count_families(out);
 	if (n)
 		qsort(out->rows, n, sizeof(*out->rows), cmp_rows);
 	return 0;

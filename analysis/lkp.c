@@ -5,8 +5,6 @@
  * heuristic, and its table, byte for byte (lib/compare.rb's widths:
  * ABS_WIDTH 10, REL_WIDTH 10, ERR_WIDTH 6).
  */
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,86 +63,72 @@ char *kab_suite_kpi(const char *testcase, const char *test, const char *mode)
 	return m;
 }
 
-bool kab_metric_big_enough(const char *metric, double max_abs_mean)
+double kab_lkp_change(const char *metric, double base_mean,
+		      double head_mean)
 {
-	if (ends(metric, ".time.minor_page_faults"))
-		return max_abs_mean >= 1000;
-	if (starts(metric, "proc-vmstat.") && !starts(metric, "proc-vmstat.nr_"))
-		return max_abs_mean > 1000;
-	/* a node's rows as the machine's: numa-vmstat.node0.numa_hit */
-	if (starts(metric, "numa-vmstat.") && !strstr(metric, ".nr_"))
-		return max_abs_mean > 1000;
-	if (starts(metric, "meminfo.") || starts(metric, "numa-meminfo."))
-		return max_abs_mean > 1000;
-	if (starts(metric, "perf-profile."))
-		return max_abs_mean >= 1;
-	return true;
-}
-
-static double median_of(const double *v, size_t n)
-{
-	double *c = malloc(n * sizeof(*c)), m;
-
-	if (!c)
-		return NAN;
-	memcpy(c, v, n * sizeof(*c));
-	gsl_sort(c, 1, n);
-	m = gsl_stats_median_from_sorted_data(c, 1, n);
-	free(c);
-	return m;
-}
-
-bool kab_lkp_changed(const char *metric, const double *x, size_t nx,
-		     const double *y, size_t ny)
-{
-	double mx, my, lo, hi, xmin, xmax, ymin, ymax;
-
-	if ((nx < 3 && ny < 3) || !nx || !ny)
-		return false;
-	mx = fabs(median_of(x, nx));
-	my = fabs(median_of(y, ny));
-	lo = mx < my ? mx : my;
-	hi = mx < my ? my : mx;
-	if (lo == 0 ? hi == 0 :
-	    hi / lo <= (starts(metric, "perf-") ? 1.01 : 1.05))
-		return false;
-	gsl_stats_minmax(&xmin, &xmax, x, 1, nx);
-	gsl_stats_minmax(&ymin, &ymax, y, 1, ny);
-	return xmax < ymin || ymax < xmin;
+	if (kab_metric_absolute(metric))
+		return head_mean - base_mean;
+	/* "To avoid divide 0 problem" */
+	if (base_mean == 0)
+		base_mean = 1e-100;
+	return 100.0 * (head_mean - base_mean) / base_mean;
 }
 
 /* ---- the table ---- */
 
+/* Ruby prints what C calls inf and nan as Inf and NaN. */
+static bool non_finite(FILE *out, double v, bool plus, int width)
+{
+	char buf[8];
+
+	if (isfinite(v))
+		return false;
+	snprintf(buf, sizeof(buf), "%s%s", signbit(v) && !isnan(v) ? "-" :
+		 plus ? "+" : "", isnan(v) ? "NaN" : "Inf");
+	fprintf(out, "%*s", width, buf);
+	return true;
+}
+
 static void avg_cell(FILE *out, double avg)
 {
+	if (non_finite(out, avg, false, 10))
+		return;
 	if (fabs(avg) < 1000)
 		fprintf(out, "%10.2f", avg);
 	else if (fabs(avg) > 100000000)
 		fprintf(out, "%10.4g", avg);
 	else
-		fprintf(out, "%10lld", (long long)avg);
+		fprintf(out, "%10lld", (long long)avg);	/* Ruby's %d: truncated */
 }
 
+/*
+ * lkp's stddev cell: a side of one value (or none) has a stddev of -1,
+ * which a negative mean turns into a percentage; a mean of 0 leaves
+ * the stddev as it is.
+ */
 static void err_cell(FILE *out, const struct kab_summary *s)
 {
-	double pct;
+	double pct = s->n > 1 ? s->stddev : -1;
 
-	if (s->n > 1 && s->mean != 0) {
-		pct = 100 * s->stddev / s->mean;
-		if (pct > 2) {
-			fprintf(out, " \u00b1%3d%%", (int)pct);
-			return;
-		}
+	if (s->mean != 0)
+		pct = 100 * pct / s->mean;
+	if (pct > 2) {
+		fputs(" \u00b1", out);
+		if (!non_finite(out, pct, false, 3))
+			fprintf(out, "%3.0f", trunc(pct));
+		fputc('%', out);
+		return;
 	}
 	fputs("      ", out);
 }
 
 static void change_cell(FILE *out, const struct kab_cell *c)
 {
-	const char *fmt = fabs(c->change) >= 100000 ? "%+10.2g" : "%+10.1f";
+	const char *fmt = fabs(c->lkp_change) < 100000 ? "%+10.1f" : "%+10.2g";
 
-	fprintf(out, fmt, c->change);
-	fputs(c->absolute || c->zero_base ? "  " : "% ", out);
+	if (!non_finite(out, c->lkp_change, true, 10))
+		fprintf(out, fmt, c->lkp_change);
+	fputs(c->absolute ? "  " : "% ", out);
 }
 
 static void stats_cells(FILE *out, const struct kab_cell *c)
@@ -171,20 +155,16 @@ static void stats_cells(FILE *out, const struct kab_cell *c)
 }
 
 void kab_lkp_row(FILE *out, const struct kab_row *r, size_t nr_heads,
-		 bool stats)
+		 bool stats, bool notes)
 {
 	size_t i;
 
+	/* a side without the metric shows lkp's 0.00 */
 	avg_cell(out, r->base.mean);
 	err_cell(out, &r->base);
 	for (i = 0; i < nr_heads; i++) {
 		const struct kab_cell *c = &r->cells[i];
 
-		if (!c->s.n) {
-			/* the metric is missing in this head */
-			fprintf(out, "%12s%10s      ", "", "");
-			continue;
-		}
 		change_cell(out, c);
 		avg_cell(out, c->s.mean);
 		err_cell(out, &c->s);
@@ -192,16 +172,20 @@ void kab_lkp_row(FILE *out, const struct kab_row *r, size_t nr_heads,
 	fprintf(out, "  %s", r->metric);
 	if (stats)
 		for (i = 0; i < nr_heads; i++)
-			if (r->cells[i].s.n)
+			if (r->cells[i].s.n && r->base.n)
 				stats_cells(out, &r->cells[i]);
-	for (i = 0; i < nr_heads; i++) {
-		if (r->cells[i].s.n && r->cells[i].few) {
+	for (i = 0; i < nr_heads && notes; i++) {
+		if (!r->base.n || !r->cells[i].s.n) {
+			fputs("  (one side only)", out);
+			break;
+		}
+		if (r->cells[i].few) {
 			fputs(r->cells[i].confounded ? "  (machines differ)" :
 			      "  (boots<2)", out);
 			break;
 		}
 		if (r->cells[i].zero_base) {
-			fputs("  (base 0: absolute change)", out);
+			fputs("  (base 0)", out);
 			break;
 		}
 	}
@@ -231,18 +215,27 @@ static void trunc_id(FILE *out, const char *id, int width)
 	put_visible(out, "%*.*s ", id, width);
 }
 
-void kab_lkp_header(FILE *out, const struct kab_table_head *h)
+void kab_lkp_header(FILE *out, const struct kab_table_head *h, bool lkp)
 {
 	size_t i;
 
 	fputs("========================================================="
 	      "================================\n", out);
-	put_visible(out, "%s:\n", h->axis_keys, 0);
-	put_visible(out, "  %s\n\n", h->axis_values, 0);
+	if (h->axis_keys[0]) {
+		put_visible(out, "%s:\n", h->axis_keys, 0);
+		put_visible(out, "  %s\n\n", h->axis_values, 0);
+	} else {
+		/* no common axes: lkp names each result root's own */
+		put_visible(out, "commit:\n  %s\n\n", h->base->id, 0);
+		for (i = 0; i < h->nr_heads; i++)
+			put_visible(out, "commit:\n  %s\n\n", h->heads[i].id, 0);
+	}
+	/* lkp names a side by its commit; kab adds the subject */
 	fputs("commit: \n", out);
-	put_visible(out, "  %s\n", h->base->desc, 0);
+	put_visible(out, "  %s\n", lkp ? h->base->id : h->base->desc, 0);
 	for (i = 0; i < h->nr_heads; i++)
-		put_visible(out, "  %s\n", h->heads[i].desc, 0);
+		put_visible(out, "  %s\n", lkp ? h->heads[i].id :
+			    h->heads[i].desc, 0);
 	fputc('\n', out);
 	trunc_id(out, h->base->id, 16);
 	for (i = 0; i < h->nr_heads; i++)
@@ -252,14 +245,34 @@ void kab_lkp_header(FILE *out, const struct kab_table_head *h)
 	for (i = 0; i < h->nr_heads; i++)
 		fputs("--------------------------- ", out);
 	fputc('\n', out);
+}
+
+void kab_lkp_columns(FILE *out, size_t nr_heads)
+{
+	size_t i;
+
 	fputs("         %stddev", out);
-	for (i = 0; i < h->nr_heads; i++)
+	for (i = 0; i < nr_heads; i++)
 		fputs("     %change         %stddev", out);
 	fputc('\n', out);
 	fputs("             \\", out);
-	for (i = 0; i < h->nr_heads; i++)
+	for (i = 0; i < nr_heads; i++)
 		fputs("          |                \\", out);
 	fputs("  \n", out);
+}
+
+void kab_lkp_table(FILE *out, const struct kab_table_head *h,
+		   const struct kab_comparison *c)
+{
+	size_t r;
+
+	if (!c->nr_rows || !c->rows[0].shown)	/* shown rows come first */
+		return;
+	kab_lkp_header(out, h, true);
+	kab_lkp_columns(out, c->nr_heads);
+	for (r = 0; r < c->nr_rows && c->rows[r].shown; r++)
+		kab_lkp_row(out, &c->rows[r], c->nr_heads, false, false);
+	fputc('\n', out);
 }
 
 void kab_kpi_summary(FILE *out, const struct kab_comparison *c,

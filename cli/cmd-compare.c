@@ -44,8 +44,11 @@ static void compare_usage(FILE *f)
 		"  --stats               append adjusted p, boots, scale, F and "
 		"the 95%% interval\n"
 		"                        of the change\n"
-		"  --format F            text (lkp's layout), json, csv, "
-		"markdown\n"
+		"  --format F            text (lkp's table and kab's notes), "
+		"lkp (lkp ncompare's\n"
+		"                        table and nothing else; --test lkp "
+		"unless given),\n"
+		"                        json, csv, markdown\n"
 		"  --plot                a ministat-style plot per KPI\n"
 		"  --force               compare runs from different machines\n"
 		"  --db PATH             database\n");
@@ -86,6 +89,7 @@ static json_t *cell_json(const struct kab_cell *c, const char *metric)
 	int dir = kab_metric_direction(metric);
 
 	json_object_set_new(j, "change", num(c->change));
+	json_object_set_new(j, "lkp_change", num(c->lkp_change));
 	json_object_set_new(j, "change_kind", json_string(
 		c->absolute || c->zero_base ? "absolute" : "percent"));
 	json_object_set_new(j, "ci_low", num(c->ci_lo));
@@ -210,8 +214,8 @@ static void markdown_table(FILE *out, const struct kab_table_head *h,
 			const struct kab_cell *x = &row->cells[i];
 
 			fprintf(out, " %s%+.1f%s%s | %.6g | %.0f%% |",
-				x->significant ? "**" : "", x->change,
-				x->absolute || x->zero_base ? "" : "%",
+				x->significant ? "**" : "", x->lkp_change,
+				x->absolute ? "" : "%",
 				x->significant ? "**" : "", x->s.mean,
 				kab_summary_pct(&x->s));
 		}
@@ -228,11 +232,12 @@ static void text_table(FILE *out, const struct kab_table_head *h,
 	kab_kpi_summary(out, c, h->base, h->heads);
 	if (o->c.test == KAB_TEST_WELCH)
 		cmp_plan_notes(out, h, c);
-	kab_lkp_header(out, h);
+	kab_lkp_header(out, h, false);
+	kab_lkp_columns(out, c->nr_heads);
 	for (r = 0; r < c->nr_rows; r++) {
 		if (!c->rows[r].shown)
 			continue;
-		kab_lkp_row(out, &c->rows[r], c->nr_heads, o->stats);
+		kab_lkp_row(out, &c->rows[r], c->nr_heads, o->stats, true);
 		for (i = 0; i < c->nr_heads; i++)
 			called += c->rows[r].cells[i].significant;
 	}
@@ -263,7 +268,9 @@ static void text_table(FILE *out, const struct kab_table_head *h,
 			"machines as the samples\n", c->blocked_rows);
 	if (c->zero_rows)
 		fprintf(out, "\nnote: %zu shown metrics have a base mean of 0: "
-			"their change is absolute, not %%\n", c->zero_rows);
+			"their %%change is lkp's, over a base of 1e-100; "
+			"--format json has their absolute change\n",
+			c->zero_rows);
 }
 
 static void plots(FILE *out, const struct kab_table_head *h,
@@ -310,6 +317,8 @@ static void one_table(const struct cmp_table *t, const struct cmp_opts *o,
 		csv_rows(stdout, &t->h, &t->c);
 	} else if (!strcmp(o->format, "markdown")) {
 		markdown_table(stdout, &t->h, &t->c);
+	} else if (!strcmp(o->format, "lkp")) {
+		kab_lkp_table(stdout, &t->h, &t->c);
 	} else {
 		if (!first)
 			printf("\n");
@@ -392,13 +401,14 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
 	};
 	const char *db_opt = NULL;
 	struct kab_db *db;
-	bool bad = false;
+	bool bad = false, test_given = false;
 	int opt, rc;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 't':
+			test_given = true;
 			if (!strcmp(optarg, "mwu"))
 				o.c.test = KAB_TEST_MWU;
 			else if (!strcmp(optarg, "welch"))
@@ -429,10 +439,11 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
 		case 'f':
 			o.format = optarg;
 			if (strcmp(optarg, "text") && strcmp(optarg, "json") &&
-			    strcmp(optarg, "csv") && strcmp(optarg, "markdown"))
+			    strcmp(optarg, "csv") && strcmp(optarg, "markdown") &&
+			    strcmp(optarg, "lkp"))
 				return cli_error(EXIT_USAGE, "--format '%s': use "
-						 "text, json, csv or markdown",
-						 optarg);
+						 "text, lkp, json, csv or "
+						 "markdown", optarg);
 			break;
 		case 'p':
 			o.plot = true;
@@ -451,6 +462,12 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
 		}
 		if (bad)
 			return EXIT_USAGE;
+	}
+	if (!strcmp(o.format, "lkp")) {
+		/* lkp's table: lkp's rows, unless a test is named */
+		o.c.lkp_rows = true;
+		if (!test_given)
+			o.c.test = KAB_TEST_LKP;
 	}
 	if (argc - optind < 2)
 		return cli_error(EXIT_USAGE, "compare needs a base and at least "

@@ -93,10 +93,12 @@ static void tables(FILE *out, const struct report *r)
 	for (i = 0; i < r->nr; i++) {
 		const struct cmp_table *t = r->job[i].t;
 
-		kab_lkp_header(f, &t->h);
+		kab_lkp_header(f, &t->h, false);
+		kab_lkp_columns(f, 1);
 		for (k = 0; k < t->c.nr_rows; k++)
 			if (t->c.rows[k].shown)
-				kab_lkp_row(f, &t->c.rows[k], 1, false);
+				kab_lkp_row(f, &t->c.rows[k], 1, false,
+					    true);
 		fputc('\n', f);
 	}
 	fclose(f);

@@ -98,10 +98,12 @@ static void tables(FILE *out, const void *arg)
 	for (i = 0; i < r->nr; i++) {
 		const struct cmp_table *t = r->job[i].t;
 
-		kab_lkp_header(out, &t->h);
+		kab_lkp_header(out, &t->h, false);
+		kab_lkp_columns(out, 1);
 		for (k = 0; k < t->c.nr_rows; k++)
 			if (t->c.rows[k].shown)
-				kab_lkp_row(out, &t->c.rows[k], 1, false);
+				kab_lkp_row(out, &t->c.rows[k], 1, false,
+					    true);
 		fputc('\n', out);
 	}
 }

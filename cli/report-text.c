@@ -123,10 +123,11 @@ static void table(FILE *out, const struct cmp_table *t)
 {
 	size_t i, shown = 0;
 
-	kab_lkp_header(out, &t->h);
+	kab_lkp_header(out, &t->h, false);
+	kab_lkp_columns(out, 1);
 	for (i = 0; i < t->c.nr_rows; i++)
 		if (t->c.rows[i].shown) {
-			kab_lkp_row(out, &t->c.rows[i], 1, false);
+			kab_lkp_row(out, &t->c.rows[i], 1, false, true);
 			shown++;
 		}
 	if (!shown)

@@ -27,6 +27,7 @@ static int keep_run(void *arg, const struct kab_run *r)
 	ri->block = r->block ? xstrdup(r->block) : NULL;
 	ri->params = json_dumps(r->params, JSON_COMPACT | JSON_SORT_KEYS);
 	ri->params_obj = json_incref(r->params);
+	ri->host = json_incref(r->host);
 	cpu = json_string_value(json_object_get(r->host, "cpu_model"));
 	/* Memory in GiB: a guest's MemTotal moves with the kernel. */
 	ri->machine = xasprintf("%s %lld CPUs, %s, %lld GiB",
@@ -59,6 +60,7 @@ void runs_free(struct run_list *l)
 		free(l->v[i].params);
 		free(l->v[i].machine);
 		json_decref(l->v[i].params_obj);
+		json_decref(l->v[i].host);
 	}
 	free(l->v);
 	memset(l, 0, sizeof(*l));

@@ -18,6 +18,7 @@ struct run_info {
 	bool emulated;		/* QEMU TCG */
 	char *block;		/* the CI runner it was merged from */
 	json_t *params_obj;
+	json_t *host;		/* lkp's axes among it: kconfig, compiler ... */
 };
 
 struct run_list {

@@ -54,6 +54,38 @@ static void axis(json_t *params, char **keys, char **values)
 }
 
 /*
+ * lkp's axes of a result root that kab keeps with the machine (runs
+ * imported with --lkp have them): in the header when every run of the
+ * table agrees, as lkp's common axes.
+ */
+static json_t *table_axes(const struct cmp_table *t)
+{
+	static const char *const keys[] = { "compiler", "cpufreq_governor",
+					    "kconfig", "rootfs", "tbox_group" };
+	json_t *axes = json_deep_copy(t->params_obj);
+	size_t i, s, k;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *v = NULL;
+		bool same = true;
+
+		if (json_object_get(axes, keys[i]))
+			continue;
+		for (s = 0; s < t->nr_sides && same; s++)
+			for (k = 0; k < t->runs[s].nr && same; k++) {
+				const char *x = json_string_value(json_object_get(
+					t->runs[s].v[k]->host, keys[i]));
+
+				same = x && (!v || !strcmp(v, x));
+				v = x;
+			}
+		if (same && v)
+			json_object_set_new(axes, keys[i], json_string(v));
+	}
+	return axes;
+}
+
+/*
  * Numbers from different machines are not a kernel's doing: refuse
  * unless forced.  Whether any come from TCG emulation is noted.
  */
@@ -175,6 +207,9 @@ static int table_build(struct kab_db *db, const struct cmp_set *set,
 			"numbers (a damaged database?) and were left out\n",
 			bad);
 	t->o = *o;
+	t->suite = param(t, "testcase");
+	t->o.suites = &t->suite;
+	t->o.nr_suites = t->suite ? 1 : 0;
 	if (!o->nr_kpi) {
 		t->suite_kpi = job_kpi(t);
 		t->o.kpi = (const char *const *)&t->suite_kpi;
@@ -189,8 +224,13 @@ static int table_build(struct kab_db *db, const struct cmp_set *set,
 	t->h.base = &t->side[0];
 	t->h.heads = &t->side[1];
 	t->h.nr_heads = t->nr_sides - 1;
-	axis(t->params_obj, (char **)&t->h.axis_keys,
-	     (char **)&t->h.axis_values);
+	{
+		json_t *axes = table_axes(t);
+
+		axis(axes, (char **)&t->h.axis_keys,
+		     (char **)&t->h.axis_values);
+		json_decref(axes);
+	}
 	return 0;
 }
 
@@ -259,6 +299,7 @@ int cmp_set_build(struct kab_db *db, char *const *specs, size_t nr,
 			/* out->t moved as it grew: point into it again */
 			if (t->suite_kpi)
 				t->o.kpi = (const char *const *)&t->suite_kpi;
+			t->o.suites = &t->suite;
 			t->c.opts = &t->o;
 			cs[i] = &t->c;
 		}

@@ -18,6 +18,7 @@ struct cmp_table {
 	struct kab_comparison c;
 	struct kab_compare_opts o;	/* the set's, with this job's KPI */
 	char *suite_kpi;		/* the job's own KPI, when none named */
+	const char *suite;		/* its testcase, borrowed */
 	bool emulated;			/* some run came from QEMU TCG */
 };
 

@@ -4,7 +4,8 @@
 # rest named in a note and skipped; --only picks jobs, in kab run, ab,
 # bisect and ci matrix alike; stress-ng's method reaches stress-ng; and
 # lkp's result roots (tests/fixtures/lkp-result, written for these tests
-# in lkp's layout) imported as runs.
+# in lkp's layout) imported as runs; and lkp's table for the same
+# samples (tests/fixtures/lkp-golden: derived by hand from lkp's rules).
 . "$(dirname "$0")/lib.sh"
 
 L=$FIXTURES/lkp-jobs
@@ -131,6 +132,49 @@ test_expect "a damaged lkp result root is named with its field, and nothing is s
 	expect_error 2 "job.yaml:[0-9]*: malformed YAML" -- \
 		"$KAB" --db $TMP/d.db import --lkp $TMP/lr/a1b2c3d4e5f60718293a4b5c6d7e8f9012345678
 	test "$(sqlite3 $TMP/d.db "SELECT count(*) FROM runs")" = 0
+'
+
+test_expect "kab compare --format lkp: lkp ncompare's table, derived by hand" '
+	G=$FIXTURES/lkp-golden
+	kab import --format csv $G/four-sides.csv >/dev/null
+	kab compare --format lkp base h1 h2 h3 >$TMP/t
+	diff -u $G/four-sides.lkp $TMP/t
+	# lkp forces no KPI row in: stress-ng.x.ops_per_sec (the job'"'"'s
+	# KPI) did not change from base to h3; kab'"'"'s own table shows it
+	kab compare --format lkp base h3 >$TMP/t
+	cat $TMP/t
+	grep -q "proc-vmstat.pgfault$" $TMP/t
+	not grep -q "stress-ng" $TMP/t
+	kab compare --test lkp base h3 >$TMP/t
+	grep -q "stress-ng.x.ops_per_sec  (boots<2)$" $TMP/t
+	# nothing changed: lkp prints no group at all
+	kab compare --format lkp h2 h2 >$TMP/t
+	test ! -s $TMP/t
+	# -a: every stat, those of one side too, in lkp'"'"'s order
+	kab compare --format lkp --all base h1 >$TMP/t
+	grep -q "^      0.00            +8.0        8.00 ± 10%  perf-profile.self.cycles-pp.b$" $TMP/t
+	grep -q "interrupts.CPU0.LOC$" $TMP/t
+	test "$(grep -n "sched_debug.y$" $TMP/t | cut -d: -f1)" -gt "$(grep -n "mpstat.cpu.all.usr%$" $TMP/t | cut -d: -f1)"
+	# and kab'"'"'s text with --all: the same rows, remarks after them
+	kab compare --all base h1 >$TMP/t
+	grep -q "perf-profile.self.cycles-pp.b  (one side only)$" $TMP/t
+'
+
+test_expect "lkp result roots: --format lkp has lkp's axes and commits" '
+	R=$FIXTURES/lkp-result
+	base=0f1e2d3c4b5a69788796a5b4c3d2e1f0abcdef12
+	head=a1b2c3d4e5f60718293a4b5c6d7e8f9012345678
+	kab import --lkp $R/$base $R/$head >/dev/null
+	kab compare --format lkp ${base:0:12} ${head:0:12} >$TMP/t
+	cat $TMP/t
+	sed -n 2,9p $TMP/t >$TMP/h
+	printf "%s\n" \
+		"compiler/cpufreq_governor/kconfig/mode/nr_task/rootfs/tbox_group/test/testcase:" \
+		"  gcc-12/performance/x86_64-rhel-8.3/process/100%/debian-12-x86_64-20240206.cgz/lkp-skl-fpga01/malloc1/will-it-scale" \
+		"" "commit: " "  $base" "  $head" "" \
+		"${base:0:16} ${head:0:27} " >$TMP/want
+	diff -u $TMP/want $TMP/h
+	grep -q "will-it-scale.per_process_ops$" $TMP/t
 '
 
 test_done

@@ -75,7 +75,7 @@ static char *render(const struct golden *g)
 
 	assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
 	assert_int_equal(c.nr_rows, 1);
-	kab_lkp_row(f, &c.rows[0], 1, false);
+	kab_lkp_row(f, &c.rows[0], 1, false, false);
 	fclose(f);
 	kab_comparison_free(&c);
 	return buf;
@@ -134,10 +134,194 @@ static void test_seed_header(void **state)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	kab_lkp_header(f, &h);
+	kab_lkp_header(f, &h, false);
+	kab_lkp_columns(f, 1);
 	fclose(f);
 	assert_string_equal(buf, want);
 	free(buf);
+}
+
+/* ---- lkp's changed-stat rule, one assertion per clause ---- */
+
+static const char *const suites[] = { "foo" };
+static const struct kab_lkp_ctx ctx = { suites, 1 };
+
+/* head against base, each side's samples its columns */
+static bool changed(const char *k, const double *h, size_t nh,
+		    const double *b, size_t nb)
+{
+	struct kab_lkp_values a = { h, nh, nh, true };
+	struct kab_lkp_values z = { b, nb, nb, true };
+
+	return kab_lkp_stat_changed(k, &a, &z, &ctx);
+}
+
+#define CHANGED(k, h, b) changed(k, h, ARRAY_SIZE(h), b, ARRAY_SIZE(b))
+
+static void test_rule_ranges(void **state)
+{
+	double base[] = { 100, 101, 102 }, up[] = { 110, 111, 112 };
+	double overlap[] = { 100, 112, 101 };
+	double b4[] = { 1, 2, 3, 4 }, h4[] = { 2.8, 5, 6, 7 };
+	double h4b[] = { 3.5, 5, 6, 7 };
+
+	assert_true(CHANGED("x.y", up, base));
+	assert_true(CHANGED("x.y", base, up));
+	assert_false(CHANGED("x.y", overlap, base));
+	/* lkp's "mean" is the element at size / 2: 3 here, not 2.5 */
+	assert_false(CHANGED("x.y", h4, b4));
+	assert_true(CHANGED("x.y", h4b, b4));
+	/* both sides under 3 runs: skipped; one side of 3 is enough */
+	assert_false(changed("x.y", up, 2, base, 2));
+	assert_true(changed("x.y", up, 3, base, 2));
+}
+
+static void test_rule_ratio(void **state)
+{
+	double base[] = { 100, 101, 102 }, h3[] = { 103, 104, 105 };
+	double kb[] = { 1000, 1001, 1002 }, kh[] = { 1006, 1007, 1008 };
+	double nb[] = { -2.02, -2.01, -2.0 }, nh[] = { -1.98, -1.97, -1.96 };
+	double pb[] = { 2.0, 2.01, 2.02 }, ph[] = { 2.04, 2.05, 2.06 };
+
+	/* 3%: under lkp's 5% for most stats ... */
+	assert_false(CHANGED("x.y", h3, base));
+	/* ... over the 1% of performance metrics and test suites' own */
+	assert_true(CHANGED("perf-stat.x", h3, base));
+	assert_true(CHANGED("will-it-scale.per_process_ops", h3, base));
+	assert_true(CHANGED("stress-ng.radixsort.ops_per_sec", h3, base));
+	assert_true(CHANGED("foo.score", h3, base));
+	assert_true(CHANGED("x.time.y", h3, base));
+	/* 0.6%: under 1% for every stat */
+	assert_false(CHANGED("will-it-scale.per_process_ops", kh, kb));
+	/* the lower mean <= 0: the ratio is taken as 5 */
+	assert_true(CHANGED("mpstat.x", nh, nb));
+	assert_false(CHANGED("mpstat.x", ph, pb));
+}
+
+static void test_rule_one_side(void **state)
+{
+	double h[] = { 7, 8, 9 }, b[] = { 10, 11, 12 };
+	double low[] = { 3, 4, 5 }, high[] = { 5, 6, 7 };
+	struct kab_lkp_values none = { NULL, 0, 3, true };
+	struct kab_lkp_values head = { h, 3, 3, true };
+	struct kab_lkp_values lowv = { low, 3, 3, true };
+	struct kab_lkp_values highv = { high, 3, 3, true };
+	struct kab_lkp_values bv = { b, 3, 3, true };
+	struct kab_lkp_values other = { NULL, 0, 3, false };
+
+	/* a stat the base lacks: skipped ... */
+	assert_false(kab_lkp_stat_changed("x.y", &head, &none, &ctx));
+	/* ... unless the base ran its monitor, perf-profile or lock_stat */
+	assert_true(kab_lkp_stat_changed("perf-profile.self.cycles-pp.f",
+					 &head, &none, &ctx));
+	assert_false(kab_lkp_stat_changed("perf-profile.self.cycles-pp.f",
+					  &head, &other, &ctx));
+	/* a stat the head lacks is zeros there */
+	assert_true(kab_lkp_stat_changed("x.y", &none, &bv, &ctx));
+	/*
+	 * perf-profile with the head's zeros (lkp's integers): changed
+	 * when either "mean" is over 5, whatever the ranges
+	 */
+	assert_false(kab_lkp_stat_changed("perf-profile.self.cycles-pp.f",
+					  &none, &lowv, &ctx));
+	assert_true(kab_lkp_stat_changed("perf-profile.self.cycles-pp.f",
+					 &none, &highv, &ctx));
+}
+
+static void test_rule_floors(void **state)
+{
+	double b[] = { 10, 10.05, 10.1 }, h[] = { 10.2, 10.25, 10.3 };
+	double pb[] = { 100, 101, 102 }, ph[] = { 500, 501, 502 };
+	double fb[] = { 1000, 1001, 1002 }, fh[] = { 1600, 1601, 1602 };
+	double fh2[] = { 1400, 1401, 1402 };
+	double nb[] = { 50, 51, 52 }, nh[] = { 90, 91, 92 };
+	double big[] = { 20000, 20001, 20002 }, bigger[] = { 40000, 40001, 40002 };
+	double m1[] = { -1, -1, -1 }, m15[] = { -1.5, -1.5, -1.5 };
+
+	/* perf-profile: no ratio bar, no floor */
+	assert_true(CHANGED("perf-profile.self.cycles-pp.f", h, b));
+	assert_false(CHANGED("x.y", h, b));
+	/* etc/perf-metrics-threshold.yaml: max >= 1000 ... */
+	assert_false(CHANGED("will-it-scale.time.minor_page_faults", ph, pb));
+	assert_true(CHANGED("will-it-scale.time.minor_page_faults", fh, fb));
+	/* ... and, for an integer threshold, a delta >= 1000 / 2 */
+	assert_false(CHANGED("will-it-scale.time.minor_page_faults", fh2, fb));
+	assert_false(CHANGED("proc-vmstat.nr_foo", nh, nb));
+	/* reasonable_perf_change?'s floors */
+	assert_false(CHANGED("proc-vmstat.pgfault", ph, pb));
+	assert_true(CHANGED("proc-vmstat.pgfault", fh, fb));
+	assert_false(CHANGED("numa-meminfo.node0.MemFree", ph, pb));
+	/* stats lkp does not bisect or report, however much they move */
+	assert_false(CHANGED("interrupts.CPU0.LOC", bigger, big));
+	assert_false(CHANGED("softirqs.CPU0.RCU", bigger, big));
+	assert_false(CHANGED("slabinfo.kmalloc-8.active_objs", bigger, big));
+	/* denied for bisection but reported */
+	assert_true(CHANGED("sched_debug.cpu.clock", bigger, big));
+	/* -1 is lkp's "no data": a side of only -1s is empty */
+	assert_false(CHANGED("x.y", m1, pb));
+	assert_true(CHANGED("x.y", m15, pb));
+}
+
+/* size >> 5 samples cut at each end: 32 samples lose their extremes */
+static void test_rule_margin(void **state)
+{
+	double b[32], h[32];
+	size_t i;
+
+	for (i = 0; i < 32; i++) {
+		b[i] = 100;
+		h[i] = 110;
+	}
+	b[5] = 1000;
+	assert_true(CHANGED("x.y", h, b));
+	assert_false(changed("x.y", h, 31, b, 31));
+}
+
+/* lkp's arithmetic: the change over a base of 0 or below 0 */
+static void test_change_arithmetic(void **state)
+{
+	assert_true(kab_lkp_change("x.y", 0, 3000) == 3e105);
+	/* 0 -> 0 is -100%: lkp subtracts the 1e-100 too */
+	assert_true(fabs(kab_lkp_change("x.y", 0, 0) + 100) < 1e-9);
+	/* a negative base flips the sign: -10 -> -20 is +100% */
+	assert_true(kab_lkp_change("x.y", -10, -20) == 100);
+	assert_true(kab_lkp_change("perf-profile.self.f", 0, 8) == 8);
+	assert_true(kab_lkp_change("mpstat.cpu.all.usr%", 3, 1) == -2);
+}
+
+/* Ruby's Array#sum compensates: [1e16, 1.0, -1e16].sum is 1.0 */
+static void test_sum_compensated(void **state)
+{
+	double v[] = { 1e16, 1, -1e16 };
+
+	assert_true(kab_lkp_sum(v, 3) == 1);
+}
+
+/*
+ * One value a side: lkp's stddev is -1, and over a negative mean that
+ * is a positive percentage, so lkp prints a "+-" there.
+ */
+static void test_one_value_negative(void **state)
+{
+	const struct golden g = { "x.y", -10, 0, -10, 0, NULL };
+	double b = -10, h = -10;
+	struct kab_series bs = { g.metric, 1, &b, NULL };
+	struct kab_series hs = { g.metric, 1, &h, NULL };
+	struct kab_side base = { "a", "a", 1, &bs, NULL, 0 };
+	struct kab_side head = { "b", "b", 1, &hs, NULL, 0 };
+	struct kab_compare_opts o = { .test = KAB_TEST_LKP, .all = true };
+	struct kab_comparison c;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
+	kab_lkp_row(f, &c.rows[0], 1, false, false);
+	fclose(f);
+	assert_string_equal(buf, "    -10.00 \u00b1 10%      -0.0%     -10.00 "
+			    "\u00b1 10%  x.y\n");
+	free(buf);
+	kab_comparison_free(&c);
 }
 
 int main(void)
@@ -145,6 +329,14 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_seed_rows),
 		cmocka_unit_test(test_seed_header),
+		cmocka_unit_test(test_rule_ranges),
+		cmocka_unit_test(test_rule_ratio),
+		cmocka_unit_test(test_rule_one_side),
+		cmocka_unit_test(test_rule_floors),
+		cmocka_unit_test(test_rule_margin),
+		cmocka_unit_test(test_change_arithmetic),
+		cmocka_unit_test(test_sum_compensated),
+		cmocka_unit_test(test_one_value_negative),
 	};
 
 	return cmocka_run_group_tests_name("lkp", tests, NULL, NULL);

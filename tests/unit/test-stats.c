@@ -178,28 +178,6 @@ static void test_directions(void **state)
 	assert_true(kab_metric_absolute("perf-profile.self.cycles-pp.x"));
 	assert_true(kab_metric_absolute("perf-stat.i.branch-miss-rate%"));
 	assert_false(kab_metric_absolute("perf-stat.i.ipc"));
-	assert_false(kab_metric_big_enough("proc-vmstat.pgfault", 900));
-	assert_true(kab_metric_big_enough("proc-vmstat.pgfault", 1001));
-	assert_true(kab_metric_big_enough("proc-vmstat.nr_anon_pages", 5));
-	assert_false(kab_metric_big_enough("numa-vmstat.node0.numa_hit", 900));
-	assert_true(kab_metric_big_enough("numa-vmstat.node1.numa_hit", 1001));
-	assert_true(kab_metric_big_enough("numa-vmstat.node0.nr_anon_pages",
-					  5));
-	assert_false(kab_metric_big_enough("numa-meminfo.node0.MemFree", 900));
-	assert_false(kab_metric_big_enough("will-it-scale.time.minor_page_faults", 999));
-}
-
-/* lkp's heuristic: medians apart by more than 5% and ranges apart. */
-static void test_lkp_heuristic(void **state)
-{
-	double a[] = { 100, 101, 102 }, b[] = { 110, 111, 112 };
-	double c[] = { 100, 112, 101 }, d[] = { 103, 104, 105 };
-
-	assert_true(kab_lkp_changed("x.ops", a, 3, b, 3));
-	assert_false(kab_lkp_changed("x.ops", a, 3, c, 3));	/* overlap */
-	assert_false(kab_lkp_changed("x.ops", a, 3, d, 3));	/* < 5% */
-	assert_true(kab_lkp_changed("perf-stat.x", a, 3, d, 3)); /* > 1% */
-	assert_false(kab_lkp_changed("x.ops", a, 2, b, 2));	/* n < 3 */
 }
 
 /*
@@ -676,7 +654,6 @@ int main(void)
 		cmocka_unit_test(test_bh_monotone),
 		cmocka_unit_test(test_welch_ci),
 		cmocka_unit_test(test_directions),
-		cmocka_unit_test(test_lkp_heuristic),
 		cmocka_unit_test(test_anova),
 		cmocka_unit_test(test_anova_unequal_boots),
 		cmocka_unit_test(test_compare_boot_is_unit),
