@@ -7,6 +7,13 @@
 
 #include "runner.h"
 
+/*
+ * Decode one compressed stream to its end (at most max bytes, 0: no
+ * limit); -1 on an error, a bigger or an empty result.
+ */
+int kab_unpack(const unsigned char *p, size_t len, size_t max,
+	       struct strbuf *out);
+
 /* ---- will-it-scale harness (wis.c), one file per test beside it ---- */
 
 struct wis_test {

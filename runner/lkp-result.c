@@ -22,14 +22,50 @@
 
 #include "internal.h"
 
+/* A run's statistics: stats.json, or lkp's compressed stats.json.gz. */
+static char *stats_path(const char *dir)
+{
+	static const char *const names[] = { "stats.json", "stats.json.gz" };
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		char *p = xasprintf("%s/%s", dir, names[i]);
+
+		if (!stat(p, &st) && S_ISREG(st.st_mode))
+			return p;
+		free(p);
+	}
+	return NULL;
+}
+
 static bool has_stats(const char *dir)
 {
-	char *p = xasprintf("%s/stats.json", dir);
-	struct stat st;
-	bool ok = !stat(p, &st) && S_ISREG(st.st_mode);
+	char *p = stats_path(dir);
 
 	free(p);
-	return ok;
+	return p != NULL;
+}
+
+/* A stats.json.gz decoded, at most 256 MiB of it. */
+static int read_stats(const char *path, struct strbuf *sb,
+		      struct kab_err *err)
+{
+	struct strbuf z = STRBUF_INIT;
+	size_t n = strlen(path);
+
+	if (n < 3 || strcmp(path + n - 3, ".gz"))
+		return read_file(path, sb, err);
+	if (read_file(path, &z, err))
+		return -1;
+	if (kab_unpack((const unsigned char *)z.buf, z.len, 256u << 20, sb)) {
+		strbuf_release(&z);
+		return kab_err_set(err, "%s: not a gzip stream of at most 256 "
+				   "MiB: give lkp's stats.json.gz as lkp "
+				   "wrote it", path);
+	}
+	strbuf_release(&z);
+	return 0;
 }
 
 static int not_hidden(const struct dirent *d)
@@ -68,7 +104,7 @@ int kab_lkp_result_roots(const char *dir, char ***roots, int *nr,
 	}
 	free(ents);
 	if (!*nr)
-		return kab_err_set(err, "%s: no stats.json in it or in its "
+		return kab_err_set(err, "%s: no stats.json(.gz) in it or in its "
 				   "directories: give lkp's result root of a "
 				   "run (.../<commit>/<n>) or of a commit",
 				   dir);
@@ -315,11 +351,13 @@ json_t *kab_lkp_result_run(const char *root, struct kab_err *err)
 {
 	struct strbuf jb = STRBUF_INIT, sb = STRBUF_INIT;
 	char *jpath = xasprintf("%s/job.yaml", root);
-	char *spath = xasprintf("%s/stats.json", root);
+	char *spath = stats_path(root);
 	json_t *run = NULL;
 	struct stat st;
 
-	if (read_file(jpath, &jb, err) || read_file(spath, &sb, err))
+	if (!spath)
+		spath = xasprintf("%s/stats.json", root);
+	if (read_file(jpath, &jb, err) || read_stats(spath, &sb, err))
 		kab_err_prefix(err, "%s: not lkp's result root of a run (its "
 			       "job.yaml and stats.json)", root);
 	else

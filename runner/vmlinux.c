@@ -15,7 +15,6 @@
  * payload_offset and payload_length at 0x248 and 0x24c, relative to the
  * protected-mode code after the (setup_sects + 1) * 512 bytes of setup.
  */
-#include <archive.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -52,32 +51,6 @@ static const unsigned char *payload(const struct strbuf *img, size_t *len)
 }
 
 /*
- * Decompress whatever filter the payload uses (xz, gzip, zstd, lz4...);
- * -1 unless the stream decoded to its end without an error.
- */
-static int unpack(const unsigned char *p, size_t len, struct strbuf *out)
-{
-	struct archive *a = archive_read_new();
-	struct archive_entry *e;
-	char buf[1 << 16];
-	la_ssize_t n;
-	int ret = -1;
-
-	strbuf_reset(out);
-	archive_read_support_filter_all(a);
-	archive_read_support_format_raw(a);
-	if (archive_read_open_memory(a, p, len) != ARCHIVE_OK ||
-	    archive_read_next_header(a, &e) != ARCHIVE_OK)
-		goto out;
-	while ((n = archive_read_data(a, buf, sizeof(buf))) > 0)
-		strbuf_add(out, buf, n);
-	ret = n == 0 && out->len ? 0 : -1;
-out:
-	archive_read_free(a);
-	return ret;
-}
-
-/*
  * Most of the kernel's compressors append the decompressed size (32
  * bits, little endian) after the stream; gzip's own trailer holds it.
  * Decode without those 4 bytes first and insist on that size.
@@ -85,9 +58,9 @@ out:
 static int unpack_payload(const unsigned char *p, size_t len,
 			  struct strbuf *out)
 {
-	if (len > 4 && !unpack(p, len - 4, out) && out->len == le32(p + len - 4))
+	if (len > 4 && !kab_unpack(p, len - 4, 0, out) && out->len == le32(p + len - 4))
 		return 0;
-	return unpack(p, len, out);
+	return kab_unpack(p, len, 0, out);
 }
 
 /* Does this ELF have Xen's PHYS32_ENTRY note, QEMU's PVH entry? */

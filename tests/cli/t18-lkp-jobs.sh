@@ -117,6 +117,26 @@ test_expect "lkp result roots import as runs that compare and gate like kab's ow
 	grep -q "^FAIL .*will-it-scale.per_process_ops: -9[0-9.]*% regression" $TMP/g
 '
 
+test_expect "a run whose stats are lkp's stats.json.gz imports the same samples" '
+	R=$FIXTURES/lkp-result
+	head=a1b2c3d4e5f60718293a4b5c6d7e8f9012345678
+	mkdir -p $TMP/gz/$head
+	cp -r $R/$head/0 $TMP/gz/$head/0
+	gzip $TMP/gz/$head/0/stats.json
+	kab --db $TMP/plain.db import --lkp $R/$head/0 >/dev/null
+	kab --db $TMP/gz.db import --lkp $TMP/gz/$head >$TMP/o
+	grep -qx "imported 1 run into $TMP/gz.db" $TMP/o
+	q="SELECT metric || '"'"' '"'"' || value FROM samples ORDER BY metric"
+	sqlite3 $TMP/plain.db "$q" >$TMP/a
+	sqlite3 $TMP/gz.db "$q" >$TMP/b
+	test -s $TMP/a
+	diff $TMP/a $TMP/b
+	# a damaged stream is named, and nothing is stored
+	printf "not gzip" | gzip | head -c 12 >$TMP/gz/$head/0/stats.json.gz
+	expect_error 2 "stats.json.gz: not a gzip stream of at most 256 MiB" -- \
+		"$KAB" --db $TMP/gz2.db import --lkp $TMP/gz/$head
+'
+
 test_expect "a damaged lkp result root is named with its field, and nothing is stored" '
 	cp -r $FIXTURES/lkp-result $TMP/lr
 	run=$TMP/lr/a1b2c3d4e5f60718293a4b5c6d7e8f9012345678/1
@@ -126,7 +146,7 @@ test_expect "a damaged lkp result root is named with its field, and nothing is s
 	test "$(sqlite3 $TMP/d.db "SELECT count(*) FROM runs")" = 0
 	rm $run/stats.json
 	mkdir $TMP/empty
-	expect_error 2 "$TMP/empty: no stats.json in it or in its directories" -- \
+	expect_error 2 "$TMP/empty: no stats.json(.gz) in it or in its directories" -- \
 		"$KAB" --db $TMP/d.db import --lkp $TMP/empty
 	printf "suite: [a\n" >$TMP/lr/a1b2c3d4e5f60718293a4b5c6d7e8f9012345678/2/job.yaml
 	expect_error 2 "job.yaml:[0-9]*: malformed YAML" -- \
