@@ -198,6 +198,13 @@ int kab_metric_direction(const char *metric);
 double kab_lkp_change(const char *metric, double base_mean,
 		      double head_mean);
 
+/*
+ * v as Ruby's format prints it with conv 'f' or 'g' and precision prec
+ * ('+' when plus), no width: lkp's digits, near-halves included.
+ */
+void kab_ruby_format(char *out, size_t sz, double v, char conv, int prec,
+		     bool plus);
+
 /* One side of a stat, as lkp's changed-stat rule sees it. */
 struct kab_lkp_values {
 	const double *v;	/* the stat's values, NULL when none */

@@ -312,7 +312,8 @@ static bool side_family(const struct kab_side *s, const char *metric)
 	size_t i, n = strcspn(metric, ".");
 
 	for (i = 0; i < s->nr; i++)
-		if (s->series[i].n && !strncmp(s->series[i].metric, metric, n) &&
+		if (s->series[i].n &&
+		    !strncmp(s->series[i].metric, metric, n) &&
 		    strcspn(s->series[i].metric, ".") == n)
 			return true;
 	return false;
@@ -476,8 +477,8 @@ static void count_notes(struct kab_comparison *out, size_t n_other)
 			conf |= c->confounded;
 			blk |= c->blocks >= 2;
 			zero |= c->zero_base;
-			weak |= o->test == KAB_TEST_MWU && c->s.n && r->base.n &&
-				!c->few &&
+			weak |= o->test == KAB_TEST_MWU && c->s.n &&
+				r->base.n && !c->few &&
 				kab_mwu_min_p(c->units_base, c->units_head) >
 				o->fdr;
 		}

@@ -302,7 +302,7 @@ static bool reasonable(const char *k, double delta, double max)
 struct summary {
 	double *s;
 	size_t n;
-	bool int_mean;	/* the "mean" is one of lkp's filled (integer) zeros */
+	bool int_mean;	/* the "mean" is a filled (integer) zero */
 	double min, mean, max;
 };
 

@@ -76,29 +76,24 @@ double kab_lkp_change(const char *metric, double base_mean,
 
 /* ---- the table ---- */
 
-/* Ruby prints what C calls inf and nan as Inf and NaN. */
-static bool non_finite(FILE *out, double v, bool plus, int width)
+/* a number as lkp's Ruby prints it, right-aligned in width */
+static void ruby_cell(FILE *out, double v, char conv, int prec, bool plus,
+		      int width)
 {
-	char buf[8];
+	char buf[64];
 
-	if (isfinite(v))
-		return false;
-	snprintf(buf, sizeof(buf), "%s%s", signbit(v) && !isnan(v) ? "-" :
-		 plus ? "+" : "", isnan(v) ? "NaN" : "Inf");
+	kab_ruby_format(buf, sizeof(buf), v, conv, prec, plus);
 	fprintf(out, "%*s", width, buf);
-	return true;
 }
 
 static void avg_cell(FILE *out, double avg)
 {
-	if (non_finite(out, avg, false, 10))
-		return;
 	if (fabs(avg) < 1000)
-		fprintf(out, "%10.2f", avg);
-	else if (fabs(avg) > 100000000)
-		fprintf(out, "%10.4g", avg);
+		ruby_cell(out, avg, 'f', 2, false, 10);
+	else if (!(fabs(avg) <= 100000000))
+		ruby_cell(out, avg, 'g', 4, false, 10);
 	else
-		fprintf(out, "%10lld", (long long)avg);	/* Ruby's %d: truncated */
+		fprintf(out, "%10lld", (long long)avg);	/* Ruby's %d: cut */
 }
 
 /*
@@ -114,8 +109,10 @@ static void err_cell(FILE *out, const struct kab_summary *s)
 		pct = 100 * pct / s->mean;
 	if (pct > 2) {
 		fputs(" \u00b1", out);
-		if (!non_finite(out, pct, false, 3))
+		if (isfinite(pct))
 			fprintf(out, "%3.0f", trunc(pct));
+		else
+			ruby_cell(out, pct, 'f', 0, false, 3);
 		fputc('%', out);
 		return;
 	}
@@ -124,10 +121,10 @@ static void err_cell(FILE *out, const struct kab_summary *s)
 
 static void change_cell(FILE *out, const struct kab_cell *c)
 {
-	const char *fmt = fabs(c->lkp_change) < 100000 ? "%+10.1f" : "%+10.2g";
-
-	if (!non_finite(out, c->lkp_change, true, 10))
-		fprintf(out, fmt, c->lkp_change);
+	if (fabs(c->lkp_change) < 100000)
+		ruby_cell(out, c->lkp_change, 'f', 1, true, 10);
+	else
+		ruby_cell(out, c->lkp_change, 'g', 2, true, 10);
 	fputs(c->absolute ? "  " : "% ", out);
 }
 

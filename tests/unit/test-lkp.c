@@ -289,6 +289,57 @@ static void test_change_arithmetic(void **state)
 	assert_true(kab_lkp_change("mpstat.cpu.all.usr%", 3, 1) == -2);
 }
 
+/*
+ * Numbers as Ruby's format prints them (checked with Ruby 3.1): a
+ * double within its dtoa's error bound of a half is a tie, to even,
+ * whichever side of the half it lies on; the rest as C's printf.
+ */
+static void test_ruby_format(void **state)
+{
+	static const struct {
+		double v;
+		char conv;
+		int prec;
+		bool plus;
+		const char *want;
+	} c[] = {
+		{ 2.675, 'f', 2, false, "2.68" }, { 1.005, 'f', 2, false, "1.00" },
+		{ 8.835, 'f', 2, false, "8.84" }, { 0.145, 'f', 2, false, "0.14" },
+		{ 1.115, 'f', 2, false, "1.12" }, { 2.345, 'f', 2, false, "2.34" },
+		{ 3.045, 'f', 2, false, "3.04" }, { 1.255, 'f', 2, false, "1.26" },
+		{ 0.615, 'f', 2, false, "0.62" }, { 4.985, 'f', 2, false, "4.98" },
+		/* the mean of 5.1, 5.1, 5.1 and -1 */
+		{ 3.5749999999999997, 'f', 2, false, "3.58" },
+		/* far enough from the half to be placed */
+		{ 44.365000000000045, 'f', 2, false, "44.37" },
+		{ 0.15, 'f', 1, false, "0.2" }, { 0.25, 'f', 1, false, "0.2" },
+		{ 0.35, 'f', 1, false, "0.4" }, { 0.45, 'f', 1, false, "0.4" },
+		{ 0.55, 'f', 1, false, "0.6" }, { 0.65, 'f', 1, false, "0.6" },
+		{ 0.75, 'f', 1, false, "0.8" }, { 0.85, 'f', 1, false, "0.8" },
+		{ 7.1499999999999995, 'f', 1, false, "7.2" },
+		{ -0.0, 'f', 1, true, "-0.0" },
+		{ 70500, 'g', 2, false, "7.0e+04" },
+		{ 4.096e105, 'g', 2, true, "+4.1e+105" },
+		/* a tie with the exact rest above one half keeps its zero */
+		{ 5.05e103, 'g', 2, true, "+5.0e+103" },
+		{ 4.1205e85, 'g', 4, false, "4.120e+85" },
+		/* below one half: dropped */
+		{ 4.6605e100, 'g', 4, false, "4.66e+100" },
+		{ NAN, 'f', 1, true, "+NaN" }, { INFINITY, 'f', 1, true, "+Inf" },
+	};
+	char buf[64];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		kab_ruby_format(buf, sizeof(buf), c[i].v, c[i].conv, c[i].prec,
+				c[i].plus);
+		if (strcmp(buf, c[i].want))
+			fail_msg("%.17g as %%%s.%d%c: got %s, Ruby prints %s",
+				 c[i].v, c[i].plus ? "+" : "", c[i].prec,
+				 c[i].conv, buf, c[i].want);
+	}
+}
+
 /* Ruby's Array#sum compensates: [1e16, 1.0, -1e16].sum is 1.0 */
 static void test_sum_compensated(void **state)
 {
@@ -336,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_rule_margin),
 		cmocka_unit_test(test_change_arithmetic),
 		cmocka_unit_test(test_sum_compensated),
+		cmocka_unit_test(test_ruby_format),
 		cmocka_unit_test(test_one_value_negative),
 	};
 
