@@ -181,7 +181,7 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 			return -1;
 		default:
 			return cli_bad_option(step ? "bisect-step" : "bisect",
-					      opt, argv);
+					      opt, argv, opts);
 		}
 	}
 	if (optind < argc)

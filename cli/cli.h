@@ -72,7 +72,13 @@ char *cli_cache_dir(void);
  * getopt_long()'s '?' or ':' (optstrings start with ':') as one line:
  * the option and where the options are listed.  Returns EXIT_USAGE.
  */
-int cli_bad_option(const char *cmd, int opt, char *const argv[]);
+struct option;
+/*
+ * getopt_long's complaint in one line, with the nearest of opts when
+ * the word looks like a misspelling of it; the exit code.
+ */
+int cli_bad_option(const char *cmd, int opt, char *const argv[],
+		   const struct option *opts);
 /* A run id from the command line, or -1 with a usage error printed. */
 long long cli_run_id(const char *s);
 /* Shortest text that reads back as exactly v. */

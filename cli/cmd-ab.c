@@ -434,7 +434,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 			ab_usage(stdout);
 			goto out;
 		default:
-			rc = cli_bad_option("ab", opt, argv);
+			rc = cli_bad_option("ab", opt, argv, opts);
 			goto out;
 		}
 	}

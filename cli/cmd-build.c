@@ -93,7 +93,7 @@ int cmd_build(struct cli *cli, int argc, char **argv)
 			return EXIT_OK;
 		default:
 			free(a.kconfigs);
-			return cli_bad_option("build", opt, argv);
+			return cli_bad_option("build", opt, argv, opts);
 		}
 	}
 	if (!a.tree || optind < argc) {

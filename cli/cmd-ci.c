@@ -100,7 +100,7 @@ static int matrix(int argc, char **argv)
 			rc = EXIT_OK;
 			goto out_sel;
 		} else {
-			rc = cli_bad_option("ci matrix", opt, argv);
+			rc = cli_bad_option("ci matrix", opt, argv, opts);
 			goto out_sel;
 		}
 	}
@@ -197,7 +197,7 @@ static int gate(struct cli *cli, int argc, char **argv)
 			return EXIT_OK;
 		default:
 			free(o.kpi);
-			return cli_bad_option("ci gate", opt, argv);
+			return cli_bad_option("ci gate", opt, argv, opts);
 		}
 	}
 	if (argc - optind != 2) {

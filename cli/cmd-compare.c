@@ -458,7 +458,7 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
 			compare_usage(stdout);
 			return EXIT_OK;
 		default:
-			return cli_bad_option("compare", opt, argv);
+			return cli_bad_option("compare", opt, argv, opts);
 		}
 		if (bad)
 			return EXIT_USAGE;

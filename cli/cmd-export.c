@@ -191,7 +191,7 @@ int cmd_export(struct cli *cli, int argc, char **argv)
 			export_usage(stdout);
 			return EXIT_OK;
 		default:
-			return cli_bad_option("export", opt, argv);
+			return cli_bad_option("export", opt, argv, opts);
 		}
 	}
 	if (strcmp(format, "csv") && strcmp(format, "json"))

@@ -206,7 +206,7 @@ int cmd_import(struct cli *cli, int argc, char **argv)
 			import_usage();
 			goto out_opts;
 		default:
-			rc = cli_bad_option("import", opt, argv);
+			rc = cli_bad_option("import", opt, argv, opts);
 			goto out_opts;
 		}
 	}

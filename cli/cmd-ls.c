@@ -67,7 +67,7 @@ int cmd_ls(struct cli *cli, int argc, char **argv)
 			       "stored of planned,\ntest and parameters.\n");
 			return EXIT_OK;
 		default:
-			return cli_bad_option("ls", opt, argv);
+			return cli_bad_option("ls", opt, argv, opts);
 		}
 	}
 	if (optind < argc)

@@ -39,7 +39,7 @@ int cmd_merge(struct cli *cli, int argc, char **argv)
 			merge_usage(stdout);
 			return EXIT_OK;
 		}
-		return cli_bad_option("merge", opt, argv);
+		return cli_bad_option("merge", opt, argv, opts);
 	}
 	if (argc - optind < 2)
 		return cli_error(EXIT_USAGE, "merge needs an output and at "

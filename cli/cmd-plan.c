@@ -214,7 +214,7 @@ int cmd_plan(struct cli *cli, int argc, char **argv)
 			plan_usage(stdout);
 			return EXIT_OK;
 		default:
-			return cli_bad_option("plan", opt, argv);
+			return cli_bad_option("plan", opt, argv, opts);
 		}
 		if (bad)
 			return EXIT_USAGE;

@@ -158,7 +158,7 @@ static int parse(int argc, char **argv, struct report_args *a)
 			report_usage(stdout);
 			return -1;
 		default:
-			return cli_bad_option("report", opt, argv);
+			return cli_bad_option("report", opt, argv, opts);
 		}
 	}
 	if (argc - optind != 2)

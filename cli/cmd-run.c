@@ -194,7 +194,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 			free(sets);
 			free(only);
 			free(ba.kconfigs);
-			return cli_bad_option("run", opt, argv);
+			return cli_bad_option("run", opt, argv, opts);
 		}
 	}
 	nr_files = argc - optind;

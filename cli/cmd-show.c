@@ -63,7 +63,7 @@ int cmd_show(struct cli *cli, int argc, char **argv)
 			show_usage(stdout);
 			return EXIT_OK;
 		default:
-			return cli_bad_option("show", opt, argv);
+			return cli_bad_option("show", opt, argv, opts);
 		}
 	}
 	if (optind >= argc)

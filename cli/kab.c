@@ -177,17 +177,60 @@ char *cli_cache_dir(void)
 	return cache;
 }
 
-int cli_bad_option(const char *cmd, int opt, char *const argv[])
+/*
+ * The one of names[0..nr) nearest to word, when it is near (2 edits or
+ * fewer, and less than half the word) and no other is as near; or NULL.
+ */
+static const char *nearest(const char *word, const char *const *names,
+			   size_t nr)
 {
-	const char *word = argv[optind - 1];
-	char sopt[3] = { '-', (char)optopt, '\0' };
+	const char *best = NULL;
+	int best_d = 3, d, len = (int)strlen(word);
+	size_t i;
+	bool tie = false;
+
+	for (i = 0; i < nr; i++) {
+		d = kab_edit_distance(word, names[i]);
+		if (d < best_d) {
+			best = names[i];
+			best_d = d;
+			tie = false;
+		} else if (d == best_d && best && strcmp(best, names[i])) {
+			tie = true;
+		}
+	}
+	return best && !tie && 2 * best_d < len ? best : NULL;
+}
+
+int cli_bad_option(const char *cmd, int opt, char *const argv[],
+		   const struct option *opts)
+{
+	const char *word = argv[optind - 1], *near = NULL;
+	char sopt[3] = { '-', (char)optopt, '\0' }, name[72];
+	const char *names[64];
+	size_t nr = 0;
 
 	if (opt == ':')
-		return cli_error(EXIT_USAGE, "%s%s'%s' needs a value: see "
+		return cli_error(EXIT_USAGE, "%s%soption '%s' needs a value: see "
 				 "'kab %s --help'", cmd, *cmd ? ": " : "",
 				 word, cmd);
-	if (optopt)
+	if (optopt) {
 		word = sopt;
+	} else if (!strncmp(word, "--", 2) && opts) {
+		/* --rnus=3 looks like --runs */
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(word + 2, "="),
+			 word + 2);
+		while (opts[nr].name && nr < ARRAY_SIZE(names)) {
+			names[nr] = opts[nr].name;
+			nr++;
+		}
+		near = nearest(name, names, nr);
+	}
+	if (near)
+		return cli_error(EXIT_USAGE, "%s%sunknown option '%s': did you "
+				 "mean '--%s'? see 'kab %s%s--help'", cmd,
+				 *cmd ? ": " : "", word, near, cmd,
+				 *cmd ? " " : "");
 	return cli_error(EXIT_USAGE, "%s%sunknown option '%s': see 'kab %s"
 			 "%s--help'", cmd, *cmd ? ": " : "", word, cmd,
 			 *cmd ? " " : "");
@@ -206,6 +249,22 @@ long long cli_run_id(const char *s)
 		return -1;
 	}
 	return v;
+}
+
+static int unknown_command(const char *word)
+{
+	const char *names[ARRAY_SIZE(commands) + 1], *near;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		names[i] = commands[i].name;
+	names[i] = "help";
+	near = nearest(word, names, ARRAY_SIZE(names));
+	if (near)
+		return cli_error(EXIT_USAGE, "'%s' is not a kab command: did "
+				 "you mean '%s'? see 'kab --help'", word, near);
+	return cli_error(EXIT_USAGE, "'%s' is not a kab command: see 'kab "
+			 "--help'", word);
 }
 
 /*
@@ -242,7 +301,11 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[0], "--version")) {
 			printf("kab %s\n", KAB_VERSION);
 			return EXIT_OK;
-		} else if (!strcmp(argv[0], "--db") && argc > 1) {
+		} else if (!strcmp(argv[0], "--db")) {
+			if (argc < 2)
+				return cli_error(EXIT_USAGE, "option '--db' needs "
+						 "a value, the database's path: "
+						 "see 'kab --help'");
 			cli.db_path = argv[1];
 			argv += 2, argc -= 2;
 		} else if (!strncmp(argv[0], "--db=", 5)) {
@@ -262,9 +325,17 @@ int main(int argc, char **argv)
 			return output_done(argv[0],
 					   commands[i].fn(&cli, argc, argv));
 	if (!strcmp(argv[0], "help")) {
+		/* kab help CMD is kab CMD --help */
+		char *help[] = { argc > 1 ? argv[1] : NULL, "--help", NULL };
+
+		for (i = 0; argc > 1 && i < ARRAY_SIZE(commands); i++)
+			if (!strcmp(argv[1], commands[i].name))
+				return output_done(argv[1], commands[i].fn(
+					&cli, 2, help));
+		if (argc > 1)
+			return unknown_command(argv[1]);
 		usage(stdout);
 		return EXIT_OK;
 	}
-	return cli_error(EXIT_USAGE, "'%s' is not a kab command: see 'kab "
-			 "--help'", argv[0]);
+	return unknown_command(argv[0]);
 }

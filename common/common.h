@@ -171,4 +171,7 @@ int kab_run_capture(const struct kab_spawn *s, struct strbuf *out,
 char *kab_cmd_line(const char *cwd, struct kab_err *err, ...)
 	__attribute__((sentinel));
 
+/* Edits (insert, delete, change, swap two neighbours) from a to b. */
+int kab_edit_distance(const char *a, const char *b);
+
 #endif /* KAB_COMMON_H */

@@ -124,35 +124,6 @@ static bool known_anywhere(const char *key)
 	return false;
 }
 
-/* Edits (insert, delete, change, swap two neighbours) from a to b. */
-static int distance(const char *a, const char *b)
-{
-	int la = strlen(a), lb = strlen(b), i, j;
-	int d[65][65];
-
-	if (la > 64 || lb > 64)
-		return 99;
-	for (i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (i = 1; i <= la; i++) {
-		for (j = 1; j <= lb; j++) {
-			int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-
-			if (d[i - 1][j] + 1 < c)
-				c = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < c)
-				c = d[i][j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
-			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < c)
-				c = d[i - 2][j - 2] + 1;
-			d[i][j] = c;
-		}
-	}
-	return d[la][lb];
-}
-
 /* The parameter of w that key looks like a misspelling of, or NULL. */
 static const char *misspelt(const struct kab_workload *w, const char *key)
 {
@@ -165,10 +136,10 @@ static const char *misspelt(const struct kab_workload *w, const char *key)
 		if (!strcmp(lkp_keys[i], key))
 			return NULL;
 	for (d = w->params; d->key; d++)
-		if (distance(key, d->key) <= 2)
+		if (kab_edit_distance(key, d->key) <= 2)
 			return d->key;
 	for (d = kab_system_params; d->key; d++)
-		if (distance(key, d->key) <= 2)
+		if (kab_edit_distance(key, d->key) <= 2)
 			return d->key;
 	return NULL;
 }

@@ -34,13 +34,36 @@ test_expect "an unknown option is a usage error" '
 
 test_expect "a command's unknown option or missing value: one line, exit 2" '
 	for c in run ab bisect build compare report merge ls show export import; do
-		expect_error 2 "^kab: $c: unknown option .--frob.: see .kab $c --help.$" -- "$KAB" $c --frob
+		expect_error 2 "^kab: $c: unknown option .--frobnicate.: see .kab $c --help.$" -- "$KAB" $c --frobnicate
 	done
 	expect_error 2 "^kab: ci gate: unknown option .-x.: see .kab ci gate --help.$" -- "$KAB" ci gate -x
-	expect_error 2 "^kab: run: .--runs. needs a value: see .kab run --help.$" -- "$KAB" run --runs
-	expect_error 2 "^kab: export: .-o. needs a value" -- "$KAB" export -o
+	expect_error 2 "^kab: run: option .--runs. needs a value: see .kab run --help.$" -- "$KAB" run --runs
+	expect_error 2 "^kab: export: option .-o. needs a value" -- "$KAB" export -o
 	# git bisect run reads 2 as "bad": bisect-step stops the bisect
 	expect_error 255 "^kab: bisect-step: unknown option .--frob." -- "$KAB" bisect-step --frob
+'
+
+# issue 16's typo table: what was typed, the exit code, the one line
+test_expect "typos: did you mean, as git asks; kab help CMD" '
+	while IFS="|" read -r want args; do
+		# shellcheck disable=SC2086
+		expect_error 2 "^$want\$" -- "$KAB" $args
+	done <<-EOF
+	kab: run: unknown option .--rnus.: did you mean .--runs.? see .kab run --help.|run --rnus 3 x.yaml
+	kab: run: unknown option .--rnus=3.: did you mean .--runs.? see .kab run --help.|run --rnus=3 x.yaml
+	kab: .comapre. is not a kab command: did you mean .compare.? see .kab --help.|comapre a b
+	kab: .sho. is not a kab command: did you mean .show.? see .kab --help.|sho 1
+	kab: .frobnicate. is not a kab command: see .kab --help.|frobnicate
+	kab: option .--db. needs a value, the database.s path: see .kab --help.|--db
+	kab: compare: unknown option .--formt.: did you mean .--format.? see .kab compare --help.|compare --formt lkp a b
+	kab: compare: option .--format. needs a value: see .kab compare --help.|compare a b --format
+	kab: bisect: unknown option .--goood.: did you mean .--good.? see .kab bisect --help.|bisect --goood x
+	kab: .comapre. is not a kab command: did you mean .compare.? see .kab --help.|help comapre
+	EOF
+	"$KAB" help compare >$TMP/h
+	"$KAB" compare --help >$TMP/h2
+	cmp $TMP/h $TMP/h2
+	grep -q "^usage: kab compare" $TMP/h
 '
 
 test_expect "kab run without a job file is a usage error naming the fix" '
