@@ -214,6 +214,18 @@ int cmd_export(struct cli *cli, int argc, char **argv)
 		rc = cli_error(EXIT_RUN, "%s", err.msg);
 		goto out;
 	}
+	/* every run named is there before a byte is written */
+	for (i = 0; i < ids.nr; i++) {
+		struct kab_run r;
+		int got = kab_db_run_get(db, ids.id[i], &r, &err);
+
+		if (got) {
+			rc = cli_error(got > 0 ? EXIT_USAGE : EXIT_RUN, "%s",
+				       err.msg);
+			goto out;
+		}
+		kab_run_free(&r);
+	}
 	if (output && !(out = fopen(output, "w"))) {
 		rc = cli_error(EXIT_RUN, "cannot write %s: %m", output);
 		out = stdout;

@@ -234,6 +234,23 @@ static int table_build(struct kab_db *db, const struct cmp_set *set,
 	return 0;
 }
 
+/* Are two sides the same runs, in any order? */
+static bool same_runs(const struct side_runs *a, const struct side_runs *b)
+{
+	size_t i, j;
+
+	if (a->nr != b->nr)
+		return false;
+	for (i = 0; i < a->nr; i++) {
+		for (j = 0; j < b->nr; j++)
+			if (a->v[i]->id == b->v[j]->id)
+				break;
+		if (j == b->nr)
+			return false;
+	}
+	return true;
+}
+
 /* Does every side have a run of these parameters? */
 static bool everywhere(const struct cmp_set *set, const char *params)
 {
@@ -265,6 +282,14 @@ int cmp_set_build(struct kab_db *db, char *const *specs, size_t nr,
 	for (i = 0; i < nr; i++)
 		if (side_resolve(&out->all, specs[i], &out->sides[i], &err))
 			return cli_error(EXIT_USAGE, "%s", err.msg);
+	/* a side against itself says nothing: it was not meant */
+	for (i = 1; i < nr; i++)
+		for (k = 0; k < i; k++)
+			if (same_runs(&out->sides[k], &out->sides[i]))
+				return cli_error(EXIT_USAGE, "'%s' and '%s' are "
+						 "the same runs: compare two "
+						 "kernels (kab ls lists them)",
+						 specs[k], specs[i]);
 	/* One table per parameter set of the base that every head ran. */
 	base = &out->sides[0];
 	for (i = 0; i < base->nr; i++) {

@@ -168,8 +168,19 @@ test_expect "kab compare --format lkp: lkp ncompare's table, derived by hand" '
 	kab compare --test lkp base h3 >$TMP/t
 	grep -q "stress-ng.x.ops_per_sec  (boots<2)$" $TMP/t
 	# nothing changed: lkp prints no group at all
-	kab compare --format lkp h2 h2 >$TMP/t
+	{
+		echo run,kernel_label,iteration,metric,value
+		for r in 1 2; do
+			for i in 1 2 3; do
+				echo "$r,same$r,$i,will-it-scale.per_process_ops,10$i"
+			done
+		done
+	} >$TMP/same.csv
+	kab --db $TMP/same.db import --format csv $TMP/same.csv >/dev/null
+	kab --db $TMP/same.db compare --format lkp same1 same2 >$TMP/t
 	test ! -s $TMP/t
+	kab --db $TMP/same.db compare --format lkp --all same1 same2 >$TMP/t
+	grep -q "+0.0%.*will-it-scale.per_process_ops$" $TMP/t
 	# -a: every stat, those of one side too, in lkp'"'"'s order
 	kab compare --format lkp --all base h1 >$TMP/t
 	grep -q "^      0.00            +8.0        8.00 ± 10%  perf-profile.self.cycles-pp.b$" $TMP/t

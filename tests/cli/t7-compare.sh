@@ -134,6 +134,18 @@ test_expect "one boot a side: no verdict, and the need is said" '
 
 test_expect "a run named twice is refused, not counted as two boots" '
 	expect_error 2 "run 1 is named twice in .1,2,1.: name each run once" -- "$KAB" compare 1,2,1 4,5
+	# a side against itself (by label or by its runs) was not meant
+	for c in compare report "ci gate"; do
+		# shellcheck disable=SC2086
+		expect_error 2 "^kab: .base. and .base. are the same runs: compare two kernels" -- "$KAB" $c base base
+	done
+	ids=$(sql "SELECT group_concat(r.id) FROM runs r JOIN kernels k ON k.id = r.kernel_id WHERE k.label = '"'"'base'"'"'")
+	expect_error 2 "^kab: .base. and .$ids. are the same runs" -- "$KAB" compare base $ids
+	# a missing run: an error, and not a byte of CSV before it
+	rc=0
+	"$KAB" export --format csv 999 >$TMP/x 2>/dev/null || rc=$?
+	test $rc = 2
+	test ! -s $TMP/x
 	expect_error 2 "no run 99" -- "$KAB" compare 1,99 4
 '
 
