@@ -219,6 +219,12 @@ int ci_gate(struct kab_db *db, const char *base, const char *head,
 	if (!ctx.nr) {
 		cmp_set_free(&set);
 		free(v);
+		if (o->nr_kpi)
+			return cli_error(EXIT_USAGE, "%s and %s have no %s%s: "
+					 "'kab show %s' lists their metrics",
+					 base, head, o->kpi[0], o->nr_kpi > 1 ?
+					 " nor the other --kpi metrics" : "",
+					 base);
 		return cli_error(EXIT_USAGE, "no KPI to gate on in %s and %s: "
 				 "name one with --kpi METRIC", base, head);
 	}

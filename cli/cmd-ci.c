@@ -206,6 +206,7 @@ static int gate(struct cli *cli, int argc, char **argv)
 				 "'kab ci gate BASE HEAD'");
 	}
 	/* a database that cannot be read is no verdict: not exit 1 */
+	/* the gate's 1 is a regression: a database it cannot read is 2 */
 	if (cli_open_db(cli, db_opt, KAB_DB_READ, &db)) {
 		free(o.kpi);
 		return EXIT_USAGE;

@@ -472,8 +472,9 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
 	if (argc - optind < 2)
 		return cli_error(EXIT_USAGE, "compare needs a base and at least "
 				 "one head: 'kab compare BASE HEAD'");
-	if (cli_open_db(cli, db_opt, KAB_DB_READ, &db))
-		return EXIT_RUN;
+	rc = cli_open_db(cli, db_opt, KAB_DB_READ, &db);
+	if (rc)
+		return rc;
 	rc = compare(db, argv + optind, argc - optind, &o);
 	kab_db_close(db);
 	return rc;

@@ -206,9 +206,10 @@ int cmd_export(struct cli *cli, int argc, char **argv)
 		}
 		collect_id(&ids, &(struct kab_run){ .id = id });
 	}
-	if (cli_open_db(cli, db_opt, KAB_DB_READ, &db)) {
+	rc = cli_open_db(cli, db_opt, KAB_DB_READ, &db);
+	if (rc) {
 		free(ids.id);
-		return EXIT_RUN;
+		return rc;
 	}
 	if (!ids.nr && kab_db_runs_foreach(db, collect_id, &ids, &err)) {
 		rc = cli_error(EXIT_RUN, "%s", err.msg);

@@ -73,8 +73,9 @@ int cmd_ls(struct cli *cli, int argc, char **argv)
 	if (optind < argc)
 		return cli_error(EXIT_USAGE, "kab ls takes no arguments: "
 				 "'kab show ID' shows one run");
-	if (cli_open_db(cli, db_opt, KAB_DB_READ, &db))
-		return EXIT_RUN;
+	rc = cli_open_db(cli, db_opt, KAB_DB_READ, &db);
+	if (rc)
+		return rc;
 	if (kab_db_runs_foreach(db, print_run, &count, &err))
 		rc = cli_error(EXIT_RUN, "%s", err.msg);
 	else if (!count)

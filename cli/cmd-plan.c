@@ -225,8 +225,9 @@ int cmd_plan(struct cli *cli, int argc, char **argv)
 	if (!(a.detect > 0))
 		return cli_error(EXIT_USAGE, "plan needs the change to detect: "
 				 "--detect PCT");
-	if (cli_open_db(cli, db_opt, KAB_DB_READ, &a.db))
-		return EXIT_RUN;
+	rc = cli_open_db(cli, db_opt, KAB_DB_READ, &a.db);
+	if (rc)
+		return rc;
 	rc = side_foreach_group(a.db, argv[optind], plan_group, &a, &nbad,
 				&a.err);
 	kab_db_close(a.db);

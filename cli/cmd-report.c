@@ -253,9 +253,8 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 		free(a.cc);
 		return rc < 0 ? EXIT_OK : rc;
 	}
-	if (cli_open_db(cli, a.db, KAB_DB_READ, &db)) {
-		rc = EXIT_RUN;
-	} else {
+	rc = cli_open_db(cli, a.db, KAB_DB_READ, &db);
+	if (!rc) {
 		rc = emit(db, &a, argv[optind], argv[optind + 1]);
 		kab_db_close(db);
 	}

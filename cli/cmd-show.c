@@ -69,8 +69,9 @@ int cmd_show(struct cli *cli, int argc, char **argv)
 	if (optind >= argc)
 		return cli_error(EXIT_USAGE, "which run? 'kab ls' lists them; "
 				 "then 'kab show ID'");
-	if (cli_open_db(cli, db_opt, KAB_DB_READ, &db))
-		return EXIT_RUN;
+	rc = cli_open_db(cli, db_opt, KAB_DB_READ, &db);
+	if (rc)
+		return rc;
 	for (i = optind; i < argc; i++) {
 		struct kab_run r;
 		int got;

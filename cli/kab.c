@@ -55,8 +55,9 @@ static void usage(FILE *f)
 		"  0  success\n"
 		"  1  a run failed or was interrupted, or kab could not read "
 		"or write\n"
-		"  2  usage error: a bad option, job file or parameter, or a run\n"
-		"     or kernel that is not stored\n");
+		"  2  usage error or missing data: a bad option, job file or\n"
+		"     parameter; a run, kernel, metric or database that is not "
+		"there\n");
 }
 
 /*
@@ -123,6 +124,7 @@ int cli_open_db(struct cli *cli, const char *opt_db, enum kab_db_mode mode,
 		struct kab_db **db)
 {
 	struct kab_err err;
+	struct stat st;
 	char *path;
 	int ret;
 
@@ -133,9 +135,14 @@ int cli_open_db(struct cli *cli, const char *opt_db, enum kab_db_mode mode,
 	else
 		path = kab_db_default_path();
 	ret = kab_db_open(path, mode, db, &err);
+	/* a database that is not there is missing data: 2, as a label */
+	if (ret && mode == KAB_DB_READ && stat(path, &st) && errno == ENOENT)
+		ret = EXIT_USAGE;
+	else if (ret)
+		ret = EXIT_RUN;
 	free(path);
 	if (ret)
-		return cli_error(EXIT_RUN, "%s", err.msg);
+		return cli_error(ret, "%s", err.msg);
 	return 0;
 }
 

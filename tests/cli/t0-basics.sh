@@ -60,6 +60,11 @@ test_expect "typos: did you mean, as git asks; kab help CMD" '
 	kab: bisect: unknown option .--goood.: did you mean .--good.? see .kab bisect --help.|bisect --goood x
 	kab: .comapre. is not a kab command: did you mean .compare.? see .kab --help.|help comapre
 	EOF
+	# missing data is 2 for every command, as a missing label is
+	for c in ls "show 1" "compare a b" export "plan --detect 5 a" "report a b" "ci gate a b"; do
+		# shellcheck disable=SC2086
+		expect_error 2 "^kab: no database at $TMP/none.db" -- "$KAB" --db $TMP/none.db $c
+	done
 	"$KAB" help compare >$TMP/h
 	"$KAB" compare --help >$TMP/h2
 	cmp $TMP/h $TMP/h2
