@@ -71,6 +71,18 @@ test_expect "typos: did you mean, as git asks; kab help CMD" '
 	grep -q "^usage: kab compare" $TMP/h
 '
 
+test_expect "kab --help names every variable of the environment kab reads" '
+	"$KAB" --help >$TMP/h
+	vars=$(cd "$TOP" && grep -rhoE "getenv\(\"(KAB|XDG)_[A-Z_]+\"\)" \
+		--include=*.c cli runner db kbuild analysis common |
+		sed "s/getenv(\"\(.*\)\")/\1/" | sort -u)
+	[ -n "$vars" ]
+	for v in $vars; do
+		grep -q "^  $v\b\|^  .*\b$v\b.*  " $TMP/h ||
+			fail "$v is read but not in kab --help"
+	done
+'
+
 test_expect "kab run without a job file is a usage error naming the fix" '
 	expect_error 2 "no job file" -- "$KAB" run
 '
