@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "../common/common.h"
 
 /* etc/stat-denylist, less the dmesg/kmsg/stderr/last_state lines */
 static const char *const deny[] = {
@@ -152,8 +153,6 @@ static const struct threshold {
 	{ "xfstests.*.seconds", 10, true },
 };
 
-#define NR(a) (sizeof(a) / sizeof((a)[0]))
-
 /*
  * Each list compiled once, on first use; a pattern that does not
  * compile (none should) never matches.
@@ -208,8 +207,8 @@ static long first_match(const char *const *re, size_t nr, bool anchor,
 
 static struct compiled deny_c, allow_c, report_c, perf_c;
 
-#define MATCHES(list, s) (first_match(list, NR(list), false, &list##_c, \
-				      s) >= 0)
+#define MATCHES(list, s) \
+	(first_match(list, ARRAY_SIZE(list), false, &list##_c, s) >= 0)
 
 static bool starts(const char *s, const char *prefix)
 {
@@ -229,7 +228,7 @@ bool kab_lkp_is_suite(const char *metric, const char *const *suites,
 						  "stress-ng" };
 	size_t i, n = base_len(metric);
 
-	for (i = 0; i < NR(kab_suites); i++)
+	for (i = 0; i < ARRAY_SIZE(kab_suites); i++)
 		if (strlen(kab_suites[i]) == n &&
 		    !strncmp(metric, kab_suites[i], n))
 			return true;
@@ -255,7 +254,7 @@ static bool perf_metric(const char *k, const struct kab_lkp_ctx *ctx)
 
 	if (MATCHES(perf, k))
 		return true;
-	for (i = 0; i < NR(perf_prefixes); i++)
+	for (i = 0; i < ARRAY_SIZE(perf_prefixes); i++)
 		if (starts(k, perf_prefixes[i]))
 			return true;
 	/* a test suite's own stats ("will-it-scale.") */
@@ -263,7 +262,7 @@ static bool perf_metric(const char *k, const struct kab_lkp_ctx *ctx)
 	       kab_lkp_is_suite(k, ctx->suites, ctx->nr_suites);
 }
 
-static const char *threshold_re[NR(thresholds)];
+static const char *threshold_re[ARRAY_SIZE(thresholds)];
 
 static bool reasonable(const char *k, double delta, double max)
 {
@@ -272,9 +271,10 @@ static bool reasonable(const char *k, double delta, double max)
 	size_t i;
 	long m;
 
-	for (i = 0; i < NR(thresholds); i++)
-		threshold_re[i] = thresholds[i].re;
-	m = first_match(threshold_re, NR(thresholds), true, &c, k);
+	if (!threshold_re[0])	/* once */
+		for (i = 0; i < ARRAY_SIZE(thresholds); i++)
+			threshold_re[i] = thresholds[i].re;
+	m = first_match(threshold_re, ARRAY_SIZE(thresholds), true, &c, k);
 	if (m >= 0) {
 		t = &thresholds[m];
 		if (max < t->v)
