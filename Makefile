@@ -11,6 +11,9 @@
 #   make test SAN=1   the same under ASan and UBSan
 #   make mutate   plant each bug of tests/mutants/ and run the fast tests
 #   make fuzz     each libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS (60)
+#   make man      the man pages, from each command's --help and doc/
+#   make install  PREFIX=/usr/local DESTDIR= ; make uninstall the same
+#   make deb      the Debian package, into ..
 
 CC       ?= cc
 PKGS     := sqlite3 gsl yaml-0.1 jansson hwloc zlib libarchive nettle \
@@ -76,7 +79,7 @@ endif
 
 $(BUILD)/%.o: %.c $(wildcard */*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # kab's config fragments live inside kab (see kbuild/fragments.S)
 $(BUILD)/kbuild/fragments.o: kbuild/fragments.S $(wildcard kconfigs/*.config)
@@ -100,7 +103,50 @@ $(KAB_AGENT): $(call obj,cli/agent.c) $(LIBRUNNER) $(LIBCOMMON)
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS) -lcmocka
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS) -lcmocka
+
+# Man pages from kab's own --help (scripts/mkman.sh) and doc/.
+MAN_STAMP := $(BUILD)/man/.stamp
+$(MAN_STAMP): $(KAB) scripts/mkman.sh $(wildcard doc/*.scd)
+	@rm -rf $(BUILD)/man
+	scripts/mkman.sh $(KAB) $(BUILD)/man
+	@touch $@
+
+man: $(MAN_STAMP)
+
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+LIBEXECDIR ?= $(PREFIX)/libexec
+DATADIR    ?= $(PREFIX)/share
+MANDIR     ?= $(DATADIR)/man
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
+INSTALL    ?= install
+
+# kab finds its agent in ../libexec/kab and its jobs in ../share/kab/jobs
+# relative to its own binary: the directories keep that shape.
+install: all $(MAN_STAMP)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)/kab \
+		$(DESTDIR)$(DATADIR)/kab/jobs $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	$(INSTALL) -m 0755 $(KAB) $(DESTDIR)$(BINDIR)/kab
+	$(INSTALL) -m 0755 $(KAB_AGENT) $(DESTDIR)$(LIBEXECDIR)/kab/kab-agent
+	$(INSTALL) -m 0644 jobs/*.yaml $(DESTDIR)$(DATADIR)/kab/jobs/
+	$(INSTALL) -m 0644 $(BUILD)/man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 0644 completion/kab.bash $(DESTDIR)$(BASHCOMPDIR)/kab
+	$(INSTALL) -m 0644 completion/_kab $(DESTDIR)$(ZSHCOMPDIR)/_kab
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/kab $(DESTDIR)$(LIBEXECDIR)/kab/kab-agent \
+		$(DESTDIR)$(BASHCOMPDIR)/kab $(DESTDIR)$(ZSHCOMPDIR)/_kab \
+		$(DESTDIR)$(MANDIR)/man1/kab.1 $(DESTDIR)$(MANDIR)/man1/kab-*.1
+	rm -f $(addprefix $(DESTDIR)$(DATADIR)/kab/,$(wildcard jobs/*.yaml))
+	-rmdir $(DESTDIR)$(LIBEXECDIR)/kab $(DESTDIR)$(DATADIR)/kab/jobs \
+		$(DESTDIR)$(DATADIR)/kab 2>/dev/null
+
+# The Debian package (debian/), unsigned, into the parent directory.
+deb: deps
+	dpkg-buildpackage -b -us -uc
 
 deps:
 	@scripts/deps.sh
@@ -127,15 +173,15 @@ endif
 
 $(BUILD)/tests/stats-oracle: tests/helpers/stats-oracle.c $(LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS)
 
 $(BUILD)/tests/bench-%: tests/bench/bench-%.c $(LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS)
 
 $(BUILD)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS)
 
 # Inputs found go to a scratch corpus; tests/fuzz/corpus/ holds the seeds.
 fuzz: deps
@@ -158,6 +204,6 @@ bench: deps
 clean:
 	rm -rf build build-san build-fuzz kab kab-agent
 
-.PHONY: all deps deps-kernel demo test test-kernel mutate fuzz fuzz-run bench clean kab \
+.PHONY: all man install uninstall deb deps deps-kernel demo test test-kernel mutate fuzz fuzz-run bench clean kab \
 	kab-agent
 .DELETE_ON_ERROR:

@@ -18,9 +18,14 @@ int bisect_check_job(const struct bisect_opts *o)
 	struct kab_jobsel sel = { o->sets, o->nr_sets, o->only, o->nr_only };
 	struct kab_joblist l;
 	struct kab_err err;
-	int nr;
+	char *file;
+	int nr, rc;
 
-	if (kab_job_load_sel(o->job, &sel, &l, &err))
+	if (kab_job_find(o->job, &file, &err))
+		return cli_error(EXIT_USAGE, "%s", err.msg);
+	rc = kab_job_load_sel(file, &sel, &l, &err);
+	free(file);
+	if (rc)
 		return cli_error(EXIT_USAGE, "%s", err.msg);
 	nr = l.nr;
 	kab_joblist_free(&l);

@@ -22,6 +22,38 @@ static int number(const char *opt, const char *arg, double lo, double hi,
 	return 0;
 }
 
+void bisect_options_help(FILE *f)
+{
+	fprintf(f,
+		"  --tree DIR           the kernel tree (a git checkout)\n"
+		"  --good REV, --bad REV  the endpoints: old and new "
+		"behaviour\n"
+		"  --job JOB            the job: a file or a name (kab run "
+		"--list-jobs)\n"
+		"  --set KEY=VALUE, --only KEY=VALUE  pin the job to one "
+		"parameter set\n"
+		"  --metric NAME        the metric followed\n"
+		"  --runs N             iterations a boot (3)\n"
+		"  --boots N            boots of each endpoint (3)\n"
+		"  --max-boots N        boots of a commit that resembles "
+		"neither (3)\n"
+		"  --alpha A            the endpoints' test level (0.05)\n"
+		"  --noise PCT          the smallest change bisected (1)\n"
+		"  --kconfig FRAGMENT, --base B  the config, as kab build\n"
+		"  --build-cmd CMD      run with sh in the checkout instead of "
+		"kab build\n"
+		"                       (KAB_COMMIT is set); it prints 'kernel "
+		"PATH' and\n"
+		"                       optionally 'cmdline ARGS'\n"
+		"  --cmdline S          added to the kernel command line\n"
+		"  --term-old T, --term-new T  the behaviours' names (e.g. "
+		"fast, slow), as git\n"
+		"  --monitors LIST      as kab run's\n"
+		"  --smp N, --mem SIZE  the guest's CPUs (2) and memory (2G)\n"
+		"  --timeout S          kill a boot after S seconds\n"
+		"  --db PATH            database\n");
+}
+
 int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 {
 	static const struct option opts[] = {
@@ -48,18 +80,21 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 		{ "mem", required_argument, NULL, 'e' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "db", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		/* kab bisect's own */
+		{ "resume", required_argument, NULL, 'R' },
+		{ "show", required_argument, NULL, 'S' },
+		{ "list", no_argument, NULL, 'l' },
+		/* bisect-step's own: kab bisect's plumbing */
 		{ "bisect", required_argument, NULL, 'i' },
 		{ "owner", required_argument, NULL, 'O' },
 		{ "good-run", required_argument, NULL, 'G' },
 		{ "bad-run", required_argument, NULL, 'Z' },
-		{ "resume", required_argument, NULL, 'R' },
-		{ "show", required_argument, NULL, 'S' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct option mine[ARRAY_SIZE(opts)];
 	double v;
-	int opt;
+	int opt, i, j;
 
 	memset(o, 0, sizeof(*o));
 	o->runs = 3;
@@ -72,7 +107,12 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 	o->term_old = "good";
 	o->term_new = "bad";
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	/* each command takes the common options and its own */
+	for (i = j = 0; opts[i].name; i++)
+		if (strchr(step ? "RSl" : "iOGZ", opts[i].val) == NULL)
+			mine[j++] = opts[i];
+	memset(&mine[j], 0, sizeof(mine[j]));
+	while ((opt = cli_getopt(argc, argv, ":h", mine)) != -1) {
 		switch (opt) {
 		case 't':
 			o->tree = optarg;
@@ -181,7 +221,7 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 			return -1;
 		default:
 			return cli_bad_option(step ? "bisect-step" : "bisect",
-					      opt, argv, opts);
+					      opt, argv, mine);
 		}
 	}
 	if (optind < argc)
@@ -195,7 +235,10 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 				 "will-it-scale.per_process_ops, say");
 	if (!o->job)
 		return cli_error(EXIT_USAGE, "which job? --job "
-				 "jobs/will-it-scale-malloc1.yaml, say");
+				 "will-it-scale-malloc1, say");
+	if (!strcmp(o->job, "-"))
+		return cli_error(EXIT_USAGE, "--job -: every step of a bisect "
+				 "reads the job again: name a file");
 	if (!strcmp(o->term_old, o->term_new))
 		return cli_error(EXIT_USAGE, "--term-old and --term-new are "
 				 "both '%s'", o->term_old);

@@ -54,6 +54,8 @@ struct bisect_opts {
  * Parse kab bisect's or kab bisect-step's options (argv[0] is the
  * command).  0, or an exit status with the error printed.
  */
+/* The options kab bisect and bisect-step share, for their --help. */
+void bisect_options_help(FILE *f);
 int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o);
 void bisect_opts_free(struct bisect_opts *o);
 

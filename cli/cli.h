@@ -60,6 +60,8 @@ struct kab_joblist;
 void cli_push_arg(char ***v, int *n, char *arg);
 int cli_load_jobs(const char *path, const struct kab_jobsel *sel,
 		  struct kab_joblist *out);
+/* kab run --list-jobs: each job by name and file, then the job path. */
+void cli_list_jobs(FILE *out);
 /* Open the database named by --db, $KAB_DB or the default. */
 int cli_open_db(struct cli *cli, const char *opt_db, enum kab_db_mode mode,
 		struct kab_db **db);
@@ -79,6 +81,14 @@ struct option;
  */
 int cli_bad_option(const char *cmd, int opt, char *const argv[],
 		   const struct option *opts);
+/*
+ * getopt_long() for every command.  'kab CMD --completion-helper'
+ * (hidden, as git's --git-completion-helper) prints the command's long
+ * options from opts, one a line ("--runs=" takes a value), and exits:
+ * what shell completion offers and what the man page test checks.
+ */
+int cli_getopt(int argc, char *const argv[], const char *shortopts,
+	       const struct option *opts);
 /* A run id from the command line, or -1 with a usage error printed. */
 long long cli_run_id(const char *s);
 /* Shortest text that reads back as exactly v. */

@@ -37,7 +37,7 @@ struct side {
 static void ab_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: kab ab --job FILE [options]\n"
+		"usage: kab ab --job JOB [options]\n"
 		"\n"
 		"Boots kernel A and kernel B in turn under QEMU (KVM when it "
 		"works, TCG\notherwise), runs the job --runs-per-boot times in "
@@ -51,14 +51,14 @@ static void ab_usage(FILE *f)
 		"table\n"
 		"  --tree DIR --a-rev REV --b-rev REV\n"
 		"                            build both revisions first (as "
-		"kab build does,\n"
-		"                            with --kconfig FRAGMENT... and "
-		"--base B);\n"
+		"kab build does);\n"
 		"                            labels default to the commits\n"
-		"  --job FILE                the job (YAML); --set KEY=VALUE "
-		"overrides,\n"
-		"                            --only KEY=VALUE picks jobs of "
-		"the file\n"
+		"  --kconfig FRAGMENT..., --base B   their config, as kab "
+		"build's\n"
+		"  --job JOB                 the job: a file, - or a name "
+		"(kab run --list-jobs)\n"
+		"  --set KEY=VALUE, --only KEY=VALUE  override a parameter, "
+		"pick jobs of the file\n"
 		"  --boots N                 boots per side (3); with "
 		"--max-boots, the boots\n"
 		"                            before the first look\n"
@@ -74,8 +74,8 @@ static void ab_usage(FILE *f)
 		"  --kpi METRIC              the metric looked at (the "
 		"suite's main one)\n"
 		"  --runs-per-boot M         iterations in each boot (3)\n"
-		"  --order alternate|random  boot order (alternate); random "
-		"takes --seed\n"
+		"  --order alternate|random  boot order (alternate)\n"
+		"  --seed N                  the random order's seed (1)\n"
 		"  --smp N, --mem SIZE       the guests' CPUs (2) and memory "
 		"(2G)\n"
 		"  --pin CPUS                run QEMU, and so its vCPU threads, "
@@ -281,7 +281,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 
 	memset(sides, 0, sizeof(sides));
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":h", opts)) != -1) {
 		switch (opt) {
 		case 'A':
 			sides[0].q.kernel = optarg;

@@ -26,10 +26,7 @@ static void step_usage(FILE *f)
 	fprintf(f,
 		"usage: git bisect run kab bisect-step --metric NAME "
 		"--good-run IDS --bad-run IDS\n"
-		"                      --job FILE [--tree DIR] [--runs N] "
-		"[--max-boots N]\n"
-		"                      [--kconfig F]... [--base B] "
-		"[--build-cmd CMD] [--cmdline S]\n"
+		"                      --job JOB [options]\n"
 		"\n"
 		"Builds the commit checked out in the current directory "
 		"(in kab's own\nworktree of it), boots it under QEMU, runs "
@@ -40,10 +37,13 @@ static void step_usage(FILE *f)
 		"build\nor boot, or resembles neither after --max-boots boots), "
 		"255 an error\nthat stops the bisect.\n"
 		"\n"
-		"--build-cmd CMD is run with sh in the checkout instead of "
-		"kab build\n(KAB_COMMIT is set); it prints 'kernel PATH' and "
-		"optionally\n'cmdline ARGS'.  kab bisect starts bisect-step "
-		"itself as --bisect ID.\n");
+		"  --good-run IDS       the good endpoint's runs (3,4,5)\n"
+		"  --bad-run IDS        the bad endpoint's runs\n"
+		"  --bisect ID          the bisect kab bisect runs (it starts "
+		"bisect-step so)\n"
+		"  --owner PID          kab bisect's process: the step stops "
+		"when it is gone\n");
+	bisect_options_help(f);
 }
 
 struct found {

@@ -22,15 +22,9 @@
 static void bisect_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: kab bisect --tree DIR --good REV --bad REV --job FILE "
+		"usage: kab bisect --tree DIR --good REV --bad REV --job JOB "
 		"--metric NAME\n"
-		"                  [--runs N] [--boots N] [--max-boots N] "
-		"[--set KEY=VALUE]...\n"
-		"                  [--only KEY=VALUE]...\n"
-		"                  [--kconfig FRAGMENT]... [--base B] "
-		"[--build-cmd CMD] [--cmdline S]\n"
-		"                  [--term-old T --term-new T] [--alpha A] "
-		"[--noise PCT]\n"
+		"                  [options]\n"
 		"       kab bisect --resume ID | --show ID | --list\n"
 		"\n"
 		"Finds the first commit between --good (old behaviour) and "
@@ -38,17 +32,20 @@ static void bisect_usage(FILE *f)
 		"(kab build), booted --boots\ntimes (3) with --runs iterations "
 		"each (3), interleaved; unless the metric\ndiffers "
 		"significantly at --alpha (0.05; Welch's t on the boot "
-		"means) by\nmore than the noise floor (--noise %%, 1, or the endpoints' own %%stddev "
-		"if larger),\nkab stops and says so.  Then git bisect run "
-		"calls kab bisect-step on\neach commit, in kab's worktree: "
-		"your checkout is never touched.  A\ncommit is like-good or "
-		"like-bad by its samples against both endpoints';\none that "
-		"resembles neither is booted again, up to --max-boots (3), "
-		"then\nskipped, as are commits that do not build or boot.\n"
-		"\n"
-		"--build-cmd CMD replaces kab build (see kab bisect-step "
-		"--help).\n--term-old/--term-new name the two behaviours "
-		"(e.g. fast/slow), as git.\n"
+		"means) by\nmore than the noise floor (--noise %%, 1, or the "
+		"endpoints' own %%stddev if larger),\nkab stops and says so.  "
+		"Then git bisect run calls kab bisect-step on\neach commit, in "
+		"kab's worktree: your checkout is never touched.  A\ncommit "
+		"is like-good or like-bad by its samples against both "
+		"endpoints';\none that resembles neither is booted again, up "
+		"to --max-boots (3), then\nskipped, as are commits that do "
+		"not build or boot.\n"
+		"\n");
+	bisect_options_help(f);
+	fprintf(f,
+		"  --resume ID          go on with bisect ID where it stopped\n"
+		"  --show ID            its steps and verdict\n"
+		"  --list               the bisects stored\n"
 		"\nExit status: 0 a first bad commit was found, 1 nothing to "
 		"bisect or\nthe bisect could not decide, 2 usage.\n");
 }
@@ -418,7 +415,8 @@ static json_t *path_arg(const char *opt, const char *val)
 {
 	static const char *const paths[] = { "--job", "--tree", "--kconfig",
 					     "--base", NULL };
-	char *real;
+	char *real, *found = NULL;
+	struct kab_err err;
 	json_t *j;
 	int i;
 
@@ -428,9 +426,12 @@ static json_t *path_arg(const char *opt, const char *val)
 		return json_string(resolved_bad);
 	for (i = 0; paths[i] && strcmp(opt, paths[i]); i++)
 		;
+	if (i == 0 && !kab_job_find(val, &found, &err))
+		val = found;	/* a job's name: the file it names */
 	real = paths[i] ? realpath(val, NULL) : NULL;
 	j = json_string(real ? real : val);
 	free(real);
+	free(found);
 	return j;
 }
 

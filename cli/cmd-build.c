@@ -33,7 +33,16 @@ static void build_usage(FILE *f)
 		"ccache is used when\ninstalled.  The build, its config and log "
 		"are stored in the database.\n"
 		"\n"
-		"  -q   print only the image path (for $(kab build -q ...))\n");
+		"  --tree DIR           the kernel tree: a git checkout or a "
+		"plain tree\n"
+		"  --rev REV            build this revision (in kab's worktree)\n"
+		"  --kconfig FRAGMENT   merged into the config; repeatable\n"
+		"  --base B             tinyconfig (default), defconfig or a "
+		".config FILE\n"
+		"  --jobs N, -j N       make -j (default: the CPUs)\n"
+		"  --quiet, -q          print only the image path (for $(kab "
+		"build -q ...))\n"
+		"  --db PATH            database\n");
 }
 
 int cmd_build(struct cli *cli, int argc, char **argv)
@@ -58,7 +67,7 @@ int cmd_build(struct cli *cli, int argc, char **argv)
 	int opt, rc;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":qj:h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":qj:h", opts)) != -1) {
 		switch (opt) {
 		case 't':
 			a.tree = optarg;

@@ -35,6 +35,12 @@ static void ci_usage(FILE *f)
 		"more than the threshold, 1 when one did, 2 on a usage error\n"
 		"or missing data.\n"
 		"\n"
+		"matrix:\n"
+		"  --kernels A,B,...     the kernels each cell measures "
+		"(base,head)\n"
+		"  --replicas N          cells per parameter set (1)\n"
+		"  --set KEY=VALUE, --only KEY=VALUE   as for kab run\n"
+		"\ngate:\n"
 		"  --fail-on regression|change   what fails the gate "
 		"(regression)\n"
 		"  --threshold PCT       smallest |%%change| that fails (0)\n"
@@ -80,7 +86,7 @@ static int matrix(int argc, char **argv)
 	char *end;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":h", opts)) != -1) {
 		if (opt == 's') {
 			cli_push_arg(&sets, &sel.nr_sets, optarg);
 		} else if (opt == 'o') {
@@ -157,7 +163,7 @@ static int gate(struct cli *cli, int argc, char **argv)
 	int opt, rc;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":h", opts)) != -1) {
 		switch (opt) {
 		case 'f':
 			if (!strcmp(optarg, "change"))

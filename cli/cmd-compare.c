@@ -405,7 +405,7 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
 	int opt, rc;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":h", opts)) != -1) {
 		switch (opt) {
 		case 't':
 			test_given = true;

@@ -136,12 +136,17 @@ static void export_usage(FILE *f)
 		"[RUN...]\n"
 		"\n"
 		"Writes the given runs (default: all) to stdout or FILE.\n"
-		"  csv   one row per sample: run,kernel_label,iteration,metric,"
-		"value\n"
-		"  json  each run whole, with kernel, job parameters, host "
-		"facts\n"
-		"        and the profile's call stacks;\n"
-		"        'kab import' reads it back exactly\n");
+		"\n"
+		"  --format csv|json   csv (default): one row per sample: "
+		"run,kernel_label,\n"
+		"                      iteration,metric,value; json: each run "
+		"whole, with\n"
+		"                      kernel, job parameters, host facts and "
+		"the profile's\n"
+		"                      call stacks ('kab import' reads it back "
+		"exactly)\n"
+		"  --output FILE, -o FILE   write there instead of stdout\n"
+		"  --db PATH           database\n");
 }
 
 struct all_ids {
@@ -176,7 +181,7 @@ int cmd_export(struct cli *cli, int argc, char **argv)
 	FILE *out = stdout;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":ho:", opts)) != -1) {
 		switch (opt) {
 		case 'f':
 			format = optarg;

@@ -159,7 +159,14 @@ static void import_usage(void)
 	       "(.../<commit>/<n>, with its\njob.yaml and stats.json) or "
 	       "any directory whose directories are runs'.\nEach lkp run "
 	       "becomes a run of one iteration, its kernel labelled by the "
-	       "first\n12 digits of the job's commit.\n");
+	       "first\n12 digits of the job's commit.\n\n"
+	       "  --format json|csv   what the files are (json)\n"
+	       "  --lkp               the arguments are lkp result roots\n"
+	       "  --job JOB           csv: the job the samples are of (a "
+	       "file or a name)\n"
+	       "  --set K=V, --only K=V   csv: pick the job's parameter "
+	       "set\n"
+	       "  --db PATH           database\n");
 }
 
 int cmd_import(struct cli *cli, int argc, char **argv)
@@ -182,7 +189,7 @@ int cmd_import(struct cli *cli, int argc, char **argv)
 	int opt, i, added = 0, skipped = 0, rc = EXIT_OK;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":h", opts)) != -1) {
 		switch (opt) {
 		case 'd':
 			db_opt = optarg;

@@ -56,7 +56,7 @@ int cmd_ls(struct cli *cli, int argc, char **argv)
 	int opt, count = 0, rc = EXIT_OK;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":h", opts)) != -1) {
 		switch (opt) {
 		case 'd':
 			db_opt = optarg;
@@ -64,7 +64,8 @@ int cmd_ls(struct cli *cli, int argc, char **argv)
 		case 'h':
 			printf("usage: kab ls [--db PATH]\n\nLists the stored "
 			       "runs: id, start, kernel, status, iterations "
-			       "stored of planned,\ntest and parameters.\n");
+			       "stored of planned,\ntest and parameters.\n\n"
+			       "  --db PATH   database\n");
 			return EXIT_OK;
 		default:
 			return cli_bad_option("ls", opt, argv, opts);

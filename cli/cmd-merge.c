@@ -34,7 +34,7 @@ int cmd_merge(struct cli *cli, int argc, char **argv)
 
 	(void)cli;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":h", opts)) != -1) {
 		if (opt == 'h') {
 			merge_usage(stdout);
 			return EXIT_OK;

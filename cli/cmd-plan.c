@@ -193,7 +193,7 @@ int cmd_plan(struct cli *cli, int argc, char **argv)
 	int opt, rc;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":h", opts)) != -1) {
 		switch (opt) {
 		case 'D':
 			a.detect = number("--detect", optarg, 0, 1000, &bad);

@@ -107,7 +107,7 @@ static int parse(int argc, char **argv, struct report_args *a)
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":ho:", opts)) != -1) {
 		switch (opt) {
 		case 'k':
 			a->o.kpi = optarg;

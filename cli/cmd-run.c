@@ -18,10 +18,13 @@
 static void run_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: kab run [options] JOB.yaml...\n"
+		"usage: kab run [options] JOB...\n"
+		"       kab run --list-jobs\n"
 		"\n"
 		"Runs each job (every parameter set its lists expand to) on "
-		"this machine,\n--runs times, and stores every sample.\n"
+		"this machine,\n--runs times, and stores every sample.  A JOB "
+		"is a file, - (stdin) or a\njob's name looked up in $KAB_JOBS, "
+		"~/.local/share/kab/jobs and kab's own\njobs.\n"
 		"\n"
 		"  --kernel-label L  name of what is measured (default: the "
 		"running kernel's\n"
@@ -55,6 +58,8 @@ static void run_usage(FILE *f)
 		"                    label defaults to the commit\n"
 		"  --db PATH         database (default $KAB_DB, else "
 		"~/.local/share/kab/kab.db)\n"
+		"  --list-jobs       the jobs kab finds by name, and where it "
+		"looks\n"
 		"\n"
 		"A progress line goes to stderr when it is a terminal.\n"
 		"Exit status: 0 every run ok, 1 a run failed or was "
@@ -80,6 +85,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		{ "kconfig", required_argument, NULL, 'K' },
 		{ "base", required_argument, NULL, 'B' },
 		{ "db", required_argument, NULL, 'd' },
+		{ "list-jobs", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -101,7 +107,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 	struct kab_err err;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":h", opts)) != -1) {
 		switch (opt) {
 		case 'l':
 			c.label = optarg;
@@ -125,6 +131,11 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		case 'd':
 			db_opt = optarg;
 			break;
+		case 'J':
+			free(sets);
+			free(only);
+			cli_list_jobs(stdout);
+			return EXIT_OK;
 		case 'm':
 			c.monitors = optarg;
 			if (cli_check_monitors(optarg)) {

@@ -23,7 +23,10 @@ static void show_usage(FILE *f)
 		"boots and between them\n(square roots of the ANOVA variance "
 		"components, in %% of the mean),\nF and p, and the unit kab "
 		"compare tests with: 'boot' when boots\ndominate (p < 0.01 and "
-		"between > within), else 'sample'.\n");
+		"between > within), else 'sample'.\n"
+		"\n"
+		"  --metric GLOB   only the metrics matching GLOB\n"
+		"  --db PATH       database\n");
 }
 
 /* "12" is a run; "3,5", "never" or "v6.1" name several. */
@@ -51,7 +54,7 @@ int cmd_show(struct cli *cli, int argc, char **argv)
 	int opt, i, rc = EXIT_OK;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, ":h", opts)) != -1) {
 		switch (opt) {
 		case 'm':
 			glob = optarg;

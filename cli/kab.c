@@ -63,7 +63,12 @@ static void usage(FILE *f)
 		"  KAB_STRESS_NG      the stress-ng binary (here and in the "
 		"guest)\n"
 		"  KAB_AGENT          the kab-agent binary (default: beside "
-		"kab)\n"
+		"kab, else in\n"
+		"                     PREFIX/libexec/kab/ when kab is "
+		"PREFIX/bin/kab)\n"
+		"  KAB_JOBS           directories (a:b) searched first for a "
+		"job named\n"
+		"                     without a path (kab run --list-jobs)\n"
 		"  KAB_SSH            the ssh command for --target ssh:HOST\n"
 		"  KAB_KERNEL_CC      the compiler of kab build (default "
 		"gcc)\n"
@@ -127,8 +132,15 @@ int cli_load_jobs(const char *path, const struct kab_jobsel *sel,
 		  struct kab_joblist *out)
 {
 	struct kab_err err;
+	char *file;
+	int ret;
 
-	if (kab_job_load_sel(path, sel, out, &err))
+	memset(out, 0, sizeof(*out));
+	if (kab_job_find(path, &file, &err))
+		return cli_error(EXIT_USAGE, "%s", err.msg);
+	ret = kab_job_load_sel(file, sel, out, &err);
+	free(file);
+	if (ret)
 		return cli_error(EXIT_USAGE, "%s", err.msg);
 	if (out->note) {
 		struct strbuf sb = STRBUF_INIT;
@@ -138,6 +150,32 @@ int cli_load_jobs(const char *path, const struct kab_jobsel *sel,
 		strbuf_release(&sb);
 	}
 	return 0;
+}
+
+void cli_list_jobs(FILE *out)
+{
+	char **names, **dirs, *path;
+	int n = kab_job_names(&names), nd, i;
+	struct kab_err err;
+
+	for (i = 0; i < n; i++) {
+		if (kab_job_find(names[i], &path, &err))
+			path = xstrdup("?");
+		fprintf(out, "%-28s %s\n", names[i], path);
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+	nd = kab_job_dirs(&dirs);
+	fprintf(out, "%sjob path ($KAB_JOBS first):\n", n ? "\n" : "");
+	for (i = 0; i < nd; i++) {
+		path = realpath(dirs[i], NULL);
+		fprintf(out, "  %s%s\n", path ? path : dirs[i],
+			path ? "" : " (not there)");
+		free(path);
+		free(dirs[i]);
+	}
+	free(dirs);
 }
 
 int cli_open_db(struct cli *cli, const char *opt_db, enum kab_db_mode mode,
@@ -263,6 +301,22 @@ int cli_bad_option(const char *cmd, int opt, char *const argv[],
 			 *cmd ? " " : "");
 }
 
+int cli_getopt(int argc, char *const argv[], const char *shortopts,
+	       const struct option *opts)
+{
+	size_t i;
+
+	if (optind == 1 && argc == 2 &&
+	    !strcmp(argv[1], "--completion-helper")) {
+		for (i = 0; opts[i].name; i++)
+			printf("--%s%s\n", opts[i].name,
+			       opts[i].has_arg == required_argument ? "=" : "");
+		fflush(stdout);
+		exit(EXIT_OK);
+	}
+	return getopt_long(argc, argv, shortopts, opts, NULL);
+}
+
 long long cli_run_id(const char *s)
 {
 	char *end;
@@ -309,6 +363,86 @@ static int output_done(const char *cmd, int rc)
 	return strcmp(cmd, "ci") ? EXIT_RUN : EXIT_USAGE;
 }
 
+static int add_word(void *arg, const struct kab_run *r)
+{
+	struct strbuf *sb = arg;
+	char id[32];
+
+	if (sb->len == (size_t)-1)
+		return 0;
+	snprintf(id, sizeof(id), "%lld\n", (long long)r->id);
+	strbuf_add(sb, id, strlen(id));
+	/* a label is offered when the shell can take it as one word */
+	if (kab_name_ok(r->kernel.label, 200)) {
+		strbuf_add(sb, "L", 1);
+		strbuf_add(sb, r->kernel.label, strlen(r->kernel.label));
+		strbuf_add(sb, "\n", 1);
+	}
+	return 0;
+}
+
+/*
+ * kab [--db P] --completion-helper commands|jobs|runs|labels: the words
+ * shell completion offers (hidden; contrib/completion/ calls it).
+ */
+static int complete_words(struct cli *cli, const char *what)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct kab_db *db;
+	struct kab_err err;
+	char **v, *line, *save, *path;
+	size_t i;
+	int n;
+
+	if (!strcmp(what, "commands")) {
+		for (i = 0; i < ARRAY_SIZE(commands); i++)
+			printf("%s\n", commands[i].name);
+		printf("help\n");
+		return EXIT_OK;
+	}
+	if (!strcmp(what, "jobs")) {
+		n = kab_job_names(&v);
+		for (i = 0; i < (size_t)n; i++) {
+			printf("%s\n", v[i]);
+			free(v[i]);
+		}
+		free(v);
+		return EXIT_OK;
+	}
+	if (strcmp(what, "runs") && strcmp(what, "labels"))
+		return cli_error(EXIT_USAGE, "--completion-helper '%s': "
+				 "commands, jobs, runs or labels", what);
+	path = cli->db_path ? xstrdup(cli->db_path) : kab_db_default_path();
+	n = kab_db_open(path, KAB_DB_READ, &db, &err);
+	free(path);
+	/* no database yet: nothing to offer, quietly */
+	if (n)
+		return EXIT_OK;
+	if (!kab_db_runs_foreach(db, add_word, &sb, &err) && sb.len) {
+		char **seen = NULL;
+		int nr = 0, j;
+
+		for (line = strtok_r(sb.buf, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			bool label = *line == 'L', dup = false;
+
+			if (label != !strcmp(what, "labels"))
+				continue;
+			line += label;
+			for (j = 0; j < nr; j++)
+				dup |= !strcmp(seen[j], line);
+			if (dup)
+				continue;
+			cli_push_arg(&seen, &nr, line);
+			printf("%s\n", line);
+		}
+		free(seen);
+	}
+	strbuf_release(&sb);
+	kab_db_close(db);
+	return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli cli = { 0 };
@@ -338,6 +472,9 @@ int main(int argc, char **argv)
 		} else if (!strncmp(argv[0], "--db=", 5)) {
 			cli.db_path = argv[0] + 5;
 			argv++, argc--;
+		} else if (!strcmp(argv[0], "--completion-helper")) {
+			return output_done("", complete_words(&cli, argc > 1 ?
+						argv[1] : "commands"));
 		} else {
 			return cli_error(EXIT_USAGE, "unknown option '%s': see "
 					 "'kab --help'", argv[0]);

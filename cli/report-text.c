@@ -36,17 +36,12 @@ static char **param_pairs(const struct cmp_table *t, size_t *n)
 	return out;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void parameters(FILE *out, const struct cmp_table *t)
 {
 	size_t i, n;
 	char **pairs = param_pairs(t, &n);
 
-	qsort(pairs, n, sizeof(*pairs), cmp_str);
+	qsort(pairs, n, sizeof(*pairs), kab_strcmp_ptr);
 	fputs("parameters:\n\n", out);
 	for (i = 0; i < n; i++) {
 		char *eq = strchr(pairs[i], '=');
@@ -104,7 +99,7 @@ static void box(FILE *out, const struct report *r)
 		fprintf(out, "| test machine     | %-*s |\n", (int)w,
 			j->machine);
 		pairs = param_pairs(j->t, &n);
-		qsort(pairs, n, sizeof(*pairs), cmp_str);
+		qsort(pairs, n, sizeof(*pairs), kab_strcmp_ptr);
 		for (k = 0; k < n; k++) {
 			fprintf(out, "| %s | %-*s |\n", k ? "                " :
 				"test parameters ", (int)w, pairs[k]);

@@ -182,19 +182,20 @@ static const struct kab_collect_ops store_ops = {
 char *runjob_agent_path(void)
 {
 	const char *env = getenv("KAB_AGENT");
-	char self[PATH_MAX], *slash;
-	ssize_t n;
+	char *dir = kab_exe_dir(), *p;
 
 	if (env && *env)
 		return xstrdup(env);
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0)
+	if (!dir)
 		return xstrdup("kab-agent");
-	self[n] = '\0';
-	slash = strrchr(self, '/');
-	if (slash)
-		*slash = '\0';
-	return xasprintf("%s/kab-agent", self);
+	/* a build tree's agent is beside kab; an installed one in libexec */
+	p = xasprintf("%s/kab-agent", dir);
+	if (access(p, X_OK)) {
+		free(p);
+		p = xasprintf("%s/../libexec/kab/kab-agent", dir);
+	}
+	free(dir);
+	return p;
 }
 
 /*

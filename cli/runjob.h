@@ -39,7 +39,7 @@ struct run_ctx {
 /* Set by SIGINT/SIGTERM; every target watches it. */
 extern volatile int stop_requested;
 void runjob_on_signal(int sig);
-/* kab-agent next to kab, or $KAB_AGENT. */
+/* $KAB_AGENT, kab-agent beside kab, or <bindir>/../libexec/kab/kab-agent. */
 char *runjob_agent_path(void);
 /*
  * Run c->job once on the local target, or as one boot when c->qemu is

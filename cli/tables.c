@@ -25,11 +25,6 @@ static const struct run_info **with_params(const struct side_runs *s,
 	return v;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* "mode/nr_task/test" and "process/100%/malloc1": sorted, as lkp's. */
 static void axis(json_t *params, char **keys, char **values)
 {
@@ -41,7 +36,7 @@ static void axis(json_t *params, char **keys, char **values)
 
 	json_object_foreach(params, key, val)
 		names[i++] = key;
-	qsort(names, n, sizeof(*names), cmp_str);
+	qsort(names, n, sizeof(*names), kab_strcmp_ptr);
 	for (i = 0; i < n; i++) {
 		strbuf_addf(&k, "%s%s", i ? "/" : "", names[i]);
 		strbuf_addf(&v, "%s%s", i ? "/" : "",

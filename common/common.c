@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -603,4 +604,25 @@ void kab_uuid_of_digest(const unsigned char digest[32], char out[37])
 			out[o++] = '-';
 		o += snprintf(out + o, 37 - o, "%02x", d[i]);
 	}
+}
+
+char *kab_exe_dir(void)
+{
+	char self[PATH_MAX], *slash;
+	ssize_t n;
+
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return NULL;
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	return xstrdup(self);
+}
+
+int kab_strcmp_ptr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }

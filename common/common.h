@@ -36,6 +36,8 @@ void *xcalloc(size_t nmemb, size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* strcmp for qsort() of an array of strings. */
+int kab_strcmp_ptr(const void *a, const void *b);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 struct strbuf {
@@ -122,6 +124,12 @@ int write_file_atomic(const char *path, const void *buf, size_t len,
 		      struct kab_err *err);
 int write_all(int fd, const void *buf, size_t n);
 
+/*
+ * The directory of the running program (/proc/self/exe, links
+ * resolved), malloc'd, or NULL: what an installed kab finds its agent
+ * and jobs relative to.
+ */
+char *kab_exe_dir(void);
 /* The first executable name in $PATH (malloc'd), or NULL. */
 char *find_in_path(const char *name);
 

@@ -665,6 +665,13 @@ int kab_job_load_sel(const char *path, const struct kab_jobsel *sel,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
+	if (!strcmp(path, "-")) {
+		if (read_file("/dev/stdin", &sb, err))
+			return kab_err_prefix(err, "job on stdin");
+		ret = parse(sb.buf, sb.len, "stdin", "stdin", sel, out, err);
+		strbuf_release(&sb);
+		return ret;
+	}
 	if (read_file(path, &sb, err))
 		return kab_err_prefix(err, "job file");
 	copy = xstrdup(path);

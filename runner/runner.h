@@ -55,6 +55,19 @@ struct kab_jobsel {
 	char *const *only;	/* "key=value": keep only the jobs with it */
 	int nr_only;
 };
+/*
+ * A job as the command line names it: a file (as given), '-' for
+ * stdin, or a name (will-it-scale-malloc1) looked up along the job
+ * path: $KAB_JOBS, $XDG_DATA_HOME/kab/jobs, <bindir>/../share/kab/jobs
+ * and a checkout's jobs/.  *path malloc'd; -1 with err naming the
+ * nearest job when there is none.
+ */
+int kab_job_find(const char *arg, char **path, struct kab_err *err);
+/* The job path's directories, malloc'd each; their number. */
+int kab_job_dirs(char ***dirs);
+/* The names of the jobs along the job path, sorted, malloc'd each. */
+int kab_job_names(char ***names);
+/* path may be '-': the job text is read from stdin, named "stdin". */
 int kab_job_load_sel(const char *path, const struct kab_jobsel *sel,
 		     struct kab_joblist *out, struct kab_err *err);
 /* The same from text already in memory; name is the job's name. */
