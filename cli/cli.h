@@ -15,6 +15,7 @@
 #define EXIT_OK		0
 #define EXIT_RUN	1	/* a run failed or was interrupted, or I/O */
 #define EXIT_USAGE	2
+/* and 128 + the signal when ^C (130) or SIGTERM (143) stopped the work */
 
 struct cli {
 	const char *db_path;	/* --db before the command, or NULL */

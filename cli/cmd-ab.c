@@ -100,7 +100,8 @@ static void ab_usage(FILE *f)
 		"after the setup\n"
 		"  --setup-timeout S         how long the machine may take to "
 		"come back (600)\n"
-		"\nExit status: 0 every boot ok, 1 a boot failed, 2 usage.\n");
+		"\nExit status: 0 every boot ok, 1 a boot failed, 2 usage, "
+		"130 interrupted (^C).\n");
 }
 
 static char *default_label(const struct kab_qemu_opts *q, const char *side,
@@ -656,9 +657,10 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		fprintf(stderr, "\n");
 	}
 	if (stop_requested)
-		rc = cli_error(EXIT_RUN, "interrupted: boots not started were "
-			       "skipped; what was stored is kept in %s",
-			       kab_db_path(c.db));
+		rc = cli_error(runjob_stop_code(EXIT_RUN), "interrupted: boots "
+			       "not started were skipped; what was stored is "
+			       "kept in %s (kab ab --resume %lld)",
+			       kab_db_path(c.db), (long long)c.ab_id);
 	if (!fatal && !stop_requested)
 		kab_db_ab_finish(c.db, c.ab_id, "done", &err);
 	if (!fatal && !stop_requested &&

@@ -47,7 +47,8 @@ static void bisect_usage(FILE *f)
 		"  --show ID            its steps and verdict\n"
 		"  --list               the bisects stored\n"
 		"\nExit status: 0 a first bad commit was found, 1 nothing to "
-		"bisect or\nthe bisect could not decide, 2 usage.\n");
+		"bisect or\nthe bisect could not decide, 2 usage, 130 interrupted "
+		"(^C; --resume goes on).\n");
 }
 
 /* Both endpoints, interleaved good bad good bad, as one A/B. */
@@ -672,5 +673,5 @@ out:
 	bisect_opts_free(&stored);
 	bisect_opts_free(&o);
 	kab_db_close(db);
-	return rc;
+	return runjob_stop_code(rc);
 }

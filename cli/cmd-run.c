@@ -62,8 +62,8 @@ static void run_usage(FILE *f)
 		"looks\n"
 		"\n"
 		"A progress line goes to stderr when it is a terminal.\n"
-		"Exit status: 0 every run ok, 1 a run failed or was "
-		"interrupted, 2 usage.\n");
+		"Exit status: 0 every run ok, 1 a run failed, 2 usage, 130 "
+		"interrupted (^C).\n");
 }
 
 int cmd_run(struct cli *cli, int argc, char **argv)
@@ -297,9 +297,9 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		}
 	}
 	if (stop_requested)
-		rc = cli_error(EXIT_RUN, "interrupted: runs not started were "
-			       "skipped; what was stored is kept in %s",
-			       kab_db_path(c.db));
+		rc = cli_error(runjob_stop_code(EXIT_RUN), "interrupted: runs "
+			       "not started were skipped; what was stored is "
+			       "kept in %s", kab_db_path(c.db));
 	free(agent);
 out_db:
 	kab_db_close(c.db);

@@ -77,12 +77,15 @@ static void usage(FILE *f)
 		"cache of\n"
 		"                     kernels and initramfs images live\n"
 		"\nExit status:\n"
-		"  0  success\n"
-		"  1  a run failed or was interrupted, or kab could not read "
-		"or write\n"
-		"  2  usage error or missing data: a bad option, job file or\n"
-		"     parameter; a run, kernel, metric or database that is not "
-		"there\n");
+		"  0    success\n"
+		"  1    a run failed, a gate found a regression, or kab could "
+		"not read or\n"
+		"       write\n"
+		"  2    usage error or missing data: a bad option, job file or "
+		"parameter; a\n"
+		"       run, kernel, metric or database that is not there\n"
+		"  130  interrupted by ^C (143: by SIGTERM); what was stored "
+		"is kept\n");
 }
 
 /*

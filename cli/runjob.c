@@ -19,8 +19,13 @@ volatile int stop_requested;
 
 void runjob_on_signal(int sig)
 {
-	(void)sig;
-	stop_requested = 1;
+	stop_requested = sig;
+}
+
+int runjob_stop_code(int rc)
+{
+	/* as a shell reports a command killed by the signal: 130 for ^C */
+	return stop_requested && rc != EXIT_OK ? 128 + stop_requested : rc;
 }
 
 

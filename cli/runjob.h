@@ -36,9 +36,16 @@ struct run_ctx {
 /* Other processes' share of the host above which a boot gets a note. */
 #define KAB_HOST_BUSY 0.25
 
-/* Set by SIGINT/SIGTERM; every target watches it. */
+/* The signal (SIGINT, SIGTERM) that asked kab to stop; every target
+ * watches it. */
 extern volatile int stop_requested;
 void runjob_on_signal(int sig);
+/*
+ * A command's exit code once the work is stopped and what was stored
+ * kept: 128 + the signal after a signal (130 for ^C, 143 for SIGTERM),
+ * else rc.
+ */
+int runjob_stop_code(int rc);
 /* $KAB_AGENT, kab-agent beside kab, or <bindir>/../libexec/kab/kab-agent. */
 char *runjob_agent_path(void);
 /*

@@ -7,8 +7,9 @@ test_expect "kab --help lists the commands and the exit codes" '
 	for c in run ab bisect bisect-step build compare ls show export import; do
 		grep -q "^  $c " $TMP/h
 	done
-	grep -q "2  usage error" $TMP/h
-	grep -q "1  a run failed" $TMP/h
+	grep -q "2 *usage error" $TMP/h
+	grep -q "1 *a run failed" $TMP/h
+	grep -q "130 *interrupted by ^C" $TMP/h
 '
 
 test_expect "kab --version prints the version" '

@@ -69,19 +69,32 @@ test_expect "kill -9 of the agent: kab stores the run as interrupted" '
 	iterations_whole $id
 '
 
-test_expect "SIGINT stops the run cleanly: exit 1, one message, samples kept" '
+test_expect "SIGINT stops the run cleanly: exit 130, one message, samples kept" '
 	start_long_run 3
 	kill -INT $KABPID
 	rc=0
 	wait $KABPID || rc=$?
 	cat $TMP/run.err
-	test $rc = 1
+	test $rc = 130
 	grep -q "^kab: interrupted: .*kept in $KAB_DB" $TMP/run.err
 	id=$(sql "SELECT max(id) FROM runs")
 	test "$(sql "SELECT status FROM runs WHERE id = $id")" = interrupted
 	check "$(sql "SELECT count(DISTINCT iteration) FROM samples WHERE run_id = $id") >= 3"
 	iterations_whole $id
 	not pgrep -f "kab-agent --job" >/dev/null
+'
+
+test_expect "SIGTERM stops the run as ^C does: exit 143, samples kept" '
+	start_long_run 2
+	kill -TERM $KABPID
+	rc=0
+	wait $KABPID || rc=$?
+	cat $TMP/run.err
+	test $rc = 143
+	grep -q "^kab: interrupted: .*kept in $KAB_DB" $TMP/run.err
+	id=$(sql "SELECT max(id) FROM runs")
+	test "$(sql "SELECT status FROM runs WHERE id = $id")" = interrupted
+	iterations_whole $id
 '
 
 test_expect "two kab processes write one database at the same time" '
