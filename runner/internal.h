@@ -140,4 +140,15 @@ struct kab_hostload {
 void kab_hostload_start(struct kab_hostload *h);
 double kab_hostload_other(const struct kab_hostload *h);
 
+/*
+ * kvm-probe.c: may QEMU use /dev/kvm here?  KAB_ACCEL decides when set;
+ * else no when it does not open or when a boot found it broken on this
+ * machine (remembered in cache_dir/kvm-broken for this host kernel,
+ * QEMU version and CPU; said once a process).
+ */
+bool kab_kvm_usable(const char *cache_dir, const char *qemu_version);
+/* A boot found it broken: say why in one line, remember it. */
+void kab_kvm_broken(const char *cache_dir, const char *qemu_version,
+		    const char *why);
+
 #endif /* KAB_RUNNER_INTERNAL_H */

@@ -134,31 +134,12 @@ char *kab_default_kernel(void)
 	return NULL;
 }
 
-/* KVM that failed once in this process is not tried again. */
-static bool kvm_broken;
-
 /* Has the guest written nothing to its console (ttyS0) at all? */
 static bool console_empty(int logfd)
 {
 	struct stat st;
 
 	return !fstat(logfd, &st) && st.st_size == 0;
-}
-
-static bool kvm_usable(void)
-{
-	const char *env = getenv("KAB_ACCEL");
-	int fd;
-
-	if (env && *env)
-		return !strcmp(env, "kvm");
-	if (kvm_broken)
-		return false;
-	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
 }
 
 static void qemu_version(const char *qemu, char *buf, size_t n)
@@ -273,9 +254,9 @@ int kab_target_qemu(const struct kab_target_opts *o,
 	}
 	unlink(log);
 retry:
-	kvm = kvm_usable();
-	snprintf(boot->accel, sizeof(boot->accel), "%s", kvm ? "kvm" : "tcg");
 	qemu_version(qemu, boot->qemu_version, sizeof(boot->qemu_version));
+	kvm = kab_kvm_usable(q->cache_dir, boot->qemu_version);
+	snprintf(boot->accel, sizeof(boot->accel), "%s", kvm ? "kvm" : "tcg");
 	snprintf(smp, sizeof(smp), "%d", q->smp);
 	/*
 	 * Under TCG a vCPU thread the host does not schedule for a while
@@ -376,10 +357,9 @@ retry:
 	    ((WIFEXITED(status) && WEXITSTATUS(status)) ||
 	     WIFSIGNALED(status)) &&
 	    !(getenv("KAB_ACCEL") && *getenv("KAB_ACCEL"))) {
-		kvm_broken = true;
 		kab_last_line(said, last, sizeof(last));
-		fprintf(stderr, "kab: note: QEMU cannot use /dev/kvm here "
-			"(%s): using TCG\n", *last ? last : "it died at once");
+		kab_kvm_broken(q->cache_dir, boot->qemu_version,
+			       *last ? last : "it died at once");
 		free(said);
 		free(append);
 		free(serial0);

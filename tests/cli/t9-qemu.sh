@@ -52,7 +52,7 @@ test_expect "the initramfs is built once and then reused" '
 	test "$(wc -l <$TMP/before)" = 1
 	touch -d @1 $(cat $TMP/before)
 	# the job of the first test again: its initramfs, untouched
-	kab run --target qemu $SHORT $JOB >/dev/null 2>&1
+	kab run --target qemu $SHORT $JOB >/dev/null 2>$TMP/e2
 	ls $XDG_CACHE_HOME/kab/initramfs-*.cpio >$TMP/after
 	cmp $TMP/before $TMP/after
 	test "$(stat -c %Y $(cat $TMP/before))" = 1
@@ -63,10 +63,32 @@ test_expect "the initramfs is built once and then reused" '
 	not grep -q stress-ng $TMP/list
 '
 
+test_expect "a /dev/kvm that cannot run a guest is found once, remembered, and said in one line" '
+	cat $TMP/e $TMP/e2
+	if [ -e $XDG_CACHE_HOME/kab/kvm-broken ]; then
+		# the first boot found it (QEMU died at once) and said why
+		test "$(grep -c "QEMU cannot use /dev/kvm here" $TMP/e)" = 1
+		# a later kab, another process, boots TCG at once
+		not grep -q "QEMU cannot use /dev/kvm here" $TMP/e2
+		test "$(grep -c "QEMU could not use /dev/kvm on this machine (remembered in $XDG_CACHE_HOME/kab/kvm-broken" $TMP/e2)" = 1
+		not grep -q "MSR\|Assertion\|QEMU said" $TMP/e2
+		# for this host kernel, QEMU and CPU: another probes again
+		# (the next test)
+		sed -i "1s/^/x/" $XDG_CACHE_HOME/kab/kvm-broken
+		touch $TMP/reprobe
+	else
+		# KVM works here, or there is none: nothing said about it
+		not grep -q "/dev/kvm" $TMP/e $TMP/e2
+	fi
+'
+
 test_expect "radixsort runs the real stress-ng inside the guest" '
 	kab run --target qemu --runs 1 --set testtime=2s --set nr_threads=1 \
 		$TOP/jobs/stress-ng-radixsort.yaml >$TMP/o 2>$TMP/e
 	cat $TMP/o $TMP/e
+	if [ -e $TMP/reprobe ]; then
+		grep -q "QEMU cannot use /dev/kvm here" $TMP/e
+	fi
 	id=$(sql "SELECT max(id) FROM runs")
 	test "$(sql "SELECT status FROM runs WHERE id = $id")" = ok
 	ops=$(mean_of $id stress-ng.radixsort.ops)
