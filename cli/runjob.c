@@ -41,11 +41,64 @@ static void fmt_secs(double s, char *buf, size_t n)
 		snprintf(buf, n, "%ld:%02ld", t / 60, t % 60);
 }
 
+/* Where the run is: "[2/4 base] will-it-scale malloc1", say. */
+static void progress_where(struct run_ctx *c, char *buf, size_t n)
+{
+	snprintf(buf, n, "[%d/%d%s%s] %s %s", c->job_nr, c->nr_jobs,
+		 c->label ? " " : "", c->label ? c->label : "", c->job->suite,
+		 c->job->test);
+}
+
+/* The time the rest will take at the pace so far, into eta. */
+static void progress_eta(struct run_ctx *c, double now, char *eta, size_t n,
+			 bool *of_all)
+{
+	double per, left;
+
+	per = c->cur > 1 ? (c->t_iter - c->t0) / (c->cur - 1) : c->expected;
+	left = per * (c->iterations - c->cur + 1) - (now - c->t_iter);
+	*of_all = c->nr_jobs > 1 && c->done_all;
+	if (*of_all) {
+		/* The rest of the list at the pace so far. */
+		double per_job = (c->t0 - c->t_all) / c->done_all;
+
+		left += per_job * (c->nr_jobs - c->job_nr);
+	}
+	fmt_secs(left, eta, n);
+}
+
+/*
+ * Off a terminal (a CI log, | tee) a plain line for each boot and each
+ * iteration as it starts, with the time so far and the ETA: never the
+ * live line's carriage returns, never minutes of silence.
+ */
+static void progress_plain(struct run_ctx *c, bool boot)
+{
+	char where[512], el[48], eta[48];
+	double now = now_mono();
+	bool of_all;
+
+	if (c->tty)
+		return;
+	progress_where(c, where, sizeof(where));
+	fmt_secs(now - (c->t_all ? c->t_all : now), el, sizeof(el));
+	if (boot) {
+		fprintf(stderr, "kab: %s: booting %s, elapsed %s\n", where,
+			c->qemu->kernel, el);
+		return;
+	}
+	progress_eta(c, now, eta, sizeof(eta), &of_all);
+	fprintf(stderr, "kab: %s: iteration %d of %d, elapsed %s, %s %s\n",
+		where, c->cur, c->iterations, el, of_all ? "ETA of all" : "ETA",
+		eta);
+}
+
 static void progress(void *arg)
 {
 	struct run_ctx *c = arg;
 	char el[48], eta[48];
-	double now = now_mono(), per, left;
+	double now = now_mono();
+	bool of_all;
 
 	if (!c->tty)
 		return;
@@ -59,22 +112,12 @@ static void progress(void *arg)
 		}
 		return;
 	}
-	per = c->cur > 1 ? (c->t_iter - c->t0) / (c->cur - 1) : c->expected;
-	left = per * (c->iterations - c->cur + 1) - (now - c->t_iter);
 	fmt_secs(now - c->t0, el, sizeof(el));
-	fmt_secs(left, eta, sizeof(eta));
-	if (c->nr_jobs > 1 && c->done_all) {
-		/* The rest of the list at the pace so far. */
-		double per_job = (c->t0 - c->t_all) / c->done_all;
-		double all = left + per_job * (c->nr_jobs - c->job_nr);
-
-		fmt_secs(all, eta, sizeof(eta));
-	}
+	progress_eta(c, now, eta, sizeof(eta), &of_all);
 	fprintf(stderr, "\r[%d/%d%s%s] %s %s: iteration %d of %d, elapsed %s, "
 		"%s %s\033[K", c->job_nr, c->nr_jobs, c->qemu ? " " : "",
 		c->qemu ? c->label : "", c->job->suite, c->job->test, c->cur,
-		c->iterations, el, c->nr_jobs > 1 && c->done_all ? "ETA of all" :
-		"ETA", eta);
+		c->iterations, el, of_all ? "ETA of all" : "ETA", eta);
 	fflush(stderr);
 }
 
@@ -128,6 +171,7 @@ static void on_iter_start(void *arg, int it)
 	c->cur = it;
 	c->t_iter = now_mono();
 	progress(c);
+	progress_plain(c, false);
 }
 
 static int on_iteration(void *arg, int it, const struct kab_metrics *m)
@@ -261,6 +305,7 @@ static int run_once(struct run_ctx *c, const char *agent, bool *fatal)
 	if (!c->t_all)
 		c->t_all = c->t0;
 	if (c->qemu) {
+		progress_plain(c, true);
 		ret = kab_target_qemu(&o, c->qemu, col, &boot, &err);
 		status = kab_collector_finish(col, &msg);
 		if (!ret)

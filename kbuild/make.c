@@ -144,11 +144,17 @@ int kbuild_make(const char *src, const char *out, const char *log,
 				show(o, phases[p], *objects,
 				     what ? what + 1 : NULL, t0);
 				shown = now_mono();
-			} else if (!o->progress && p != phase) {
+			} else if (!o->progress && (p != phase ||
+						     now_mono() - shown >= 30)) {
+				/* off a terminal: a line a phase, and every
+				 * 30 s while one lasts */
+				long el = (long)(now_mono() - t0);
+
 				fprintf(stderr, "kab: building %s: %s (%d "
-					"objects so far)\n", o->label ?
-					o->label : "kernel", phases[p],
-					*objects);
+					"objects so far, elapsed %ld:%02ld)\n",
+					o->label ? o->label : "kernel",
+					phases[p], *objects, el / 60, el % 60);
+				shown = now_mono();
 			}
 			phase = p;
 		}

@@ -27,6 +27,10 @@ test_expect "Debian's plain tree builds; the same build again is a cache hit" '
 	# (cached already when KAB_KERNEL_CACHE holds this very tarball'"'"'s build)
 	test "$(sql "SELECT status FROM builds")" = ok
 	test "$(sql "SELECT length(config) > 1000 AND length(log) > 1000 FROM builds")" = 1
+	# off a terminal: a line a phase and one every 30 s of a long one
+	if [ "$(( $(date +%s) - start ))" -gt 120 ]; then
+		test "$(grep -c "^kab: building .*: compiling ([0-9]* objects so far, elapsed [0-9]*:[0-9][0-9])" $TMP/e)" -ge 3
+	fi
 	start=$(date +%s)
 	kab build --tree $L >$TMP/o2 2>$TMP/e2
 	cat $TMP/e2
