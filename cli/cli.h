@@ -41,6 +41,8 @@ int cmd_bisect_step(struct cli *cli, int argc, char **argv);
 int cli_compare_default(struct kab_db *db, char **sides, size_t nr,
 			bool all);
 int cmd_ls(struct cli *cli, int argc, char **argv);
+int cmd_rm(struct cli *cli, int argc, char **argv);
+int cmd_relabel(struct cli *cli, int argc, char **argv);
 int cmd_show(struct cli *cli, int argc, char **argv);
 int cmd_export(struct cli *cli, int argc, char **argv);
 int cmd_import(struct cli *cli, int argc, char **argv);

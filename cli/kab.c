@@ -28,6 +28,8 @@ static const struct cmd commands[] = {
 	{ "ci", cmd_ci, "CI pipelines: 'ci matrix' plans the cells, 'ci gate' fails on a regression" },
 	{ "merge", cmd_merge, "copy the runs of other databases (CI cells) into one" },
 	{ "ls", cmd_ls, "list the stored runs" },
+	{ "rm", cmd_rm, "remove runs, with their samples, boots and consoles" },
+	{ "relabel", cmd_relabel, "give runs another kernel label" },
 	{ "show", cmd_show, "per-metric n, mean and stddev of a run, or of a kernel's boots" },
 	{ "export", cmd_export, "write runs as CSV or JSON" },
 	{ "import", cmd_import, "read runs written by 'kab export --format json'" },

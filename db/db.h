@@ -167,6 +167,20 @@ int kab_db_run_mean(struct kab_db *db, int64_t run_id, const char *metric,
 		    double *mean);
 
 /* One boot of the qemu target; console is stored zlib-compressed. */
+/*
+ * kab rm and kab relabel, each in one transaction: every id must be a
+ * run that is not running, or nothing changes.  Removing takes the
+ * runs' samples, stacks, boots and consoles, relabelling their boots
+ * too; a kernel no run is of any more goes.
+ */
+int kab_db_runs_delete(struct kab_db *db, const int64_t *ids, size_t n,
+		       struct kab_err *err);
+int kab_db_runs_relabel(struct kab_db *db, const int64_t *ids, size_t n,
+			const char *label, struct kab_err *err);
+/* The ids of the runs of every status whose kernel is labelled label. */
+int kab_db_label_runs(struct kab_db *db, const char *label, int64_t **ids,
+		      size_t *n, struct kab_err *err);
+
 struct kab_boot_row {
 	int64_t run_id;		/* <= 0: the agent never started a run */
 	const char *kernel_label;

@@ -1,0 +1,115 @@
+#!/bin/bash
+# Living with a database: kab rm and kab relabel (whole transactions,
+# nothing lost on an error), kab ls's filters, its layout with long
+# labels, and its JSON.
+. "$(dirname "$0")/lib.sh"
+
+PY=/usr/bin/python3
+
+# runs 1-3 base, 4-6 align, 7-9 fix (5 iterations each)
+test_expect "a seed-like database imports" '
+	$PY $FIXTURES/make-seedlike-export.py >$TMP/seed.json
+	kab import $TMP/seed.json >$TMP/pipe
+	grep -q "imported 9 runs" $TMP/pipe
+	# a boot with its console for run 9, as kab ab stores one
+	sql "INSERT INTO boots (run_id, kernel_label, outcome, console, console_bytes, started_at) VALUES (9, '"'"'fix'"'"', '"'"'ok'"'"', x'"'"'00'"'"', 1, '"'"'2026-12-01T00:00:00Z'"'"')"
+	sql "INSERT INTO boots (run_id, kernel_label, outcome, console, console_bytes, started_at) VALUES (4, '"'"'align'"'"', '"'"'ok'"'"', x'"'"'00'"'"', 1, '"'"'2026-12-01T00:00:00Z'"'"')"
+	cp $KAB_DB $TMP/before.db
+'
+
+test_expect "kab rm with a run that is not there removes nothing, exit 2" '
+	expect_error 2 "run 99 is not there.*nothing was removed" -- kab rm 8 99
+	test "$(sql "SELECT count(*) FROM runs")" = 9
+	expect_error 2 "no run has kernel label .nosuch." -- kab rm --label nosuch
+	expect_error 2 "not a run id" -- kab rm 8,x
+	expect_error 2 "which runs" -- kab rm
+	expect_error 2 "no database" -- kab --db $TMP/none.db rm 1
+	test ! -e $TMP/none.db
+'
+
+test_expect "kab rm --dry-run says what would go and keeps it" '
+	kab rm --dry-run --label fix >$TMP/o
+	grep -qx "would remove 3 runs (7,8,9) from $KAB_DB" $TMP/o
+	test "$(sql "SELECT count(*) FROM runs")" = 9
+'
+
+test_expect "kab rm takes runs with their samples, stacks, boots and consoles, and their kernel when no run is left" '
+	kab rm 8,9 >$TMP/o
+	grep -q "^removed 2 runs (8,9) with their samples" $TMP/o
+	test "$(sql "SELECT count(*) FROM runs WHERE id IN (8, 9)")" = 0
+	test "$(sql "SELECT count(*) FROM samples WHERE run_id IN (8, 9)")" = 0
+	test "$(sql "SELECT count(*) FROM stacks WHERE run_id IN (8, 9)")" = 0
+	test "$(sql "SELECT count(*) FROM boots WHERE kernel_label = '"'"'fix'"'"' OR run_id IS NULL")" = 0
+	test "$(sql "SELECT count(*) FROM boots")" = 1
+	# the rest untouched
+	test "$(sql "SELECT count(*) FROM samples")" = "$(sqlite3 $TMP/before.db "SELECT count(*) FROM samples WHERE run_id < 8")"
+	kab rm --label fix >$TMP/o
+	test "$(sql "SELECT count(*) FROM kernels WHERE label = '"'"'fix'"'"'")" = 0
+	sql "PRAGMA integrity_check" >$TMP/pipe
+	grep -qx ok $TMP/pipe
+'
+
+test_expect "kab relabel renames a label, or moves runs into another, boots too" '
+	kab compare --format csv base align >$TMP/before
+	kab relabel align head >$TMP/o
+	grep -qx "3 runs (4,5,6) now labelled '"'"'head'"'"'" $TMP/o
+	test "$(sql "SELECT kernel_label FROM boots WHERE run_id = 4")" = head
+	kab compare --format csv base head >$TMP/after
+	# the same rows under the new name
+	diff <(sed "s/align/head/g" $TMP/before) $TMP/after
+	expect_error 2 "neither a run id nor the label" -- kab compare base align
+	kab relabel --run 6 base >$TMP/o
+	grep -qx "1 run (6) now labelled '"'"'base'"'"'" $TMP/o
+	test "$(sql "SELECT count(*) FROM runs r JOIN kernels k ON k.id = r.kernel_id WHERE k.label = '"'"'base'"'"'")" = 4
+	expect_error 2 "cannot be a label" -- kab relabel head 12
+	expect_error 2 "cannot be a label" -- kab relabel head "a,b"
+	expect_error 2 "cannot be a label" -- kab relabel head "$(printf "x\033[2J")"
+	expect_error 2 "run 77 is not there.*nothing was changed" -- kab relabel --run 4,77 other
+	test "$(sql "SELECT count(*) FROM kernels WHERE label = '"'"'other'"'"'")" = 0
+'
+
+test_expect "kab ls filters by label, job, status and start, and says when nothing matches" '
+	kab ls --label head >$TMP/o
+	test "$(grep -c "^ *[0-9]" $TMP/o)" = 2
+	kab ls --label "h*" --status ok --job "will-it-scale-*" >$TMP/o
+	test "$(grep -c "^ *[0-9]" $TMP/o)" = 2
+	kab ls --status failed >$TMP/o
+	grep -q "^no run in .* matches" $TMP/o
+	kab ls --since 2000-01-01 >$TMP/o
+	test "$(grep -c "^ *[0-9]" $TMP/o)" = 6
+	kab ls --since 2999-01-01T00:00 >$TMP/o
+	grep -q "^no run in .* matches" $TMP/o
+	kab ls --since 1000000d >$TMP/o
+	test "$(grep -c "^ *[0-9]" $TMP/o)" = 6
+	expect_error 2 "since .yesterday." -- kab ls --since yesterday
+	expect_error 2 "status .done." -- kab ls --status done
+	expect_error 2 "2026-13-01" -- kab ls --since 2026-13-01
+'
+
+test_expect "kab ls keeps its columns with a long label" '
+	kab relabel head "a-kernel-label-of-sixty-characters-built-from-the-rc1-tree-x" >/dev/null
+	kab ls >$TMP/o
+	cat $TMP/o
+	# STATUS starts in the same column on every line
+	awk "{ print index(\$0, \"STATUS\") ? index(\$0, \"STATUS\") : index(\$0, \" ok \") + 1 }" $TMP/o | sort -u >$TMP/cols
+	test "$(wc -l <$TMP/cols)" = 1
+'
+
+test_expect "kab ls --format json: a schema, every run, strings escaped" '
+	kab ls --format json >$TMP/j
+	$PY - $TMP/j <<-PY
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	assert d["schema"] == "kab.ls/1", d["schema"]
+	assert len(d["runs"]) == 6, len(d["runs"])
+	r = d["runs"][0]
+	for k in ("id", "uuid", "kernel_label", "job", "suite", "test",
+	          "target", "params", "status", "iterations",
+	          "iterations_planned", "started_at"):
+	    assert k in r, k
+	assert r["status"] == "ok" and r["iterations"] == 5
+	PY
+	expect_error 2 "text or json" -- kab ls --format yaml
+'
+
+test_done
