@@ -210,7 +210,7 @@ int ci_gate(struct kab_db *db, const char *base, const char *head,
 	size_t i;
 	int rc;
 
-	if (cmp_set_build(db, specs, 2, &c, o->force, &set)) {
+	if (cmp_set_build(db, specs, 2, &c, &o->sel, &set)) {
 		cmp_set_free(&set);
 		return EXIT_USAGE;
 	}

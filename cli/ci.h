@@ -18,7 +18,7 @@ int ci_matrix(char *const *jobs, size_t nr_jobs, char *const *kernels,
 
 struct gate_opts {
 	bool fail_on_change;	/* else only regressions fail */
-	bool force;		/* runs from different machines */
+	struct cmp_sel sel;	/* --force, --ignore-param */
 	double threshold;	/* |%change| a failure must exceed */
 	const char *junit, *summary;
 	const char **kpi;	/* NULL: each suite's own */

@@ -49,6 +49,8 @@ static void ci_usage(FILE *f)
 		"  --junit FILE          JUnit XML: a test case per KPI\n"
 		"  --summary FILE        append a markdown summary (e.g. "
 		"$GITHUB_STEP_SUMMARY)\n"
+		"  --ignore-param KEY    parameter sets that differ only in KEY "
+		"compare\n"
 		"  --force               compare runs from different machines "
 		"(CI runners)\n"
 		"  --db PATH             database\n");
@@ -152,6 +154,7 @@ static int gate(struct cli *cli, int argc, char **argv)
 		{ "junit", required_argument, NULL, 'j' },
 		{ "summary", required_argument, NULL, 's' },
 		{ "force", no_argument, NULL, 'F' },
+		{ "ignore-param", required_argument, NULL, 'I' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -192,7 +195,13 @@ static int gate(struct cli *cli, int argc, char **argv)
 			o.summary = optarg;
 			break;
 		case 'F':
-			o.force = true;
+			o.sel.force = true;
+			break;
+		case 'I':
+			if (cmp_sel_ignore(&o.sel, optarg)) {
+				free(o.kpi);
+				return EXIT_USAGE;
+			}
 			break;
 		case 'd':
 			db_opt = optarg;

@@ -16,7 +16,8 @@ struct cmp_opts {
 	struct kab_compare_opts c;
 	const char *kpi;
 	const char *format;
-	bool stats, plot, force;
+	bool stats, plot;
+	struct cmp_sel sel;
 };
 
 static void compare_usage(FILE *f)
@@ -51,6 +52,9 @@ static void compare_usage(FILE *f)
 		"                        json, csv, markdown\n"
 		"  --plot                a ministat-style plot per KPI\n"
 		"  --force               compare runs from different machines\n"
+		"  --ignore-param KEY    parameter sets that differ only in KEY "
+		"compare\n"
+		"                        (repeatable)\n"
 		"  --db PATH             database\n");
 }
 
@@ -342,7 +346,7 @@ static int compare(struct kab_db *db, char **specs, size_t nr,
 	size_t i;
 	int rc;
 
-	rc = cmp_set_build(db, specs, nr, &o->c, o->force, &set);
+	rc = cmp_set_build(db, specs, nr, &o->c, &o->sel, &set);
 	if (rc) {
 		cmp_set_free(&set);
 		return rc;
@@ -391,6 +395,7 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "plot", no_argument, NULL, 'p' },
 		{ "force", no_argument, NULL, 'F' },
+		{ "ignore-param", required_argument, NULL, 'I' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -449,7 +454,11 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
 			o.plot = true;
 			break;
 		case 'F':
-			o.force = true;
+			o.sel.force = true;
+			break;
+		case 'I':
+			if (cmp_sel_ignore(&o.sel, optarg))
+				return EXIT_USAGE;
 			break;
 		case 'd':
 			db_opt = optarg;

@@ -48,6 +48,8 @@ static void report_usage(FILE *f)
 		"  --subsystem S         [S] in the subject (default: from the "
 		"commit's subject)\n"
 		"  --force               compare runs from different machines\n"
+		"  --ignore-param KEY    parameter sets that differ only in KEY "
+		"compare\n"
 		"  --db PATH             database\n");
 }
 
@@ -100,6 +102,7 @@ static int parse(int argc, char **argv, struct report_args *a)
 		{ "subject-prefix", required_argument, NULL, 'p' },
 		{ "subsystem", required_argument, NULL, 's' },
 		{ "force", no_argument, NULL, 'x' },
+		{ "ignore-param", required_argument, NULL, 'I' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -149,7 +152,11 @@ static int parse(int argc, char **argv, struct report_args *a)
 			a->o.subsystem = optarg;
 			break;
 		case 'x':
-			a->o.force = true;
+			a->o.sel.force = true;
+			break;
+		case 'I':
+			if (cmp_sel_ignore(&a->o.sel, optarg))
+				return EXIT_USAGE;
 			break;
 		case 'd':
 			a->db = optarg;

@@ -539,7 +539,7 @@ int report_build(struct kab_db *db, const char *base, const char *head,
 	c = o->c;
 	c.kpi = &o->kpi;
 	c.nr_kpi = o->kpi ? 1 : 0;
-	rc = cmp_set_build(db, specs, 2, &c, o->force, &r->set);
+	rc = cmp_set_build(db, specs, 2, &c, &o->sel, &r->set);
 	if (rc)
 		return rc;
 	r->nr = r->set.nr;

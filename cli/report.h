@@ -61,7 +61,7 @@ struct report_opts {
 	const char *subject_prefix;	/* "linus:master", or NULL */
 	const char *subsystem;		/* NULL: from the commit's subject */
 	const char *reported_by;
-	bool force;			/* runs from different machines */
+	struct cmp_sel sel;		/* --force, --ignore-param */
 	struct kab_compare_opts c;
 };
 

@@ -229,6 +229,119 @@ static int table_build(struct kab_db *db, const struct cmp_set *set,
 	return 0;
 }
 
+int cmp_sel_ignore(struct cmp_sel *sel, const char *key)
+{
+	if (!kab_name_ok(key, 100))
+		return cli_error(EXIT_USAGE, "--ignore-param '%s': name a job "
+				 "parameter (nr_task, testtime, ...)", key);
+	if (sel->nr_ignore == CMP_MAX_IGNORE)
+		return cli_error(EXIT_USAGE, "--ignore-param: at most %d",
+				 CMP_MAX_IGNORE);
+	sel->ignore[sel->nr_ignore++] = key;
+	return 0;
+}
+
+/* The ignored parameters out of every run's identity (and its header). */
+static void ignore_params(struct run_list *all, const struct cmp_sel *sel)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; sel->nr_ignore && i < all->nr; i++) {
+		struct run_info *r = &all->v[i];
+		json_t *copy = json_deep_copy(r->params_obj);
+
+		for (k = 0; k < sel->nr_ignore; k++)
+			json_object_del(copy, sel->ignore[k]);
+		json_decref(r->params_obj);
+		r->params_obj = copy;
+		free(r->params);
+		r->params = json_dumps(copy, JSON_COMPACT | JSON_SORT_KEYS);
+	}
+}
+
+/* A parameter set as "k=v k=v" (the job's identity, for a note). */
+static char *params_words(json_t *params)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(params, key, v) {
+		if (sb.len)
+			strbuf_add(&sb, " ", 1);
+		strbuf_addf(&sb, "%s=%s", key, json_is_string(v) ?
+			    json_string_value(v) : "?");
+	}
+	return strbuf_detach(&sb);
+}
+
+/*
+ * Sides that share no parameter set: the keys whose values differ
+ * between the base's first run and the head run that differs least,
+ * named with both values, and the option that compares anyway.
+ */
+static int no_common(const struct cmp_set *set, char *const *specs)
+{
+	const struct run_info *b = set->sides[0].v[0], *h = NULL;
+	struct strbuf sb = STRBUF_INIT, keys = STRBUF_INIT;
+	size_t j, i;
+	int best = -1, n;
+
+	for (j = 1; j < set->nr_sides; j++)
+		for (i = 0; i < set->sides[j].nr; i++) {
+			const struct run_info *r = set->sides[j].v[i];
+			const char *key;
+			json_t *v;
+
+			n = 0;
+			json_object_foreach(b->params_obj, key, v)
+				n += !json_equal(v, json_object_get(
+						 r->params_obj, key));
+			json_object_foreach(r->params_obj, key, v)
+				n += !json_object_get(b->params_obj, key);
+			if (best < 0 || n < best) {
+				best = n;
+				h = r;
+			}
+		}
+	if (h) {
+		const char *key;
+		json_t *v, *w;
+
+		json_object_foreach(b->params_obj, key, v) {
+			w = json_object_get(h->params_obj, key);
+			if (json_equal(v, w))
+				continue;
+			strbuf_addf(&sb, "%s%s (%s: %s, %s: %s)", sb.len ? ", " :
+				    "", key, specs[0], json_string_value(v),
+				    h->label, w ? json_string_value(w) : "none");
+			strbuf_addf(&keys, " --ignore-param %s", key);
+		}
+		json_object_foreach(h->params_obj, key, w) {
+			if (json_object_get(b->params_obj, key))
+				continue;
+			strbuf_addf(&sb, "%s%s (%s: none, %s: %s)", sb.len ?
+				    ", " : "", key, specs[0], h->label,
+				    json_string_value(w));
+			strbuf_addf(&keys, " --ignore-param %s", key);
+		}
+	}
+	if (!h || !sb.len || !json_equal(json_object_get(b->params_obj,
+							  "testcase"),
+					  json_object_get(h->params_obj,
+							  "testcase")))
+		n = cli_error(EXIT_USAGE, "%s and the other sides share no "
+			      "job: compare runs of the same job", specs[0]);
+	else
+		n = cli_error(EXIT_USAGE, "%s and the other sides share no "
+			      "parameter set: they differ in %s;%s compares "
+			      "them anyway", specs[0], sb.buf, keys.buf);
+	strbuf_release(&sb);
+	strbuf_release(&keys);
+	return n;
+}
+
 /* Are two sides the same runs, in any order? */
 static bool same_runs(const struct side_runs *a, const struct side_runs *b)
 {
@@ -260,8 +373,8 @@ static bool everywhere(const struct cmp_set *set, const char *params)
 }
 
 int cmp_set_build(struct kab_db *db, char *const *specs, size_t nr,
-		  const struct kab_compare_opts *o, bool force,
-		  struct cmp_set *out)
+		  const struct kab_compare_opts *o,
+		  const struct cmp_sel *sel, struct cmp_set *out)
 {
 	const struct side_runs *base;
 	struct strbuf skipped = STRBUF_INIT;
@@ -272,6 +385,7 @@ int cmp_set_build(struct kab_db *db, char *const *specs, size_t nr,
 	memset(out, 0, sizeof(*out));
 	if (runs_load(db, &out->all, &err))
 		return cli_error(EXIT_RUN, "%s", err.msg);
+	ignore_params(&out->all, sel);
 	out->sides = xcalloc(nr, sizeof(*out->sides));
 	out->nr_sides = nr;
 	for (i = 0; i < nr; i++)
@@ -296,14 +410,18 @@ int cmp_set_build(struct kab_db *db, char *const *specs, size_t nr,
 		if (k < i)
 			continue;	/* this set is done */
 		if (!everywhere(out, r->params)) {
-			strbuf_addf(&skipped, "kab: note: %s: no run of its "
+			char *words = params_words(r->params_obj);
+
+			strbuf_addf(&skipped, "kab: note: %s: no run of these "
 				    "parameters on every side, skipped\n",
-				    r->params);
+				    words);
+			free(words);
 			continue;
 		}
 		out->t = xrealloc(out->t, (out->nr + 1) * sizeof(*out->t));
 		memset(&out->t[out->nr], 0, sizeof(*out->t));
-		rc = table_build(db, out, r, o, force, &out->t[out->nr++]);
+		rc = table_build(db, out, r, o, sel->force,
+				 &out->t[out->nr++]);
 		if (rc) {
 			strbuf_release(&skipped);
 			return rc;
@@ -331,9 +449,7 @@ int cmp_set_build(struct kab_db *db, char *const *specs, size_t nr,
 		fputs(skipped.len ? skipped.buf : "", stderr);
 	strbuf_release(&skipped);
 	if (!out->nr)
-		return cli_error(EXIT_USAGE, "%s and the other sides share no "
-				 "job parameters: compare runs of the same job",
-				 specs[0]);
+		return no_common(out, specs);
 	return 0;
 }
 

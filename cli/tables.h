@@ -30,16 +30,28 @@ struct cmp_set {
 	struct cmp_table *t;
 };
 
+/* Which runs compare: --force and --ignore-param KEY... */
+#define CMP_MAX_IGNORE 16
+struct cmp_sel {
+	bool force;		/* runs from different machines */
+	const char *ignore[CMP_MAX_IGNORE];	/* parameters left out of */
+	int nr_ignore;				/* a run's identity */
+};
+
+/* --ignore-param KEY: 0, or EXIT_USAGE with the error printed. */
+int cmp_sel_ignore(struct cmp_sel *sel, const char *key);
+
 /*
  * Compare sides named as on kab compare's command line.  Errors are
  * printed; the exit code is returned.  Runs from different machines
- * are refused unless force.  The KPIs are o->kpi if named, else each
+ * are refused unless sel->force; sel->ignore's parameters do not tell
+ * parameter sets apart.  The KPIs are o->kpi if named, else each
  * job's own (kab_suite_kpi, or failing that its first *.ops_per_sec or
  * *.workload metric); they are one family over all tables.
  */
 int cmp_set_build(struct kab_db *db, char *const *specs, size_t nr,
-		  const struct kab_compare_opts *o, bool force,
-		  struct cmp_set *out);
+		  const struct kab_compare_opts *o,
+		  const struct cmp_sel *sel, struct cmp_set *out);
 void cmp_set_free(struct cmp_set *s);
 /* The KPI row of a table: METRIC's, or the job's own when NULL. */
 const struct kab_row *cmp_table_kpi(const struct cmp_table *t,

@@ -112,4 +112,20 @@ test_expect "kab ls --format json: a schema, every run, strings escaped" '
 	expect_error 2 "text or json" -- kab ls --format yaml
 '
 
+test_expect "sides that share no parameter set: the parameters that differ are named, --ignore-param compares them" '
+	kab relabel "a-kernel-label-of-sixty-characters-built-from-the-rc1-tree-x" head >/dev/null
+	sql "UPDATE runs SET params = json_set(params, '"'"'\$.nr_task'"'"', '"'"'1'"'"') WHERE id IN (4, 5)"
+	expect_error 2 "share no parameter set: they differ in nr_task (base: 100%, head: 1); --ignore-param nr_task compares them anyway" -- \
+		kab compare base head
+	expect_error 2 "differ in nr_task" -- kab report base head
+	expect_error 2 "differ in nr_task" -- kab ci gate base head
+	kab compare --ignore-param nr_task base head >$TMP/o
+	grep -q "will-it-scale.per_process_ops" $TMP/o
+	# the table is of the parameters both ran, nr_task not among them
+	not grep -q "nr_task" $TMP/o
+	kab report --ignore-param nr_task base head >$TMP/o
+	kab ci gate --ignore-param nr_task base head >$TMP/o || test $? = 1
+	expect_error 2 "ignore-param .a b." -- kab compare --ignore-param "a b" base head
+'
+
 test_done

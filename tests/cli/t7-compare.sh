@@ -188,7 +188,7 @@ test_expect "bad sides are refused with the fix" '
 	expect_error 2 "--format .xml." -- "$KAB" compare --format xml base align
 '
 
-test_expect "runs of different jobs are not compared" '
+test_expect "runs of different parameters are not compared: the one that differs is named" '
 	$PY - $TMP/seed.json $TMP/other.json <<-PY
 	import json, sys
 	d = json.load(open(sys.argv[1]))
@@ -200,7 +200,7 @@ test_expect "runs of different jobs are not compared" '
 	json.dump(d, open(sys.argv[2], "w"))
 	PY
 	kab import $TMP/other.json >/dev/null
-	expect_error 2 "share no job parameters" -- "$KAB" compare base other
+	expect_error 2 "share no parameter set: they differ in nr_task (base: 100%, other: 1); --ignore-param nr_task" -- "$KAB" compare base other
 '
 
 test_expect "two sides without a metric in common are refused" '
