@@ -205,6 +205,21 @@ double kab_lkp_change(const char *metric, double base_mean,
 void kab_ruby_format(char *out, size_t sz, double v, char conv, int prec,
 		     bool plus);
 
+/*
+ * v for people (markdown, HTML, SVG): thousands separated (1,412,130),
+ * about four significant digits below 100 (15.06, 0.0123), an exponent
+ * only from 1e15 on.  _dec: dec digits after the point (-1: as above).
+ */
+void kab_fmt_readable(char *out, size_t sz, double v);
+void kab_fmt_readable_dec(char *out, size_t sz, double v, int dec);
+/*
+ * At most max ticks in [lo, hi], at 1, 2 or 5 times a power of ten
+ * (12,000 14,000 16,000; never 1.21e+04), into ticks; *dec is the
+ * digits after the point they need.  Returns how many.
+ */
+size_t kab_nice_ticks(double lo, double hi, size_t max, double *ticks,
+		      int *dec);
+
 /* One side of a stat, as lkp's changed-stat rule sees it. */
 struct kab_lkp_values {
 	const double *v;	/* the stat's values, NULL when none */

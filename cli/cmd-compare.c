@@ -189,6 +189,7 @@ static void csv_rows(FILE *out, const struct kab_table_head *h,
 static void markdown_table(FILE *out, const struct kab_table_head *h,
 			   const struct kab_comparison *c)
 {
+	char num[64], chg[64];
 	size_t r, i;
 
 	fputs("**", out);
@@ -212,16 +213,23 @@ static void markdown_table(FILE *out, const struct kab_table_head *h,
 
 		if (!row->shown)
 			continue;
-		fprintf(out, "| %.6g | %.0f%% |", row->base.mean,
+		/* numbers for people: 1,412,130, not 1.41213e+06 */
+		kab_fmt_readable(num, sizeof(num), row->base.mean);
+		fprintf(out, "| %s | %.0f%% |", num,
 			kab_summary_pct(&row->base));
 		for (i = 0; i < c->nr_heads; i++) {
 			const struct kab_cell *x = &row->cells[i];
+			const char *em = x->significant ? "**" : "";
 
-			fprintf(out, " %s%+.1f%s%s | %.6g | %.0f%% |",
-				x->significant ? "**" : "", x->lkp_change,
-				x->absolute ? "" : "%",
-				x->significant ? "**" : "", x->s.mean,
-				kab_summary_pct(&x->s));
+			if (row->base.mean == 0 && !x->absolute)
+				snprintf(chg, sizeof(chg), "from 0");
+			else
+				snprintf(chg, sizeof(chg), "%+.1f%s",
+					 x->absolute ? x->change :
+					 x->lkp_change, x->absolute ? "" : "%");
+			kab_fmt_readable(num, sizeof(num), x->s.mean);
+			fprintf(out, " %s%s%s | %s | %.0f%% |", em, chg, em,
+				num, kab_summary_pct(&x->s));
 		}
 		fprintf(out, " `%s` |\n", row->metric);
 	}

@@ -79,24 +79,30 @@ static double at(const struct scale *s, double v)
 	return s->px0 + (v - s->lo) / (s->hi - s->lo) * (s->px1 - s->px0);
 }
 
+/* Ticks at round values (12,000 14,000 ...), labelled for people. */
 static void ticks(FILE *out, const struct scale *s, bool vertical,
 		  double pos)
 {
-	int i;
+	double t[8];
+	char num[64];
+	size_t i, n;
+	int dec;
 
-	for (i = 0; i <= 4; i++) {
-		double v = s->lo + (s->hi - s->lo) * i / 4, p = at(s, v);
+	n = kab_nice_ticks(s->lo, s->hi, 6, t, &dec);
+	for (i = 0; i < n; i++) {
+		double p = at(s, t[i]);
 
+		kab_fmt_readable_dec(num, sizeof(num), t[i], dec);
 		if (vertical)
 			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor="
-				"\"end\" class=\"tick\">%.4g</text>\n",
-				pos - 4, p + 4, v);
+				"\"end\" class=\"tick\">%s</text>\n",
+				pos - 4, p + 4, num);
 		else
 			fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 				"y2=\"%.1f\" class=\"grid\"/><text x=\"%.1f\" "
 				"y=\"%.1f\" text-anchor=\"middle\" class=\"tick"
-				"\">%.4g</text>\n", p, 10.0, p, pos, p,
-				pos + 14, v);
+				"\">%s</text>\n", p, 10.0, p, pos, p,
+				pos + 14, num);
 	}
 }
 
@@ -118,6 +124,7 @@ void svg_strip(FILE *out, const char *metric, const struct kab_series *b,
 	const struct kab_series *side[2] = { b, h };
 	const char *name[2] = { bname, hname }, *cls[2] = { "base", "head" };
 	struct scale s = { INFINITY, -INFINITY, LEFT, W - RIGHT };
+	char num[64];
 	int height = 2 * 50 + 40, k;
 	size_t i;
 
@@ -152,12 +159,12 @@ void svg_strip(FILE *out, const char *metric, const struct kab_series *b,
 			if (!isfinite(side[k]->v[i]))
 				continue;
 			/* each boot on its own line, so that boots show */
+			kab_fmt_readable(num, sizeof(num), side[k]->v[i]);
 			fprintf(out, "<circle class=\"sample %s boot%d\" cx=\""
-				"%.1f\" cy=\"%.1f\" r=\"4\"><title>%.6g (boot "
+				"%.1f\" cy=\"%.1f\" r=\"4\"><title>%s (boot "
 				"%d)</title></circle>\n", cls[k], boot % 6,
 				at(&s, side[k]->v[i]),
-				y + (boot % 5 - 2) * 5.0, side[k]->v[i],
-				boot + 1);
+				y + (boot % 5 - 2) * 5.0, num, boot + 1);
 		}
 		fprintf(out, "<line class=\"median\" x1=\"%.1f\" y1=\"%.1f\" "
 			"x2=\"%.1f\" y2=\"%.1f\"/>\n", at(&s, med), y - 16,
@@ -170,6 +177,7 @@ void svg_trend(FILE *out, const char *metric,
 	       const struct kab_trend_point *p, size_t nr)
 {
 	struct scale s = { INFINITY, -INFINITY, 230, 20 };
+	char num[64];
 	int height = 260;
 	double step = nr > 1 ? (W - LEFT - RIGHT) / (double)(nr - 1) : 0;
 	size_t i, k;
@@ -194,12 +202,14 @@ void svg_trend(FILE *out, const char *metric,
 			" class=\"tick\">", x, height - 12);
 		html_escape(out, p[i].name);
 		fputs("</text>\n", out);
-		for (k = 0; k < p[i].n; k++)
-			if (isfinite(p[i].v[k]))
-				fprintf(out, "<circle class=\"sample %s\" cx=\""
-					"%.1f\" cy=\"%.1f\" r=\"4\"><title>%.6g"
-					"</title></circle>\n", cls, x,
-					at(&s, p[i].v[k]), p[i].v[k]);
+		for (k = 0; k < p[i].n; k++) {
+			if (!isfinite(p[i].v[k]))
+				continue;
+			kab_fmt_readable(num, sizeof(num), p[i].v[k]);
+			fprintf(out, "<circle class=\"sample %s\" cx=\"%.1f\" "
+				"cy=\"%.1f\" r=\"4\"><title>%s</title></circle>"
+				"\n", cls, x, at(&s, p[i].v[k]), num);
+		}
 	}
 	fputs("</svg>\n", out);
 }

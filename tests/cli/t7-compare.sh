@@ -244,4 +244,18 @@ test_expect "non-finite values in a damaged database are left out, said once" '
 	grep -q "will-it-scale.per_process_ops" $TMP/o
 '
 
+test_expect "markdown and the HTML report print numbers for people: commas, no exponents, round ticks" '
+	kab compare --format markdown base align >$TMP/md
+	cat $TMP/md
+	grep -q "^| 7,6[0-9][0-9] | 1% | \*\*-8[0-9].[0-9]%\*\* | 1,[34][0-9][0-9] | " $TMP/md
+	grep -q "| 0 | 0% | \*\*from 0\*\* | 49,[0-9]* | .* .proc-vmstat.thp_fault_alloc. |" $TMP/md
+	not grep -q "e+[0-9]" $TMP/md
+	kab report --format html base align >$TMP/r.html
+	grep -o "class=\"tick\">[^<]*<" $TMP/r.html | sed "s/.*>\(.*\)</\1/" >$TMP/ticks
+	cat $TMP/ticks
+	test -s $TMP/ticks
+	not grep -qv "^-\?[0-9][0-9,]*\(\.[0-9]*\)\?$" $TMP/ticks
+	not grep -q "e+" $TMP/ticks
+'
+
 test_done
