@@ -172,6 +172,48 @@ static void do_summary(FILE *f, void *arg)
 	summary(f, c->base, c->head, c->o, c->v, c->nr, c->failed);
 }
 
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* --format json: schema kab.gate/1 (README "JSON schemas"). */
+static void gate_json(FILE *f, const struct out_ctx *c)
+{
+	json_t *kpis = json_array(), *doc;
+	size_t i;
+
+	for (i = 0; i < c->nr; i++) {
+		const struct verdict *v = &c->v[i];
+		const struct kab_cell *x = &v->row->cells[0];
+		struct kpi_verdict kv = kpi_judge(x);
+
+		json_array_append_new(kpis, json_pack(
+			"{s:s, s:O, s:s, s:o, s:o, s:o, s:o, s:b, s:s, s:b, "
+			"s:s}",
+			"job", v->job, "params", v->t->params_obj,
+			"metric", v->row->metric,
+			"base_mean", num(v->row->base.mean),
+			"head_mean", num(x->s.mean), "change", num(x->change),
+			"p_adjusted", num(kv.p), "significant", kv.significant,
+			"verdict", x->confounded || x->few ? "no verdict" :
+				   !kv.significant ? "no change" :
+				   kv.verdict > 0 ? "improvement" :
+				   kv.verdict < 0 ? "regression" : "change",
+			"failed", v->failed, "what", v->what));
+	}
+	doc = json_pack("{s:s, s:s, s:s, s:s, s:f, s:s, s:I, s:o}",
+			"schema", "kab.gate/1", "base", c->base,
+			"head", c->head, "fail_on", c->o->fail_on_change ?
+			"change" : "regression", "threshold",
+			c->o->threshold, "result", c->failed ? "fail" : "pass",
+			"failed", (json_int_t)c->failed, "kpis", kpis);
+	json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+		   JSON_REAL_PRECISION(17));
+	fputc('\n', f);
+	json_decref(doc);
+}
+
 static size_t collect(const struct cmp_set *set, const struct gate_opts *o,
 		      struct verdict **out)
 {
@@ -230,9 +272,12 @@ int ci_gate(struct kab_db *db, const char *base, const char *head,
 	}
 	for (i = 0; i < ctx.nr; i++) {
 		ctx.failed += v[i].failed;
-		printf("%s  %s  %s: %s\n", v[i].failed ? "FAIL" : "pass",
-		       v[i].job, v[i].row->metric, v[i].what);
+		if (!o->json)
+			printf("%s  %s  %s: %s\n", v[i].failed ? "FAIL" :
+			       "pass", v[i].job, v[i].row->metric, v[i].what);
 	}
+	if (o->json)
+		gate_json(stdout, &ctx);
 	rc = ctx.failed ? 1 : EXIT_OK;
 	if (o->junit && write_to(o->junit, false, do_junit, &ctx))
 		rc = EXIT_USAGE;

@@ -21,6 +21,7 @@ struct gate_opts {
 	struct cmp_sel sel;	/* --force, --ignore-param */
 	double threshold;	/* |%change| a failure must exceed */
 	const char *junit, *summary;
+	bool json;		/* --format json on stdout */
 	const char **kpi;	/* NULL: each suite's own */
 	size_t nr_kpi;
 };

@@ -109,6 +109,14 @@ int cli_show_boots(FILE *out, struct kab_db *db, const char *spec,
 int cli_print_summary(FILE *out, struct kab_db *db, long long run_id,
 		      const char *glob, struct kab_err *err);
 void cli_print_run_header(FILE *out, const struct kab_run *r);
+/* A run as JSON (kab ls and kab show --format json). */
+json_t *cli_run_json(const struct kab_run *r);
+/* Per-metric n, mean, stddev, %stddev, median, min, max, as JSON. */
+json_t *cli_summary_json(struct kab_db *db, long long run_id,
+			 const char *glob, struct kab_err *err);
+/* cli_show_boots' groups as JSON, appended to items; as it returns. */
+int cli_show_boots_json(json_t *items, struct kab_db *db, const char *spec,
+			const char *glob, struct kab_err *err);
 
 /*
  * Strings from the database in markdown (GitHub, GitLab): as text,

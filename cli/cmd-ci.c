@@ -47,6 +47,8 @@ static void ci_usage(FILE *f)
 		"  --kpi METRIC          gate on this metric instead of the "
 		"suite's KPI\n"
 		"  --junit FILE          JUnit XML: a test case per KPI\n"
+		"  --format text|json    a line per KPI (text), or "
+		"{\"schema\": \"kab.gate/1\", ...}\n"
 		"  --summary FILE        append a markdown summary (e.g. "
 		"$GITHUB_STEP_SUMMARY)\n"
 		"  --ignore-param KEY    parameter sets that differ only in KEY "
@@ -155,6 +157,7 @@ static int gate(struct cli *cli, int argc, char **argv)
 		{ "summary", required_argument, NULL, 's' },
 		{ "force", no_argument, NULL, 'F' },
 		{ "ignore-param", required_argument, NULL, 'I' },
+		{ "format", required_argument, NULL, 'O' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -190,6 +193,14 @@ static int gate(struct cli *cli, int argc, char **argv)
 			break;
 		case 'j':
 			o.junit = optarg;
+			break;
+		case 'O':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
+				free(o.kpi);
+				return cli_error(EXIT_USAGE, "--format '%s': "
+						 "text or json", optarg);
+			}
+			o.json = !strcmp(optarg, "json");
 			break;
 		case 's':
 			o.summary = optarg;

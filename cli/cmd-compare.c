@@ -363,7 +363,8 @@ static int compare(struct kab_db *db, char **specs, size_t nr,
 	for (i = 0; i < set.nr; i++)
 		one_table(&set.t[i], o, jtables, i == 0);
 	if (!strcmp(o->format, "json")) {
-		json_t *doc = json_pack("{s:s, s:f, s:f, s:O}", "test",
+		json_t *doc = json_pack("{s:s, s:s, s:f, s:f, s:O}",
+					"schema", "kab.compare/1", "test",
 					o->c.test == KAB_TEST_MWU ? "mwu" :
 					o->c.test == KAB_TEST_WELCH ? "welch" :
 					"lkp", "fdr", o->c.fdr, "noise",

@@ -73,16 +73,7 @@ static int add_run(void *arg, const struct kab_run *r)
 	if (!wanted(c->f, r))
 		return 0;
 	if (c->json) {
-		json_array_append_new(c->runs, json_pack(
-			"{sI ss ss ss* ss ss ss ss sO ss si si ss*}",
-			"id", (json_int_t)r->id, "uuid", r->uuid,
-			"kernel_label", r->kernel.label,
-			"commit", r->kernel.commit, "job", r->job,
-			"suite", r->suite, "test", r->test,
-			"target", r->target, "params", r->params,
-			"status", r->status, "iterations", r->nr_iterations,
-			"iterations_planned", r->iterations_planned,
-			"started_at", r->started_at));
+		json_array_append_new(c->runs, cli_run_json(r));
 		return 0;
 	}
 	cells = xcalloc(NR_COLS, sizeof(*cells));

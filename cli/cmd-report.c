@@ -30,8 +30,9 @@ static void report_usage(FILE *f)
 		"                        will-it-scale.per_process_ops)\n"
 		"  --format F            text (the email), markdown (a GitHub or "
 		"GitLab\n"
-		"                        comment) or html (a page with SVG "
-		"charts)\n"
+		"                        comment), html (a page with SVG "
+		"charts) or json\n"
+		"                        (the model: schema kab.report/1)\n"
 		"  -o FILE               write there instead of stdout\n"
 		"  --mbox FILE           write it as an RFC 5322 message for git "
 		"send-email\n"
@@ -117,9 +118,9 @@ static int parse(int argc, char **argv, struct report_args *a)
 			break;
 		case 'f':
 			if (strcmp(optarg, "text") && strcmp(optarg, "markdown") &&
-			    strcmp(optarg, "html"))
+			    strcmp(optarg, "html") && strcmp(optarg, "json"))
 				return cli_error(EXIT_USAGE, "--format '%s': use "
-						 "text, markdown or html",
+						 "text, markdown, html or json",
 						 optarg);
 			a->format = optarg;
 			break;
@@ -229,6 +230,8 @@ static int emit(struct kab_db *db, struct report_args *a, const char *base,
 		report_markdown(f, &r);
 	else if (!strcmp(a->format, "html"))
 		report_html(f, &r);
+	else if (!strcmp(a->format, "json"))
+		report_json(f, &r);
 	else {
 		report_mail_headers(f, &a->mail);
 		report_text(f, &r);

@@ -13,7 +13,8 @@
 static void show_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: kab show [--metric GLOB] [--db PATH] RUN|RUNS|LABEL...\n"
+		"usage: kab show [--metric GLOB] [--format text|json] [--db PATH]\n"
+		"                RUN|RUNS|LABEL...\n"
 		"\n"
 		"RUN (an id): prints the run's kernel, job and host, then n, "
 		"mean,\npopulation stddev and %%stddev of every metric (or "
@@ -26,6 +27,8 @@ static void show_usage(FILE *f)
 		"between > within), else 'sample'.\n"
 		"\n"
 		"  --metric GLOB   only the metrics matching GLOB\n"
+		"  --format F      text (default) or json: {\"schema\": "
+		"\"kab.show/1\", \"items\": [...]}\n"
 		"  --db PATH       database\n");
 }
 
@@ -44,6 +47,7 @@ int cmd_show(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "metric", required_argument, NULL, 'm' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -51,6 +55,8 @@ int cmd_show(struct cli *cli, int argc, char **argv)
 	const char *db_opt = NULL, *glob = NULL;
 	struct kab_db *db;
 	struct kab_err err;
+	json_t *items = NULL;
+	bool json = false;
 	int opt, i, rc = EXIT_OK;
 
 	optind = 1;
@@ -58,6 +64,12 @@ int cmd_show(struct cli *cli, int argc, char **argv)
 		switch (opt) {
 		case 'm':
 			glob = optarg;
+			break;
+		case 'f':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+				return cli_error(EXIT_USAGE, "show: --format "
+						 "'%s': text or json", optarg);
+			json = !strcmp(optarg, "json");
 			break;
 		case 'd':
 			db_opt = optarg;
@@ -75,18 +87,22 @@ int cmd_show(struct cli *cli, int argc, char **argv)
 	rc = cli_open_db(cli, db_opt, KAB_DB_READ, &db);
 	if (rc)
 		return rc;
+	if (json)
+		items = json_array();
 	for (i = optind; i < argc; i++) {
 		struct kab_run r;
 		int got;
 
 		if (!single_run(argv[i])) {
-			got = cli_show_boots(stdout, db, argv[i], glob, &err);
+			got = json ? cli_show_boots_json(items, db, argv[i], glob,
+							 &err) :
+			      cli_show_boots(stdout, db, argv[i], glob, &err);
 			if (got) {
 				rc = cli_error(got > 0 ? EXIT_USAGE : EXIT_RUN,
 					       "%s", err.msg);
 				break;
 			}
-			if (i + 1 < argc)
+			if (i + 1 < argc && !json)
 				printf("\n");
 			continue;
 		}
@@ -100,6 +116,20 @@ int cmd_show(struct cli *cli, int argc, char **argv)
 				       err.msg);
 			break;
 		}
+		if (json) {
+			json_t *m = cli_summary_json(db, r.id, glob, &err);
+
+			if (!m)
+				rc = cli_error(EXIT_RUN, "%s", err.msg);
+			else
+				json_array_append_new(items, json_pack(
+					"{ss so so}", "kind", "run", "run",
+					cli_run_json(&r), "metrics", m));
+			kab_run_free(&r);
+			if (rc)
+				break;
+			continue;
+		}
 		cli_print_run_header(stdout, &r);
 		printf("\n");
 		if (cli_print_summary(stdout, db, r.id, glob, &err))
@@ -108,6 +138,17 @@ int cmd_show(struct cli *cli, int argc, char **argv)
 			printf("\n");
 		kab_run_free(&r);
 	}
+	/* nothing on stdout before every item is known */
+	if (json && !rc) {
+		json_t *doc = json_pack("{ss sO}", "schema", "kab.show/1",
+					"items", items);
+
+		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+			   JSON_REAL_PRECISION(17));
+		putchar('\n');
+		json_decref(doc);
+	}
+	json_decref(items);
 	kab_db_close(db);
 	return rc;
 }

@@ -82,6 +82,9 @@ void report_text(FILE *out, const struct report *r);
 void report_text_body(FILE *out, const struct report *r);
 void report_markdown(FILE *out, const struct report *r);
 void report_html(FILE *out, const struct report *r);
+/* The model as JSON: {"schema": "kab.report/1", ...} */
+#define REPORT_JSON_SCHEMA "kab.report/1"
+void report_json(FILE *out, const struct report *r);
 /* Inline SVG charts; the escaping of text in HTML and XML. */
 void html_escape(FILE *out, const char *s);
 /* The main job's differential flame graph, base against head. */

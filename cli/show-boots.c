@@ -75,6 +75,7 @@ static void print_group(FILE *out, const struct run_info *const *runs,
 struct show_ctx {
 	FILE *out;
 	const char *glob;
+	json_t *items;		/* --format json */
 };
 
 static int show_group(void *arg, size_t k, const struct run_info *const *runs,
@@ -88,6 +89,59 @@ static int show_group(void *arg, size_t k, const struct run_info *const *runs,
 	return 0;
 }
 
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static int json_group(void *arg, size_t k, const struct run_info *const *runs,
+		      size_t nr, const struct kab_side *side)
+{
+	struct show_ctx *c = arg;
+	json_t *ids = json_array(), *metrics = json_array();
+	size_t i;
+
+	(void)k;
+	for (i = 0; i < nr; i++)
+		json_array_append_new(ids, json_integer(runs[i]->id));
+	for (i = 0; i < side->nr; i++) {
+		const struct kab_series *s = &side->series[i];
+		struct kab_summary sum;
+		struct kab_anova a;
+		double *v, bv;
+
+		if (c->glob && fnmatch(c->glob, s->metric, 0))
+			continue;
+		v = xmalloc((s->n ? s->n : 1) * sizeof(*v));
+		memcpy(v, s->v, s->n * sizeof(*v));
+		kab_summarize(v, s->n, &sum);
+		free(v);
+		kab_anova(s->v, s->boot, s->n, &a);
+		bv = kab_anova_between_var(&a);
+		json_array_append_new(metrics, json_pack(
+			"{ss sI sI so so so so so so}", "metric", s->metric,
+			"n", (json_int_t)sum.n, "boots", (json_int_t)a.groups,
+			"mean", num(sum.mean),
+			"pct_stddev", num(kab_summary_pct(&sum)),
+			"within_var", num(a.ms_within),
+			"between_var", num(bv), "f", num(a.f), "p", num(a.p)));
+	}
+	json_array_append_new(c->items, json_pack(
+		"{ss ss so sO so}", "kind", "boots", "kernel_label",
+		runs[0]->label, "runs", ids, "params", runs[0]->params_obj,
+		"metrics", metrics));
+	return 0;
+}
+
+int cli_show_boots_json(json_t *items, struct kab_db *db, const char *spec,
+			const char *glob, struct kab_err *err)
+{
+	struct show_ctx c = { NULL, glob, items };
+	size_t bad = 0;
+
+	return side_foreach_group(db, spec, json_group, &c, &bad, err);
+}
+
 /*
  * The runs spec names ("3,5,7" or a kernel label), grouped by job
  * parameters: one table per group.
@@ -95,7 +149,7 @@ static int show_group(void *arg, size_t k, const struct run_info *const *runs,
 int cli_show_boots(FILE *out, struct kab_db *db, const char *spec,
 		   const char *glob, struct kab_err *err)
 {
-	struct show_ctx c = { out, glob };
+	struct show_ctx c = { out, glob, NULL };
 	size_t bad = 0;
 	int rc = side_foreach_group(db, spec, show_group, &c, &bad, err);
 

@@ -94,6 +94,58 @@ void cli_fmt_value(double v, char *buf, size_t n)
 		snprintf(buf, n, "%.2f", v);
 }
 
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *cli_run_json(const struct kab_run *r)
+{
+	return json_pack("{sI ss ss ss* ss* ss ss ss ss sO sO ss si si ss "
+			 "ss* ss*}",
+			 "id", (json_int_t)r->id, "uuid", r->uuid,
+			 "kernel_label", r->kernel.label,
+			 "release", r->kernel.release,
+			 "commit", r->kernel.commit, "job", r->job,
+			 "suite", r->suite, "test", r->test,
+			 "target", r->target, "params", r->params,
+			 "host", r->host ? r->host : json_null(),
+			 "status", r->status, "iterations", r->nr_iterations,
+			 "iterations_planned", r->iterations_planned,
+			 "started_at", r->started_at, "ended_at", r->ended_at,
+			 "message", r->message);
+}
+
+json_t *cli_summary_json(struct kab_db *db, long long run_id,
+			 const char *glob, struct kab_err *err)
+{
+	struct collect c = { .glob = glob };
+	json_t *metrics;
+	int i;
+
+	if (kab_db_samples_foreach(db, run_id, add_sample, &c, err))
+		return NULL;
+	if (c.nr)
+		qsort(c.s, c.nr, sizeof(*c.s), cmp_series);
+	metrics = json_array();
+	for (i = 0; i < c.nr; i++) {
+		struct kab_summary s;
+
+		kab_summarize(c.s[i].v, c.s[i].n, &s);
+		json_array_append_new(metrics, json_pack(
+			"{ss sI so so so so so so}", "metric", c.s[i].metric,
+			"n", (json_int_t)s.n, "mean", num(s.mean),
+			"stddev", num(s.stddev),
+			"pct_stddev", num(kab_summary_pct(&s)),
+			"median", num(s.median), "min", num(s.min),
+			"max", num(s.max)));
+		free(c.s[i].metric);
+		free(c.s[i].v);
+	}
+	free(c.s);
+	return metrics;
+}
+
 int cli_print_summary(FILE *out, struct kab_db *db, long long run_id,
 		      const char *glob, struct kab_err *err)
 {

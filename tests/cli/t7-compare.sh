@@ -258,4 +258,44 @@ test_expect "markdown and the HTML report print numbers for people: commas, no e
 	not grep -q "e+" $TMP/ticks
 '
 
+test_expect "ls, show, compare, report and ci gate speak JSON with a schema version" '
+	kab ls --format json >$TMP/ls.json
+	kab show --format json 1 base >$TMP/show.json
+	kab compare --format json base align >$TMP/compare.json
+	kab report --format json base align >$TMP/report.json
+	rc=0
+	kab ci gate --format json base align >$TMP/gate.json || rc=$?
+	test $rc = 1
+	$PY - $TMP <<-PY
+	import json, sys
+	d = sys.argv[1]
+	ls = json.load(open(d + "/ls.json"))
+	assert ls["schema"] == "kab.ls/1" and len(ls["runs"]) >= 9
+	show = json.load(open(d + "/show.json"))
+	assert show["schema"] == "kab.show/1"
+	run, boots = show["items"]
+	assert run["kind"] == "run" and run["run"]["id"] == 1
+	m = {x["metric"]: x for x in run["metrics"]}
+	assert m["will-it-scale.per_process_ops"]["n"] == 5
+	assert boots["kind"] == "boots" and boots["runs"] == [1, 2, 3]
+	b = {x["metric"]: x for x in boots["metrics"]}
+	assert b["will-it-scale.per_process_ops"]["boots"] == 3
+	cmp = json.load(open(d + "/compare.json"))
+	assert cmp["schema"] == "kab.compare/1" and cmp["tables"]
+	rep = json.load(open(d + "/report.json"))
+	assert rep["schema"] == "kab.report/1"
+	main = [j for j in rep["jobs"] if j["announced"]][0]
+	assert main["kpi"]["metric"] == "will-it-scale.per_process_ops"
+	assert main["kpi"]["verdict"] == "regression", main["kpi"]
+	assert main["kpi"]["change"] < -70
+	gate = json.load(open(d + "/gate.json"))
+	assert gate["schema"] == "kab.gate/1" and gate["result"] == "fail"
+	assert gate["kpis"][0]["verdict"] == "regression"
+	assert gate["kpis"][0]["failed"] is True
+	PY
+	# nothing on stdout before the command knows it succeeds
+	expect_error 2 "not a run id\|neither a run id" -- kab show --format json 1 999x
+	not grep -q . $TMP/stdout
+'
+
 test_done
