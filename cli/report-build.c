@@ -212,36 +212,71 @@ static char *job_file(const char *job)
 	return xasprintf("%s.yaml", job);
 }
 
-/* The job's parameters as a flat lkp job file (kab reads it back). */
+/*
+ * The job's parameters as a flat lkp job file, by libyaml's emitter (a
+ * quote or a colon in a value stays YAML that kab reads back as it).
+ */
 static void add_job(struct strbuf *sb, const struct cmp_table *t,
 		    const char *file)
 {
-	struct strbuf body = STRBUF_INIT;
-	size_t n = json_object_size(t->params_obj), i = 0;
-	const char **keys = xcalloc(n ? n : 1, sizeof(*keys));
+	json_t *clean = json_object(), *v;
+	struct kab_err err;
 	const char *k;
-	json_t *v;
+	char *yaml;
 
-	json_object_foreach(t->params_obj, k, v)
-		keys[i++] = k;
-	qsort(keys, n, sizeof(*keys), cmp_key);
-	for (i = 0; i < n; i++) {
+	json_object_foreach(t->params_obj, k, v) {
 		/* a stored name or value with a newline is one line here */
-		char *key = kab_text_clean(keys[i], 255);
-		char *val = kab_text_clean(param(t, keys[i]) ?
-					   param(t, keys[i]) : "", 4096);
+		char *key = kab_text_clean(k, 255);
+		char *val = kab_text_clean(json_is_string(v) ?
+					   json_string_value(v) : "", 4096);
 
-		strbuf_addf(&body, "%s: ", key);
-		strbuf_add_shell_word(&body, val);
-		strbuf_addstr(&body, "\n");
+		json_object_set_new(clean, key, json_string(val));
 		free(key);
 		free(val);
 	}
+	yaml = kab_job_yaml(clean, &err);
 	/* each line "key: value", never a bare EOF that ends it early */
 	strbuf_addf(sb, "cat > %s <<'EOF'\n%sEOF\n", file,
-		    body.len ? body.buf : "");
-	strbuf_release(&body);
-	free(keys);
+		    yaml ? yaml : "");
+	free(yaml);
+	json_decref(clean);
+}
+
+/* "# base: 6.1.0 (/boot/vmlinuz-6.1.0), commit abc, cmdline ..." */
+static void add_kernel(struct strbuf *sb, const struct kab_run *run)
+{
+	const struct kab_kernel *k = &run->kernel;
+	char *s[4] = { kab_text_clean(k->label, 200),
+		       kab_text_clean(k->release ? k->release : "", 200),
+		       kab_text_clean(k->image_path ? k->image_path : "", 4096),
+		       kab_text_clean(k->cmdline ? k->cmdline : "", 4096) };
+	size_t i;
+
+	strbuf_addf(sb, "# %s: kernel %s", s[0], *s[1] ? s[1] : "?");
+	if (*s[2])
+		strbuf_addf(sb, ", image %s", s[2]);
+	if (k->commit)
+		strbuf_addf(sb, ", commit %.40s", k->commit);
+	if (*s[3])
+		strbuf_addf(sb, ", command line \"%s\"", s[3]);
+	strbuf_addf(sb, " (%s)\n", run->target);
+	for (i = 0; i < ARRAY_SIZE(s); i++)
+		free(s[i]);
+}
+
+/* Did kab ab's stored command line name this option? */
+static bool argv_has(json_t *argv, const char *opt)
+{
+	size_t i, n = strlen(opt);
+	json_t *a;
+
+	json_array_foreach(argv, i, a) {
+		const char *v = json_string_value(a);
+
+		if (v && !strncmp(v, opt, n) && (!v[n] || v[n] == '='))
+			return true;
+	}
+	return false;
 }
 
 static char *reproduce(const struct report *r, const struct report_job *j,
@@ -255,9 +290,24 @@ static char *reproduce(const struct report *r, const struct report_job *j,
 						      NULL) : NULL;
 
 	add_job(&sb, t, file);
+	add_kernel(&sb, base);
+	add_kernel(&sb, head);
 	if (json_is_array(argv)) {
 		strbuf_addf(&sb, "# the A/B as it was run:\n");
 		add_argv(&sb, "kab ab", argv, file);
+		/*
+		 * An A/B of the newest /boot/vmlinuz-* named no kernel: on
+		 * the reader's machine that is another one.  Name them.
+		 */
+		if (!argv_has(argv, "--tree") && !argv_has(argv, "--a") &&
+		    base->kernel.image_path && head->kernel.image_path) {
+			sb.len--;	/* the newline */
+			strbuf_addstr(&sb, " --a ");
+			strbuf_add_shell_word(&sb, base->kernel.image_path);
+			strbuf_addstr(&sb, " --b ");
+			strbuf_add_shell_word(&sb, head->kernel.image_path);
+			strbuf_addstr(&sb, "\n");
+		}
 	} else if (b->commit && h->commit && j->facts.tree) {
 		char *brev = xstrndup(b->commit, 12);
 		char *hrev = xstrndup(h->commit, 12);

@@ -67,6 +67,12 @@ int kab_job_find(const char *arg, char **path, struct kab_err *err);
 int kab_job_dirs(char ***dirs);
 /* The names of the jobs along the job path, sorted, malloc'd each. */
 int kab_job_names(char ***names);
+/*
+ * A flat job file of params (an object of strings), keys sorted, by
+ * libyaml's emitter: kab_job_parse reads back exactly these values.
+ * malloc'd, or NULL with err set.
+ */
+char *kab_job_yaml(json_t *params, struct kab_err *err);
 /* path may be '-': the job text is read from stdin, named "stdin". */
 int kab_job_load_sel(const char *path, const struct kab_jobsel *sel,
 		     struct kab_joblist *out, struct kab_err *err);

@@ -67,6 +67,27 @@ test_expect "the job file in the report runs as is and means the same job" '
 	[ "$got" = "$want" ] || fail "$got != $want"
 '
 
+test_expect "the job file is written by a YAML emitter: quotes, colons and hashes read back as they were" '
+	cp $KAB_DB $TMP/q.db
+	val="it'"'"'s: a #test, - [x]"
+	sqlite3 $TMP/q.db "UPDATE runs SET params = json_set(params, '"'"'\$.mode'"'"', '"'"'it'"'"''"'"'s: a #test, - [x]'"'"') WHERE test = '"'"'malloc1'"'"'"
+	kab --db $TMP/q.db report base head >$TMP/q.txt
+	sed -n "/^        cat > will-it-scale-malloc1.yaml/,/^        EOF$/p" $TMP/q.txt |
+		sed "1d;\$d;s/^        //" >$TMP/q.yaml
+	cat $TMP/q.yaml
+	/usr/bin/python3 -c "import sys, yaml; d = yaml.safe_load(open(sys.argv[1])); assert d[\"mode\"] == sys.argv[2], d" $TMP/q.yaml "$val"
+	# and kab reads the same value back (and refuses it as a mode)
+	expect_error 2 "is not a valid value" -- kab ci matrix $TMP/q.yaml
+	grep -qF "mode: '"'"'$val'"'"' is not a valid value" $TMP/stderr
+'
+
+test_expect "the reproduce block names each kernel: release, image, commit" '
+	sed -n "/^To reproduce with kab:/,/^        kab report/p" $TMP/r.txt >$TMP/repro
+	cat $TMP/repro
+	grep -q "^        # base: kernel [^ ]*.*, commit [0-9a-f]\{40\}" $TMP/repro
+	grep -q "^        # head: kernel [^ ]*.*, commit [0-9a-f]\{40\}" $TMP/repro
+'
+
 test_expect "the Reported-by tag comes with a regression, never an improvement" '
 	kab report --from "Kab Tester <kab@example.org>" base head >$TMP/reg.txt
 	grep -qx "| Reported-by: Kab Tester <kab@example.org>" $TMP/reg.txt
