@@ -47,6 +47,20 @@ int cmd_show(struct cli *cli, int argc, char **argv);
 int cmd_export(struct cli *cli, int argc, char **argv);
 int cmd_import(struct cli *cli, int argc, char **argv);
 
+/*
+ * The config file ($KAB_CONFIG, else $XDG_CONFIG_HOME/kab/config):
+ * loaded once (0, or EXIT_USAGE with file:line printed); [core] db;
+ * a command's defaults as options put before its own (skip: argv's
+ * command words); the config's line of an option at argv index argi of
+ * the command, or 0.
+ */
+int cli_config_load(void);
+const char *cli_config_db(void);
+const char *cli_config_path(void);
+char **cli_config_argv(const char *section, int skip, int *argc,
+		       char **argv);
+int cli_config_line(int argi);
+
 /* "kab: <message>" on stderr; returns code. */
 int cli_error(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

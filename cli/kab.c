@@ -55,6 +55,10 @@ static void usage(FILE *f)
 		"$XDG_DATA_HOME/kab/kab.db\n(~/.local/share/kab/kab.db).\n"
 		"\nEnvironment:\n"
 		"  KAB_DB             the database, when --db is not given\n"
+		"  KAB_CONFIG         the config file (default: "
+		"$XDG_CONFIG_HOME/kab/config,\n"
+		"                     ~/.config/kab/config): defaults per "
+		"command\n"
 		"  KAB_ACCEL          kvm or tcg: QEMU's accelerator, not "
 		"probed\n"
 		"  KAB_QEMU           the qemu-system-x86_64 binary to boot "
@@ -78,6 +82,7 @@ static void usage(FILE *f)
 		"  XDG_DATA_HOME, XDG_CACHE_HOME  where the database and the "
 		"cache of\n"
 		"                     kernels and initramfs images live\n"
+		"  XDG_CONFIG_HOME    where the config file lives\n"
 		"\nExit status:\n"
 		"  0    success\n"
 		"  1    a run failed, a gate found a regression, or kab could "
@@ -279,6 +284,13 @@ int cli_bad_option(const char *cmd, int opt, char *const argv[],
 	char sopt[3] = { '-', (char)optopt, '\0' }, name[72];
 	const char *names[64];
 	size_t nr = 0;
+	int line = cli_config_line(optind - 1);
+
+	/* an option of the config file: its line, not the command line */
+	if (line && opt != ':')
+		return cli_error(EXIT_USAGE, "%s:%d: '%s' is not an option of "
+				 "kab %s: see 'kab %s --help'",
+				 cli_config_path(), line, word, cmd, cmd);
 
 	if (opt == ':')
 		return cli_error(EXIT_USAGE, "%s%soption '%s' needs a value: see "
@@ -488,6 +500,19 @@ int main(int argc, char **argv)
 	if (!argc) {
 		usage(stderr);
 		return EXIT_USAGE;
+	}
+	if (cli_config_load())
+		return EXIT_USAGE;
+	/* the config's database is below --db and $KAB_DB */
+	if (!cli.db_path && !(getenv("KAB_DB") && *getenv("KAB_DB")))
+		cli.db_path = cli_config_db();
+	if (argc < 2 || strcmp(argv[1], "--completion-helper")) {
+		bool ci = !strcmp(argv[0], "ci") && argc > 1;
+		char *section = ci ? xasprintf("ci-%s", argv[1]) :
+				xstrdup(argv[0]);
+
+		argv = cli_config_argv(section, ci ? 2 : 1, &argc, argv);
+		free(section);
 	}
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[0], commands[i].name))

@@ -1,0 +1,52 @@
+#!/bin/bash
+# The config file: a command's defaults, the database, the command
+# line winning, and a bad line named with its file and number.
+. "$(dirname "$0")/lib.sh"
+
+PY=/usr/bin/python3
+CONF=$HOME/.config/kab/config
+
+test_expect "a seed-like database imports into the config's database" '
+	mkdir -p $(dirname $CONF)
+	printf "[core]\n\tdb = ~/from-config.db   # below --db and KAB_DB\n" >$CONF
+	$PY $FIXTURES/make-seedlike-export.py >$TMP/seed.json
+	env -u KAB_DB "$KAB" import $TMP/seed.json >$TMP/o
+	grep -q "imported 9 runs" $TMP/o
+	test -s $HOME/from-config.db
+	# KAB_DB still wins over the config, --db over both
+	test ! -e $KAB_DB
+	kab import $TMP/seed.json >/dev/null
+	test -s $KAB_DB
+'
+
+test_expect "a section gives a command its defaults; the command line wins" '
+	printf "[compare]\n\tformat = csv\n\tall = true\n\tplot = false\n[ci-gate]\n\tthreshold = 90\n" >$CONF
+	kab compare base align >$TMP/o
+	head -1 $TMP/o | grep -q ","
+	# all = true: every row, the unchanged ones too
+	grep -q "meminfo.MemFree" $TMP/o
+	kab compare --format text base align >$TMP/o
+	grep -q "%stddev" $TMP/o
+	# ci gate: the 81% regression is below a 90% threshold
+	kab ci gate base align >$TMP/o
+	grep -q "^pass" $TMP/o
+	rc=0
+	kab ci gate --threshold 5 base align >$TMP/o || rc=$?
+	test $rc = 1
+'
+
+test_expect "a bad config is one error naming its file and line, exit 2" '
+	printf "[compare]\n\tformat = csv\n\n[run]\n\trnus = 3\n" >$CONF
+	expect_error 2 "$CONF:5: .--rnus=3. is not an option of kab run" -- \
+		kab run --runs 1 will-it-scale-malloc1
+	printf "[compare]\nthis line has no equals sign\n" >$CONF
+	expect_error 2 "$CONF:2: expected .key = value." -- kab ls
+	printf "[core]\n\ttarget = qemu\n" >$CONF
+	expect_error 2 "$CONF:2: \\[core\\] takes db only" -- kab ls
+	printf "[run\n" >$CONF
+	expect_error 2 "$CONF:1: a section is \\[name\\]" -- kab ls
+	# KAB_CONFIG names another file; one that is not there is no config
+	KAB_CONFIG=$TMP/none kab ls >/dev/null
+'
+
+test_done
