@@ -231,10 +231,11 @@ static const struct kab_collect_ops store_ops = {
 char *runjob_agent_path(void)
 {
 	const char *env = getenv("KAB_AGENT");
-	char *dir = kab_exe_dir(), *p;
+	char *dir, *p;
 
 	if (env && *env)
 		return xstrdup(env);
+	dir = kab_exe_dir();
 	if (!dir)
 		return xstrdup("kab-agent");
 	/* a build tree's agent is beside kab; an installed one in libexec */
