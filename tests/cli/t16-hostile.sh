@@ -145,7 +145,7 @@ damage() {
 }
 
 test_expect "report: the commands to paste stay commands, whatever the stored names" '
-	damage "UPDATE runs SET job = '"'"'x;touch pwned-job'"'"', params = json_set(params, '"'"'$.nr_task'"'"', char(10) || '"'"'EOF'"'"' || char(10) || '"'"'touch pwned-eof'"'"' || char(10))"
+	damage "UPDATE runs SET job = '"'"'x;touch pwned-job'"'"', params = json_set(params, '"'"'$.nr_task'"'"', char(10) || '"'"'EOF'"'"' || char(10) || '"'"'touch pwned-eof'"'"' || char(10), '"'"'$.mode'"'"', '"'"'\$(touch pwned-subst)'"'"')"
 	kab --db $TMP/dmg.db report base head >$TMP/r.txt
 	sed -n "/^To reproduce with kab:/,/^        kab report/p" $TMP/r.txt | sed "s/^        //" | sed 1d >$TMP/paste.sh
 	cat $TMP/paste.sh
