@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bisect.h"
@@ -50,6 +51,7 @@ struct found {
 	const char *commit;
 	char verdict[8];
 	char *runs;
+	int steps;		/* stored so far */
 };
 
 static int find_step(void *arg, const struct kab_bisect_step *s,
@@ -58,6 +60,7 @@ static int find_step(void *arg, const struct kab_bisect_step *s,
 	struct found *f = arg;
 
 	(void)when;
+	f->steps++;
 	if (strcmp(s->commit, f->commit) || !strcmp(s->verdict, "skip"))
 		return 0;
 	snprintf(f->verdict, sizeof(f->verdict), "%s", s->verdict);
@@ -98,7 +101,59 @@ static int load_bisect(struct kab_db *db, long long id, json_t **args,
 	return 0;
 }
 
-static int step(struct kab_db *db, const struct bisect_opts *o, long long id)
+/* Seconds since an ISO 8601 UTC time, or -1. */
+static double since(const char *iso)
+{
+	struct tm tm = { 0 };
+	const char *end = iso ? strptime(iso, "%Y-%m-%dT%H:%M:%S", &tm) : NULL;
+
+	if (!end)
+		return -1;
+	return now_wall() - (double)timegm(&tm);
+}
+
+static void fmt_hms(double s, char *buf, size_t n)
+{
+	long t = s < 0 ? 0 : (long)(s + 0.5);
+
+	snprintf(buf, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+}
+
+/*
+ * A line as each step starts, in a CI log as on a terminal: which step,
+ * the steps git says are left after it, the time so far and, at the
+ * pace so far (the endpoints counted as a step), the time to go.
+ */
+static void step_progress(const struct bisect_opts *o, long long id,
+			  const char *commit, int done, const char *created_at)
+{
+	char *bad = xasprintf("refs/bisect/%s", o->term_new);
+	char *good = xasprintf("--glob=refs/bisect/%s-*", o->term_old);
+	char *vars = kab_cmd_line(NULL, NULL, "git", "rev-list",
+				  "--bisect-vars", bad, "--not", good, NULL);
+	char *p = vars ? strstr(vars, "bisect_steps=") : NULL;
+	double el = since(created_at);
+	int left = p ? atoi(p + strlen("bisect_steps=")) : -1;
+	char e[32], eta[32];
+
+	fmt_hms(el, e, sizeof(e));
+	fmt_hms(el / (done + 1) * (left + 1), eta, sizeof(eta));
+	fprintf(stderr, "kab: bisect %lld: step %d at %.12s", id, done + 1,
+		commit);
+	if (left >= 0)
+		fprintf(stderr, ", about %d more after it", left);
+	if (el >= 0)
+		fprintf(stderr, ", elapsed %s", e);
+	if (el >= 0 && left >= 0)
+		fprintf(stderr, ", ETA %s", eta);
+	fputc('\n', stderr);
+	free(vars);
+	free(bad);
+	free(good);
+}
+
+static int step(struct kab_db *db, const struct bisect_opts *o, long long id,
+		const char *created_at)
 {
 	struct bisect_ctx b = { 0 };
 	struct measured m = { 0 };
@@ -143,6 +198,8 @@ static int step(struct kab_db *db, const struct bisect_opts *o, long long id)
 		rc = !strcmp(f.verdict, "good") ? STEP_GOOD : STEP_BAD;
 		goto out;
 	}
+	if (id)
+		step_progress(o, id, commit, f.steps, created_at);
 	if (bisect_ctx_init(&b, o, db)) {
 		bisect_ctx_free(&b);
 		goto out;
@@ -276,10 +333,11 @@ int cmd_bisect_step(struct cli *cli, int argc, char **argv)
 			return STEP_ABORT;
 		}
 		rc = load_bisect(db, o.bisect_id, &args, &stored, &row);
-		rc = rc ? STEP_ABORT : step(db, &stored, o.bisect_id);
+		rc = rc ? STEP_ABORT : step(db, &stored, o.bisect_id,
+					    row.created_at);
 		bisect_opts_free(&stored);
 	} else {
-		rc = step(db, &o, 0);
+		rc = step(db, &o, 0, NULL);
 	}
 	json_decref(args);
 	kab_bisect_row_free(&row);

@@ -118,6 +118,8 @@ test_expect "kab bisect names the seeded commit; killed, it resumes" '
 	[ $resumes = 0 ] || grep -q "^kab: bisect-step ${C4:0:12}: slow" $TMP/e1 $TMP/e $TMP/eall
 	grep -q "^$C4 is the first slow commit" $TMP/o
 	grep -q "c4: slub_debug, the regression" $TMP/o
+	# a plain line as each step starts (stderr is a file here)
+	grep -q "^kab: bisect 1: step [0-9]* at [0-9a-f]\{12\}, about [0-9]* more after it, elapsed [0-9]*:[0-9][0-9]:[0-9][0-9], ETA [0-9]*:[0-9][0-9]:[0-9][0-9]$" $TMP/e1 $TMP/e
 	test "$(sql "SELECT status || '"'"' '"'"' || first_bad FROM bisects WHERE id = 1")" = "done $C4"
 	# the commit measured before the kill was not measured again,
 	# unless it was a skip: that may have been the host, so it is
