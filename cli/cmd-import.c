@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "../runner/runner.h"
@@ -244,6 +245,15 @@ int cmd_import(struct cli *cli, int argc, char **argv)
 			       "runs.json'");
 		goto out_opts;
 	}
+	/* a file that is not there makes no database either */
+	for (i = optind; i < argc; i++)
+		if (strcmp(argv[i], "-") && access(argv[i], R_OK)) {
+			rc = cli_error(EXIT_USAGE, "cannot read %s: %m: import "
+				       "files written by 'kab export --format "
+				       "json'%s", argv[i], strcmp(format, "lkp") ?
+				       "" : " (--lkp: lkp result roots)");
+			goto out_opts;
+		}
 	if (cli_open_db(cli, db_opt, KAB_DB_WRITE, &db)) {
 		rc = EXIT_RUN;
 		goto out_opts;

@@ -110,8 +110,12 @@ json.dump(d, open(\"$TMP/bad.json\", \"w\"))"
 	# a failed import never says "imported" on stdout
 	"$KAB" import $TMP/bad.json >$TMP/o 2>/dev/null || true
 	test ! -s $TMP/o
-	expect_error 2 "^kab: unable to open $TMP/none.json: No such file" -- \
+	expect_error 2 "^kab: cannot read $TMP/none.json: No such file" -- \
 		"$KAB" import $TMP/none.json
+	# and no database made for it
+	expect_error 2 "^kab: cannot read $TMP/none.json: No such file" -- \
+		"$KAB" --db $TMP/fresh.db import $TMP/none.json
+	test ! -e $TMP/fresh.db
 	test "$(sql "SELECT count(*) FROM samples")" = "$before"
 	test "$(sql "SELECT count(*) FROM runs")" = 1
 	test "$(sql "SELECT count(DISTINCT run_id) FROM stacks")" = 1
