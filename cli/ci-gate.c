@@ -172,11 +172,6 @@ static void do_summary(FILE *f, void *arg)
 	summary(f, c->base, c->head, c->o, c->v, c->nr, c->failed);
 }
 
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 /* --format json: schema kab.gate/1 (README "JSON schemas"). */
 static void gate_json(FILE *f, const struct out_ctx *c)
 {
@@ -193,9 +188,11 @@ static void gate_json(FILE *f, const struct out_ctx *c)
 			"s:s}",
 			"job", v->job, "params", v->t->params_obj,
 			"metric", v->row->metric,
-			"base_mean", num(v->row->base.mean),
-			"head_mean", num(x->s.mean), "change", num(x->change),
-			"p_adjusted", num(kv.p), "significant", kv.significant,
+			"base_mean", cli_json_num(v->row->base.mean),
+			"head_mean", cli_json_num(x->s.mean),
+			"change", cli_json_num(x->change),
+			"p_adjusted", cli_json_num(kv.p),
+			"significant", kv.significant,
 			"verdict", x->confounded || x->few ? "no verdict" :
 				   !kv.significant ? "no change" :
 				   kv.verdict > 0 ? "improvement" :

@@ -123,6 +123,8 @@ int cli_show_boots(FILE *out, struct kab_db *db, const char *spec,
 int cli_print_summary(FILE *out, struct kab_db *db, long long run_id,
 		      const char *glob, struct kab_err *err);
 void cli_print_run_header(FILE *out, const struct kab_run *r);
+/* A number for JSON: null when it is not finite (NaN, inf). */
+json_t *cli_json_num(double v);
 /* A run as JSON (kab ls and kab show --format json). */
 json_t *cli_run_json(const struct kab_run *r);
 /* Per-metric n, mean, stddev, %stddev, median, min, max, as JSON. */

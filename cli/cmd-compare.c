@@ -82,25 +82,20 @@ static json_t *summary_json(const struct kab_summary *s)
 			 s->max);
 }
 
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *cell_json(const struct kab_cell *c, const char *metric)
 {
 	json_t *j = summary_json(&c->s);
 	int dir = kab_metric_direction(metric);
 
-	json_object_set_new(j, "change", num(c->change));
-	json_object_set_new(j, "lkp_change", num(c->lkp_change));
+	json_object_set_new(j, "change", cli_json_num(c->change));
+	json_object_set_new(j, "lkp_change", cli_json_num(c->lkp_change));
 	json_object_set_new(j, "change_kind", json_string(
 		c->absolute || c->zero_base ? "absolute" : "percent"));
-	json_object_set_new(j, "ci_low", num(c->ci_lo));
-	json_object_set_new(j, "ci_high", num(c->ci_hi));
-	json_object_set_new(j, "p_welch", num(c->p_welch));
-	json_object_set_new(j, "p_mwu", num(c->p_mwu));
-	json_object_set_new(j, "p_adjusted", num(c->p_adj));
+	json_object_set_new(j, "ci_low", cli_json_num(c->ci_lo));
+	json_object_set_new(j, "ci_high", cli_json_num(c->ci_hi));
+	json_object_set_new(j, "p_welch", cli_json_num(c->p_welch));
+	json_object_set_new(j, "p_mwu", cli_json_num(c->p_mwu));
+	json_object_set_new(j, "p_adjusted", cli_json_num(c->p_adj));
 	json_object_set_new(j, "few_boots", json_boolean(c->few));
 	json_object_set_new(j, "unit", json_string("boot"));
 	json_object_set_new(j, "boots_base", json_integer(c->units_base));
@@ -109,8 +104,8 @@ static json_t *cell_json(const struct kab_cell *c, const char *metric)
 	json_object_set_new(j, "confounded", json_boolean(c->confounded));
 	json_object_set_new(j, "scale", json_string(c->log_scale ? "log" :
 						       "linear"));
-	json_object_set_new(j, "f_boots_base", num(c->f_base));
-	json_object_set_new(j, "f_boots_head", num(c->f_head));
+	json_object_set_new(j, "f_boots_base", cli_json_num(c->f_base));
+	json_object_set_new(j, "f_boots_head", cli_json_num(c->f_head));
 	json_object_set_new(j, "significant", json_boolean(c->significant));
 	json_object_set_new(j, "direction", json_string(
 		dir > 0 ? "higher-is-better" : dir < 0 ? "lower-is-better" :

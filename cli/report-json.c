@@ -3,15 +3,9 @@
  * report-json.c - kab report --format json: the report's model, for a
  * bot or a dashboard (schema kab.report/1, README "JSON schemas").
  */
-#include <math.h>
 #include <stdlib.h>
 
 #include "report.h"
-
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
 
 static json_t *opt_str(const char *s)
 {
@@ -33,10 +27,10 @@ static json_t *job_json(const struct report_job *j, bool main)
 		json_object_set_new(o, "kpi", json_pack(
 			"{s:s, s:o, s:o, s:o, s:o, s:b, s:s}",
 			"metric", j->kpi->metric,
-			"base_mean", num(j->kpi->base.mean),
-			"head_mean", num(c->s.mean),
-			"change", num(c->change),
-			"p_adjusted", num(j->kv.p),
+			"base_mean", cli_json_num(j->kpi->base.mean),
+			"head_mean", cli_json_num(c->s.mean),
+			"change", cli_json_num(c->change),
+			"p_adjusted", cli_json_num(j->kv.p),
 			"significant", j->kv.significant,
 			"verdict", j->kv.verdict > 0 ? "improvement" :
 				   j->kv.verdict < 0 ? "regression" :

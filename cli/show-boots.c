@@ -89,11 +89,6 @@ static int show_group(void *arg, size_t k, const struct run_info *const *runs,
 	return 0;
 }
 
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static int json_group(void *arg, size_t k, const struct run_info *const *runs,
 		      size_t nr, const struct kab_side *side)
 {
@@ -121,10 +116,11 @@ static int json_group(void *arg, size_t k, const struct run_info *const *runs,
 		json_array_append_new(metrics, json_pack(
 			"{ss sI sI so so so so so so}", "metric", s->metric,
 			"n", (json_int_t)sum.n, "boots", (json_int_t)a.groups,
-			"mean", num(sum.mean),
-			"pct_stddev", num(kab_summary_pct(&sum)),
-			"within_var", num(a.ms_within),
-			"between_var", num(bv), "f", num(a.f), "p", num(a.p)));
+			"mean", cli_json_num(sum.mean),
+			"pct_stddev", cli_json_num(kab_summary_pct(&sum)),
+			"within_var", cli_json_num(a.ms_within),
+			"between_var", cli_json_num(bv), "f", cli_json_num(a.f),
+			"p", cli_json_num(a.p)));
 	}
 	json_array_append_new(c->items, json_pack(
 		"{ss ss so sO so}", "kind", "boots", "kernel_label",

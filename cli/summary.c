@@ -94,7 +94,7 @@ void cli_fmt_value(double v, char *buf, size_t n)
 		snprintf(buf, n, "%.2f", v);
 }
 
-static json_t *num(double v)
+json_t *cli_json_num(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
 }
@@ -134,11 +134,12 @@ json_t *cli_summary_json(struct kab_db *db, long long run_id,
 		kab_summarize(c.s[i].v, c.s[i].n, &s);
 		json_array_append_new(metrics, json_pack(
 			"{ss sI so so so so so so}", "metric", c.s[i].metric,
-			"n", (json_int_t)s.n, "mean", num(s.mean),
-			"stddev", num(s.stddev),
-			"pct_stddev", num(kab_summary_pct(&s)),
-			"median", num(s.median), "min", num(s.min),
-			"max", num(s.max)));
+			"n", (json_int_t)s.n, "mean", cli_json_num(s.mean),
+			"stddev", cli_json_num(s.stddev),
+			"pct_stddev", cli_json_num(kab_summary_pct(&s)),
+			"median", cli_json_num(s.median),
+			"min", cli_json_num(s.min),
+			"max", cli_json_num(s.max)));
 		free(c.s[i].metric);
 		free(c.s[i].v);
 	}
