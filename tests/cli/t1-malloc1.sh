@@ -6,11 +6,12 @@
 
 JOB=$TOP/jobs/will-it-scale-malloc1.yaml
 # The fewest ops/s that is sane.  Under ASan the allocator is ASan's: it
-# maps, poisons and unmaps each 128 MiB block, a few dozen ops/s, so
-# there only the ratios and upper bounds below say anything.
+# maps, poisons and unmaps each 128 MiB block, 5 to a few dozen ops/s
+# depending on the machine (CI once measured exactly 5), so there only
+# "it ran" and the ratios and upper bounds below say anything.
 MIN_OPS=500
 if [ -n "${KAB_SAN:-}" ]; then
-	MIN_OPS=5
+	MIN_OPS=1
 fi
 
 test_expect "malloc1 in process mode gives lkp's metrics with sane values" '
