@@ -43,6 +43,7 @@ COMMON_SRC   := $(wildcard common/*.c)
 RUNNER_SRC   := $(wildcard runner/*.c)
 DB_SRC       := $(wildcard db/*.c)
 ANALYSIS_SRC := $(wildcard analysis/*.c)
+MODEL_SRC    := $(wildcard model/*.c)
 KBUILD_SRC   := $(wildcard kbuild/*.c) kbuild/fragments.S
 CLI_SRC      := $(filter-out cli/agent.c,$(wildcard cli/*.c))
 
@@ -52,8 +53,10 @@ LIBCOMMON   := $(BUILD)/libcommon.a
 LIBRUNNER   := $(BUILD)/librunner.a
 LIBDB       := $(BUILD)/libdb.a
 LIBANALYSIS := $(BUILD)/libanalysis.a
+LIBMODEL    := $(BUILD)/libmodel.a
 LIBKBUILD   := $(BUILD)/libkbuild.a
-LIBS        := $(LIBKBUILD) $(LIBRUNNER) $(LIBDB) $(LIBANALYSIS) $(LIBCOMMON)
+LIBS        := $(LIBKBUILD) $(LIBMODEL) $(LIBRUNNER) $(LIBDB) \
+	       $(LIBANALYSIS) $(LIBCOMMON)
 
 KAB       := $(BUILD)/kab
 KAB_AGENT := $(BUILD)/kab-agent
@@ -91,6 +94,7 @@ $(LIBKBUILD): $(call obj,$(KBUILD_SRC))
 $(LIBRUNNER): $(call obj,$(RUNNER_SRC))
 $(LIBDB): $(call obj,$(DB_SRC))
 $(LIBANALYSIS): $(call obj,$(ANALYSIS_SRC))
+$(LIBMODEL): $(call obj,$(MODEL_SRC))
 $(BUILD)/lib%.a:
 	@rm -f $@
 	$(AR) rcs $@ $^

@@ -10,7 +10,7 @@
 
 #include "build.h"
 #include "runjob.h"
-#include "../analysis/analysis.h"
+#include "../model/model.h"
 
 /* git bisect run: 0 old/good, 1 new/bad, 125 skip, >127 aborts it. */
 #define STEP_GOOD	0
@@ -90,25 +90,12 @@ int bisect_measure(struct bisect_ctx *b, const char *commit, int boots,
 		   struct measured *m);
 void measured_free(struct measured *m);
 
-/* The metric's samples over runs ("3,4" or an array). */
-double *bisect_samples(struct kab_db *db, const char *metric,
-		       const int64_t *runs, size_t nr, size_t *n);
-/* The same with the boot (index in runs) of each sample. */
-double *bisect_samples_boots(struct kab_db *db, const char *metric,
-			     const int64_t *runs, size_t nr, size_t *n,
-			     int **boot);
-/* The metric's mean in each run (boot) that has it: the test's unit. */
-double *bisect_boot_means(struct kab_db *db, const char *metric,
-			  const int64_t *runs, size_t nr, size_t *n);
-/* "3,4,5" <-> array */
-char *runs_join(const int64_t *runs, size_t nr);
-int64_t *runs_split(const char *s, size_t *nr);
-
 /* Print a finished (or running) bisect: the result, table, steps, plot. */
 int bisect_show(struct kab_db *db, long long id);
-/* Its tested commits' samples in history order, for a trend chart. */
-int bisect_trend(struct kab_db *db, long long id, char **metric,
-		 struct kab_trend_point **pts, size_t *nr);
-void bisect_trend_free(struct kab_trend_point *pts, size_t nr);
+/*
+ * The git tree bisect ID ran in, from its stored options (malloc'd), or
+ * NULL: what puts its tested commits in history order.
+ */
+char *bisect_stored_tree(struct kab_db *db, int64_t id);
 
 #endif /* KAB_CLI_BISECT_H */

@@ -246,13 +246,16 @@ int ci_gate(struct kab_db *db, const char *base, const char *head,
 	struct out_ctx ctx = { base, head, o, NULL, 0, 0 };
 	struct verdict *v;
 	struct cmp_set set;
+	struct kab_err err;
 	size_t i;
 	int rc;
 
-	if (cmp_set_build(db, specs, 2, &c, &o->sel, &set)) {
+	rc = cmp_set_build(db, specs, 2, &c, &o->sel, &set, &err);
+	if (rc) {
 		cmp_set_free(&set);
-		return EXIT_USAGE;
+		return cli_error(rc, "%s", err.msg);
 	}
+	cli_notes(set.notes);
 	ctx.nr = collect(&set, o, &v);
 	ctx.v = v;
 	if (!ctx.nr) {

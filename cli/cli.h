@@ -64,6 +64,8 @@ int cli_config_line(int argi);
 /* "kab: <message>" on stderr; returns code. */
 int cli_error(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Each line of notes (or none) as "kab: note: <line>" on stderr. */
+void cli_notes(const char *notes);
 /* 0, or EXIT_USAGE with the error printed: what --monitors may say. */
 int cli_check_monitors(const char *list);
 /*

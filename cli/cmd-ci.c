@@ -165,6 +165,7 @@ static int gate(struct cli *cli, int argc, char **argv)
 	struct gate_opts o = { 0 };
 	const char *db_opt = NULL;
 	struct kab_db *db;
+	struct kab_err err;
 	char *end;
 	int opt, rc;
 
@@ -209,9 +210,9 @@ static int gate(struct cli *cli, int argc, char **argv)
 			o.sel.force = true;
 			break;
 		case 'I':
-			if (cmp_sel_ignore(&o.sel, optarg)) {
+			if (cmp_sel_ignore(&o.sel, optarg, &err)) {
 				free(o.kpi);
-				return EXIT_USAGE;
+				return cli_error(EXIT_USAGE, "%s", err.msg);
 			}
 			break;
 		case 'd':

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tables.h"
+#include "cli.h"
+#include "../model/model.h"
 
 struct cmp_opts {
 	struct kab_compare_opts c;
@@ -231,6 +232,53 @@ static void markdown_table(FILE *out, const struct kab_table_head *h,
 	fputc('\n', out);
 }
 
+/*
+ * For each KPI the table does not call: what this plan could have
+ * called (power 0.8), or that it cannot call anything; one note each.
+ */
+static void plan_notes(FILE *out, const struct kab_table_head *h,
+		       const struct kab_comparison *c)
+{
+	size_t r, i;
+
+	for (r = 0; r < c->nr_rows; r++) {
+		const struct kab_row *row = &c->rows[r];
+
+		for (i = 0; row->kpi && i < c->nr_heads; i++) {
+			const struct kab_cell *x = &row->cells[i];
+			size_t n = x->units_base < x->units_head ?
+				   x->units_base : x->units_head;
+			double d, pct, spread;
+
+			if (!x->s.n || x->significant || x->absolute)
+				continue;
+			if (x->few) {
+				fprintf(out, "note: %s -> %s: %s has fewer "
+					"than 2 boots on a side, so no verdict "
+					"is possible: run 3 or more boots a "
+					"side\n", h->base->id,
+					h->heads[i].id, row->metric);
+				continue;
+			}
+			d = kab_detectable(n, x->unit_sd, c->opts->fdr, 0.8);
+			if (isnan(d))
+				continue;
+			pct = x->log_scale ? 100 * expm1(d) :
+			      100 * d / fabs(row->base.mean);
+			spread = x->log_scale ? 100 * x->unit_sd :
+				 100 * x->unit_sd / fabs(row->base.mean);
+			fprintf(out, "note: %s -> %s: no significant change "
+				"of %s; with %zu boots a side whose means "
+				"spread by %.1f%%, this plan finds a change of "
+				"%.*f%% or more 8 times in 10 (kab plan --kpi "
+				"%s --detect PCT %s: the boots a smaller one "
+				"needs)\n", h->base->id, h->heads[i].id,
+				row->metric, n, spread, pct < 10 ? 1 : 0, pct,
+				row->metric, h->base->id);
+		}
+	}
+}
+
 static void text_table(FILE *out, const struct kab_table_head *h,
 		       const struct kab_comparison *c, const struct cmp_opts *o)
 {
@@ -238,7 +286,7 @@ static void text_table(FILE *out, const struct kab_table_head *h,
 
 	kab_kpi_summary(out, c, h->base, h->heads);
 	if (o->c.test == KAB_TEST_WELCH)
-		cmp_plan_notes(out, h, c);
+		plan_notes(out, h, c);
 	kab_lkp_header(out, h, false);
 	kab_lkp_columns(out, c->nr_heads);
 	for (r = 0; r < c->nr_rows; r++) {
@@ -346,14 +394,16 @@ static int compare(struct kab_db *db, char **specs, size_t nr,
 {
 	json_t *jtables;
 	struct cmp_set set;
+	struct kab_err err;
 	size_t i;
 	int rc;
 
-	rc = cmp_set_build(db, specs, nr, &o->c, &o->sel, &set);
+	rc = cmp_set_build(db, specs, nr, &o->c, &o->sel, &set, &err);
 	if (rc) {
 		cmp_set_free(&set);
-		return rc;
+		return cli_error(rc, "%s", err.msg);
 	}
+	cli_notes(set.notes);
 	jtables = json_array();
 	for (i = 0; i < set.nr; i++)
 		one_table(&set.t[i], o, jtables, i == 0);
@@ -410,6 +460,7 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
 	};
 	const char *db_opt = NULL;
 	struct kab_db *db;
+	struct kab_err err;
 	bool bad = false, test_given = false;
 	int opt, rc;
 
@@ -461,8 +512,8 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
 			o.sel.force = true;
 			break;
 		case 'I':
-			if (cmp_sel_ignore(&o.sel, optarg))
-				return EXIT_USAGE;
+			if (cmp_sel_ignore(&o.sel, optarg, &err))
+				return cli_error(EXIT_USAGE, "%s", err.msg);
 			break;
 		case 'd':
 			db_opt = optarg;

@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sides.h"
+#include "cli.h"
+#include "../model/model.h"
 
 struct plan_args {
 	const char *kpi;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "report.h"
+#include "bisect.h"
 
 static void report_usage(FILE *f)
 {
@@ -108,6 +109,7 @@ static int parse(int argc, char **argv, struct report_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct kab_err err;
 	int opt;
 
 	optind = 1;
@@ -156,8 +158,8 @@ static int parse(int argc, char **argv, struct report_args *a)
 			a->o.sel.force = true;
 			break;
 		case 'I':
-			if (cmp_sel_ignore(&a->o.sel, optarg))
-				return EXIT_USAGE;
+			if (cmp_sel_ignore(&a->o.sel, optarg, &err))
+				return cli_error(EXIT_USAGE, "%s", err.msg);
 			break;
 		case 'd':
 			a->db = optarg;
@@ -204,9 +206,13 @@ static int emit(struct kab_db *db, struct report_args *a, const char *base,
 		rc = cli_error(EXIT_USAGE, "%s", err.msg);
 		goto out;
 	}
-	rc = report_build(db, base, head, &a->o, &r);
-	if (rc)
+	a->o.bisect_tree = bisect_stored_tree;
+	rc = report_build(db, base, head, &a->o, &r, &err);
+	cli_notes(r.set.notes);
+	if (rc) {
+		cli_error(rc, "%s", err.msg);
 		goto out_report;
+	}
 	if (a->mbox) {
 		char *msg;
 

@@ -116,6 +116,20 @@ int cli_error(int code, const char *fmt, ...)
 	return code;
 }
 
+void cli_notes(const char *notes)
+{
+	const char *p = notes, *nl;
+
+	for (; p && *p; p = *nl ? nl + 1 : nl) {
+		struct strbuf sb = STRBUF_INIT;
+
+		nl = strchrnul(p, '\n');
+		strbuf_add_visible(&sb, p, nl - p);
+		fprintf(stderr, "kab: note: %s\n", sb.len ? sb.buf : "");
+		strbuf_release(&sb);
+	}
+}
+
 int cli_check_monitors(const char *list)
 {
 	char *bad = kab_monitor_check(list), *names;

@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sides.h"
+#include "cli.h"
+#include "../model/model.h"
 
 static void pct(double part, double mean, char *buf, size_t n)
 {

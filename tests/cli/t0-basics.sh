@@ -72,10 +72,25 @@ test_expect "typos: did you mean, as git asks; kab help CMD" '
 	grep -q "^usage: kab compare" $TMP/h
 '
 
+test_expect "the libraries know nothing of the command line; model/ prints nothing" '
+	cd "$TOP"
+	if grep -rnE "include \"(\.\./)*cli/|\bcli_[a-z_]+\(" --include=*.c \
+		--include=*.h runner db kbuild analysis model common; then
+		fail "a library uses cli/"
+	fi
+	if grep -rnE "\b(f?printf|f?puts|fputc|putchar|fwrite)\(|\bstd(out|err)\b" \
+		model; then
+		fail "model/ prints: return what it found, cli/ prints it"
+	fi
+	# and what kab compare, report and ci gate are built on is there
+	grep -q "^int cmp_set_build(" model/model.h
+	grep -q "^int report_build(" model/model.h
+'
+
 test_expect "kab --help names every variable of the environment kab reads" '
 	"$KAB" --help >$TMP/h
 	vars=$(cd "$TOP" && grep -rhoE "getenv\(\"(KAB|XDG)_[A-Z_]+\"\)" \
-		--include=*.c cli runner db kbuild analysis common |
+		--include=*.c cli runner db kbuild analysis model common |
 		sed "s/getenv(\"\(.*\)\")/\1/" | sort -u)
 	[ -n "$vars" ]
 	for v in $vars; do

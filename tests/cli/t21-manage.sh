@@ -128,4 +128,14 @@ test_expect "sides that share no parameter set: the parameters that differ are n
 	expect_error 2 "ignore-param .a b." -- kab compare --ignore-param "a b" base head
 '
 
+test_expect "a parameter set one side did not run is skipped, with a note on stderr" '
+	sql "UPDATE runs SET params = json_set(params, '"'"'\$.nr_task'"'"', '"'"'1'"'"') WHERE id = 1"
+	kab compare base head >$TMP/o 2>$TMP/e
+	grep -q "will-it-scale.per_process_ops" $TMP/o
+	grep -q "^kab: note: .*nr_task=100%.*: no run of these parameters on every side, skipped$" $TMP/e
+	not grep -q "skipped" $TMP/o
+	kab report base head >$TMP/o 2>$TMP/e
+	grep -q "no run of these parameters on every side, skipped" $TMP/e
+'
+
 test_done

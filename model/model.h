@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * model.h - what kab's front ends show, built from the database and
+ * the analysis: the runs a side of a comparison names, one comparison
+ * table per job parameter set that every side ran, the report of an
+ * A/B (which KPI of which job changed, and how to reproduce it), and a
+ * bisect's tested commits.  Nothing here prints: kab's command line
+ * (cli/) lays it out as text, markdown, HTML or JSON.
+ */
+#ifndef KAB_MODEL_H
+#define KAB_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../common/common.h"
+#include "../db/db.h"
+#include "../analysis/analysis.h"
+
+/*
+ * What the functions below return besides 0, with err set: a front
+ * end's exit status is the same number (kab's 1 and 2).
+ */
+#define KAB_MODEL_FAILED	1	/* the database, or memory */
+#define KAB_MODEL_REFUSED	2	/* the sides name nothing comparable */
+
+/* ---- the sides of a comparison ---- */
+
+struct run_info {
+	long long id;
+	char *label;
+	char *commit;
+	char *status;
+	char *params;		/* canonical JSON: the job's identity */
+	char *machine;		/* what must match to compare: CPUs, model, memory */
+	bool emulated;		/* QEMU TCG */
+	char *block;		/* the CI runner it was merged from */
+	json_t *params_obj;
+	json_t *host;		/* lkp's axes among it: kconfig, compiler ... */
+};
+
+struct run_list {
+	size_t nr;
+	struct run_info *v;
+};
+
+struct side_runs {
+	const char *spec;
+	size_t nr;
+	const struct run_info **v;
+};
+
+int runs_load(struct kab_db *db, struct run_list *all, struct kab_err *err);
+void runs_free(struct run_list *l);
+/* SPEC: a run id, ids "3,4,5", or a kernel label (its ok runs). */
+int side_resolve(const struct run_list *all, const char *spec,
+		 struct side_runs *out, struct kab_err *err);
+/* The samples of runs pooled per metric, each run one boot. */
+int side_pool(struct kab_db *db, const struct run_info *const *runs,
+	      size_t nr, struct kab_side *out, size_t *bad,
+	      struct kab_err *err);
+void side_name(const struct run_info *const *runs, size_t nr,
+	       const char *spec, struct kab_side *out);
+void side_free(struct kab_side *s);
+
+/*
+ * The runs SPEC names, grouped by kernel label and job parameters,
+ * pooled: fn for each group (the k-th), stopping at its first non-zero
+ * return.  1 when SPEC names no runs (err says why), -1 on a database
+ * error, else what fn returned last.
+ */
+typedef int (*side_group_fn)(void *arg, size_t k,
+			     const struct run_info *const *runs, size_t nr,
+			     const struct kab_side *side);
+int side_foreach_group(struct kab_db *db, const char *spec,
+		       side_group_fn fn, void *arg, size_t *bad,
+		       struct kab_err *err);
+
+/* ---- the tables: one per job parameter set every side ran ---- */
+
+struct cmp_table {
+	const char *params;		/* canonical JSON, borrowed */
+	json_t *params_obj;		/* borrowed */
+	struct kab_table_head h;	/* axis strings owned */
+	size_t nr_sides;
+	struct kab_side *side;		/* [0] is the base */
+	struct side_runs *runs;		/* each side's runs of these params */
+	struct kab_comparison c;
+	struct kab_compare_opts o;	/* the set's, with this job's KPI */
+	char *suite_kpi;		/* the job's own KPI, when none named */
+	const char *suite;		/* its testcase, borrowed */
+	bool emulated;			/* some run came from QEMU TCG */
+};
+
+struct cmp_set {
+	struct run_list all;
+	size_t nr_sides;
+	struct side_runs *sides;
+	size_t nr;
+	struct cmp_table *t;
+	/*
+	 * What a reader of the tables should know, a line each ("12
+	 * stored values are not finite ...", "a parameter set no side
+	 * shares was skipped"), or NULL.
+	 */
+	char *notes;
+};
+
+/* Which runs compare: --force and --ignore-param KEY... */
+#define CMP_MAX_IGNORE 16
+struct cmp_sel {
+	bool force;		/* runs from different machines */
+	const char *ignore[CMP_MAX_IGNORE];	/* parameters left out of */
+	int nr_ignore;				/* a run's identity */
+};
+
+/* Leave parameter KEY out of a run's identity: 0, or -1 with err. */
+int cmp_sel_ignore(struct cmp_sel *sel, const char *key,
+		   struct kab_err *err);
+
+/*
+ * Compare the sides SPECS name (kab compare's command line; [0] is the
+ * base): 0, or KAB_MODEL_* with err.  Runs from different machines are
+ * refused unless sel->force; sel->ignore's parameters do not tell
+ * parameter sets apart; a side that is another's runs is refused, and
+ * so are sides that share no parameter set (err names the parameters
+ * that differ).  The KPIs are o->kpi if named, else each job's own
+ * (kab_suite_kpi, or failing that its first *.ops_per_sec or *.workload
+ * metric); they are one family over all tables.
+ */
+int cmp_set_build(struct kab_db *db, char *const *specs, size_t nr,
+		  const struct kab_compare_opts *o,
+		  const struct cmp_sel *sel, struct cmp_set *out,
+		  struct kab_err *err);
+void cmp_set_free(struct cmp_set *s);
+/* The KPI row of a table: METRIC's, or the job's own when NULL. */
+const struct kab_row *cmp_table_kpi(const struct cmp_table *t,
+				    const char *metric);
+
+/* ---- the report of an A/B ---- */
+
+/*
+ * A KPI's verdict.  KPIs are hypotheses named before the numbers came:
+ * their p-values are corrected (Benjamini-Hochberg, q = 0.05) over the
+ * KPIs judged together, not over every metric of the tables.
+ */
+struct kpi_verdict {
+	double p;		/* adjusted; NAN: too few samples or boots */
+	bool significant;
+	int verdict;		/* +1 improvement, -1 regression, 0 */
+};
+
+struct kpi_verdict kpi_judge(const struct kab_cell *c);
+
+/* One job parameter set of the A/B and its key performance indicator. */
+struct report_job {
+	const struct cmp_table *t;
+	const struct kab_row *kpi;	/* NULL: no KPI in this table */
+	struct kpi_verdict kv;
+	bool noticed;			/* the KPI changed significantly */
+	char *testcase;
+	char *machine;			/* "2 threads 1 sockets ..." */
+	char *target;			/* qemu, local, ... */
+	struct kab_run_facts facts;	/* of the head's first run */
+};
+
+struct report {
+	struct cmp_set set;
+	size_t nr;
+	struct report_job *job;		/* one per table */
+	size_t main;			/* the announced one */
+	const char *base_spec, *head_spec;
+	char *subject;
+	char *head_line;		/* the head's commit, or its kernel */
+	const char *head_kind;		/* "commit" or "kernel" */
+	char *base_line;
+	char *compiler, *config;
+	char *reproduce;		/* commands, one per line */
+	const char *reported_by;	/* "Name <addr>" or NULL */
+	/* the bisect that found the head, for the trend chart */
+	struct kab_trend_point *trend;
+	size_t nr_trend;
+	char *trend_metric;
+	/* the main job's profile stacks, when both sides have them */
+	struct kab_flame flame;
+	bool has_flame;
+};
+
+struct report_opts {
+	const char *kpi;		/* NULL: each suite's own */
+	const char *subject_prefix;	/* "linus:master", or NULL */
+	const char *subsystem;		/* NULL: from the commit's subject */
+	const char *reported_by;
+	struct cmp_sel sel;		/* --force, --ignore-param */
+	struct kab_compare_opts c;
+	/*
+	 * The kernel tree bisect ID ran in (malloc'd), to put its tested
+	 * commits in history order on the trend chart; NULL, or a NULL
+	 * answer: the order they were tested.
+	 */
+	char *(*bisect_tree)(struct kab_db *db, int64_t id);
+};
+
+/* Gather what the report says: 0, or KAB_MODEL_* with err. */
+int report_build(struct kab_db *db, const char *base, const char *head,
+		 const struct report_opts *o, struct report *r,
+		 struct kab_err *err);
+void report_free(struct report *r);
+const struct report_job *report_main(const struct report *r);
+/* "will-it-scale: mode=process nr_task=100% ...": a job's name. */
+char *report_job_name(const struct cmp_table *t);
+/* "-96.7% regression" of a job's KPI, or NULL when not noticed. */
+char *report_change(const struct report_job *j);
+/* Why a job's KPI has no verdict at all, or NULL when it has one. */
+const char *report_unjudged(const struct report_job *j);
+
+/* ---- a bisect's measurements ---- */
+
+/* The metric's samples over runs. */
+double *bisect_samples(struct kab_db *db, const char *metric,
+		       const int64_t *runs, size_t nr, size_t *n);
+/* The same with the boot (index in runs) of each sample. */
+double *bisect_samples_boots(struct kab_db *db, const char *metric,
+			     const int64_t *runs, size_t nr, size_t *n,
+			     int **boot);
+/* The metric's mean in each run (boot) that has it: the test's unit. */
+double *bisect_boot_means(struct kab_db *db, const char *metric,
+			  const int64_t *runs, size_t nr, size_t *n);
+/* "3,4,5" <-> array; NULL for anything but positive ids. */
+char *runs_join(const int64_t *runs, size_t nr);
+int64_t *runs_split(const char *s, size_t *nr);
+
+/* A commit a bisect tested, or one of its endpoints. */
+struct bisect_tested {
+	char *commit;
+	char *subject;
+	char verdict[8];	/* good, bad, skip */
+	char *runs;		/* "7,8" */
+	double median;		/* NAN when none */
+	int n;
+	long pos;		/* in the history good..bad, -1 unknown */
+};
+
+struct bisect_history {
+	struct kab_bisect_row r;
+	struct bisect_tested *v;
+	size_t nr;
+};
+
+/*
+ * Bisect ID and its tested commits, endpoints included: in history
+ * order when TREE is its git tree, else in the order they were tested.
+ * 0, or KAB_MODEL_* with err.
+ */
+int bisect_history_load(struct kab_db *db, int64_t id, const char *tree,
+			struct bisect_history *h, struct kab_err *err);
+void bisect_history_free(struct bisect_history *h);
+/* Its tested commits' samples, named by 7 digits, for a trend chart. */
+struct kab_trend_point *bisect_trend_points(struct kab_db *db,
+					    const struct bisect_history *h,
+					    size_t *nr);
+void bisect_trend_free(struct kab_trend_point *pts, size_t nr);
+
+#endif /* KAB_MODEL_H */
