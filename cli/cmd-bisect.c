@@ -97,83 +97,28 @@ out:
 	return ret;
 }
 
-static double pct_sd(const double *v, size_t n)
-{
-	double *c = xmalloc(n * sizeof(*c)), p;
-	struct kab_summary s;
-
-	memcpy(c, v, n * sizeof(*c));
-	kab_summarize(c, n, &s);
-	p = kab_summary_pct(&s);
-	free(c);
-	return p;
-}
-
-/*
- * The endpoints' test: the unit is the boot.  Iterations of one boot
- * share its luck (TCG scheduling, page placement), so the test is the
- * t-test of the boot means (on the log scale when they are positive:
- * changes multiply); a side with one boot gives no p at all.
- */
-static double endpoint_p(const double *gm, size_t kg, const double *bm,
-			 size_t kb)
-{
-	double *lg = xmalloc(kg * sizeof(*lg)), *lb = xmalloc(kb * sizeof(*lb));
-	bool logs = kab_all_positive(gm, kg) && kab_all_positive(bm, kb);
-	struct kab_welch w;
-	size_t i;
-
-	for (i = 0; i < kg; i++)
-		lg[i] = logs ? log(gm[i]) : gm[i];
-	for (i = 0; i < kb; i++)
-		lb[i] = logs ? log(bm[i]) : bm[i];
-	kab_ttest(lg, kg, lb, kb, &w);
-	free(lg);
-	free(lb);
-	return w.p;
-}
-
-/* Does the metric really differ between the endpoints? */
+/* Does the metric really differ between the endpoints?  *why says. */
 static int really_differs(struct kab_db *db, const struct bisect_opts *o,
 			  const struct kab_bisect_row *row, char **why)
 {
-	int64_t *g, *b;
-	double *gv, *bv, change, floor, gm = 0, bm = 0, p;
-	size_t ngr, nbr, ng, nb, i;
-	int ok;
+	struct bisect_endpoints e;
+	struct kab_err err;
 
-	g = runs_split(row->good_runs, &ngr);
-	b = runs_split(row->bad_runs, &nbr);
-	gv = bisect_boot_means(db, o->metric, g, ngr, &ng);
-	bv = bisect_boot_means(db, o->metric, b, nbr, &nb);
-	if (!ng || !nb) {
-		*why = xasprintf("the endpoints have no %s samples (kab show "
-				 "%s lists the metrics they have)", o->metric,
-				 row->good_runs);
-		ok = 0;
-		goto out;
+	if (bisect_endpoints_test(db, o->metric, row->good_runs,
+				  row->bad_runs, o->alpha, o->noise, &e,
+				  &err)) {
+		*why = xstrdup(err.msg);
+		return 0;
 	}
-	for (i = 0; i < ng; i++)
-		gm += gv[i] / ng;
-	for (i = 0; i < nb; i++)
-		bm += bv[i] / nb;
-	change = gm ? 100 * (bm - gm) / fabs(gm) : INFINITY;
-	floor = fmax(o->noise, fmax(pct_sd(gv, ng), pct_sd(bv, nb)));
-	p = endpoint_p(gv, ng, bv, nb);
-	ok = p < o->alpha && fabs(change) > floor;
 	*why = xasprintf("%s: %s %.12s mean %g (%zu boots), %s %.12s mean %g "
 			 "(%zu boots): %+.1f%%, p = %.2g (t-test of the boot "
 			 "means%s), noise floor %.1f%%", o->metric,
-			 o->term_old, o->good, gm, ng, o->term_new, o->bad,
-			 bm, nb, change, p, ng < 2 || nb < 2 ?
+			 o->term_old, o->good, e.good_mean, e.good_boots,
+			 o->term_new, o->bad, e.bad_mean, e.bad_boots,
+			 e.change, e.p, e.good_boots < 2 || e.bad_boots < 2 ?
 			 ": one boot a side cannot be tested, give --boots 2 "
-			 "or more" : "", floor);
-out:
-	free(g);
-	free(b);
-	free(gv);
-	free(bv);
-	return ok;
+			 "or more" : "", e.floor);
+	return e.differs;
 }
 
 /*

@@ -109,6 +109,76 @@ int64_t *runs_split(const char *s, size_t *nr)
 	return v;
 }
 
+/* ---- its endpoints ---- */
+
+static double pct_sd(const double *v, size_t n)
+{
+	double *c = xmalloc(n * sizeof(*c)), p;
+	struct kab_summary s;
+
+	memcpy(c, v, n * sizeof(*c));
+	kab_summarize(c, n, &s);
+	p = kab_summary_pct(&s);
+	free(c);
+	return p;
+}
+
+static double endpoint_p(const double *gm, size_t kg, const double *bm,
+			 size_t kb)
+{
+	double *lg = xmalloc(kg * sizeof(*lg)), *lb = xmalloc(kb * sizeof(*lb));
+	bool logs = kab_all_positive(gm, kg) && kab_all_positive(bm, kb);
+	struct kab_welch w;
+	size_t i;
+
+	for (i = 0; i < kg; i++)
+		lg[i] = logs ? log(gm[i]) : gm[i];
+	for (i = 0; i < kb; i++)
+		lb[i] = logs ? log(bm[i]) : bm[i];
+	kab_ttest(lg, kg, lb, kb, &w);
+	free(lg);
+	free(lb);
+	return w.p;
+}
+
+int bisect_endpoints_test(struct kab_db *db, const char *metric,
+			  const char *good_runs, const char *bad_runs,
+			  double alpha, double noise,
+			  struct bisect_endpoints *out, struct kab_err *err)
+{
+	size_t ngr, nbr, ng, nb, i;
+	int64_t *g = runs_split(good_runs, &ngr);
+	int64_t *b = runs_split(bad_runs, &nbr);
+	double *gv = bisect_boot_means(db, metric, g, ngr, &ng);
+	double *bv = bisect_boot_means(db, metric, b, nbr, &nb);
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!ng || !nb) {
+		rc = model_err(err, KAB_MODEL_REFUSED, "the endpoints have no "
+			       "%s samples (kab show %s lists the metrics they "
+			       "have)", metric, good_runs);
+		goto out;
+	}
+	for (i = 0; i < ng; i++)
+		out->good_mean += gv[i] / ng;
+	for (i = 0; i < nb; i++)
+		out->bad_mean += bv[i] / nb;
+	out->good_boots = ng;
+	out->bad_boots = nb;
+	out->change = out->good_mean ? 100 * (out->bad_mean - out->good_mean) /
+		      fabs(out->good_mean) : INFINITY;
+	out->floor = fmax(noise, fmax(pct_sd(gv, ng), pct_sd(bv, nb)));
+	out->p = endpoint_p(gv, ng, bv, nb);
+	out->differs = out->p < alpha && fabs(out->change) > out->floor;
+out:
+	free(g);
+	free(b);
+	free(gv);
+	free(bv);
+	return rc;
+}
+
 /* ---- the commits it tested ---- */
 
 static void add(struct bisect_history *l, const char *commit,

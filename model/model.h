@@ -230,6 +230,30 @@ double *bisect_boot_means(struct kab_db *db, const char *metric,
 char *runs_join(const int64_t *runs, size_t nr);
 int64_t *runs_split(const char *s, size_t *nr);
 
+/*
+ * Does the metric really differ between a bisect's endpoints?  The unit
+ * is the boot: iterations of one boot share its luck (TCG scheduling,
+ * page placement), so the test is Welch's t-test of the boot means, on
+ * the log scale when they are all positive (changes multiply); a side
+ * of one boot gives no p at all.  It differs when p < alpha and the
+ * change is above the noise floor: noise (%) or either side's spread
+ * of boot means, whichever is largest.
+ */
+struct bisect_endpoints {
+	double good_mean, bad_mean;	/* of the boot means */
+	size_t good_boots, bad_boots;
+	double change;			/* %, bad against good */
+	double floor;			/* % */
+	double p;			/* NAN: a side of one boot */
+	bool differs;
+};
+
+/* 0, or KAB_MODEL_REFUSED with err when a side has no samples of it. */
+int bisect_endpoints_test(struct kab_db *db, const char *metric,
+			  const char *good_runs, const char *bad_runs,
+			  double alpha, double noise,
+			  struct bisect_endpoints *out, struct kab_err *err);
+
 /* A commit a bisect tested, or one of its endpoints. */
 struct bisect_tested {
 	char *commit;

@@ -2,8 +2,10 @@
 /*
  * test-model.c - the model without the command line: sides resolved to
  * runs, tables per parameter set, what is refused and why, the notes,
- * the report of an A/B, and a bisect's run lists.
+ * the report of an A/B, a bisect's run lists and its endpoints' test.
  */
+#include <math.h>
+
 #include "test.h"
 #include "../../model/model.h"
 
@@ -223,6 +225,41 @@ static void test_run_lists(void **state)
 	free(means);
 }
 
+static void test_endpoints(void **state)
+{
+	const char *m = "will-it-scale.per_process_ops";
+	struct bisect_endpoints e;
+	struct kab_err err;
+
+	/* three boots a side, twice as fast: it differs */
+	assert_int_equal(bisect_endpoints_test(db, m, "1,2,3", "4,5,6", 0.05,
+					       1, &e, &err), 0);
+	assert_true(e.differs);
+	assert_int_equal(e.good_boots, 3);
+	assert_int_equal(e.bad_boots, 3);
+	assert_true(e.good_mean == 1000 && e.bad_mean == 2000);
+	assert_true(e.change == 100);
+	assert_true(e.p < 1e-4);
+	/* the floor is the larger spread of boot means, 1% here */
+	assert_true(e.floor > 0.99 && e.floor < 1.01);
+	/* a change below the floor the user set is not one */
+	assert_int_equal(bisect_endpoints_test(db, m, "1,2,3", "4,5,6", 0.05,
+					       150, &e, &err), 0);
+	assert_false(e.differs);
+	/* one boot a side is no test at all, however large the change */
+	assert_int_equal(bisect_endpoints_test(db, m, "1", "4", 0.05, 1, &e,
+					       &err), 0);
+	assert_true(isnan(e.p));
+	assert_false(e.differs);
+	/* the unit is the boot: iterations of one boot are not boots */
+	assert_int_equal(e.good_boots, 1);
+	assert_int_equal(bisect_endpoints_test(db, "no.metric", "1", "4",
+					       0.05, 1, &e, &err),
+			 KAB_MODEL_REFUSED);
+	assert_non_null(strstr(err.msg, "the endpoints have no no.metric "
+				       "samples"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +267,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_run_lists),
+		cmocka_unit_test(test_endpoints),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
