@@ -99,6 +99,13 @@ static void usage(FILE *f)
  * One line whatever it quotes: a value from the command line, a file or
  * a guest may hold a newline or a terminal escape, shown as \n or \x1b.
  */
+/*
+ * The config file's line of the option cli_getopt() returned last, 0
+ * when it came from the command line or parsing is over: an error while
+ * the option is taken names the line it came from.
+ */
+static int opt_line;
+
 int cli_error(int code, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -109,6 +116,8 @@ int cli_error(int code, const char *fmt, ...)
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;
 	va_end(ap);
+	if (opt_line)
+		strbuf_addf(&sb, "%s:%d: ", cli_config_path(), opt_line);
 	strbuf_add_visible(&sb, msg ? msg : fmt, strlen(msg ? msg : fmt));
 	fprintf(stderr, "kab: %s\n", sb.len ? sb.buf : "");
 	strbuf_release(&sb);
@@ -300,6 +309,7 @@ int cli_bad_option(const char *cmd, int opt, char *const argv[],
 	size_t nr = 0;
 	int line = cli_config_line(optind - 1);
 
+	opt_line = 0;	/* said here, in words of its own */
 	/* an option of the config file: its line, not the command line */
 	if (line && opt != ':')
 		return cli_error(EXIT_USAGE, "%s:%d: '%s' is not an option of "
@@ -336,6 +346,7 @@ int cli_getopt(int argc, char *const argv[], const char *shortopts,
 	       const struct option *opts)
 {
 	size_t i;
+	int opt;
 
 	if (optind == 1 && argc == 2 &&
 	    !strcmp(argv[1], "--completion-helper")) {
@@ -345,7 +356,9 @@ int cli_getopt(int argc, char *const argv[], const char *shortopts,
 		fflush(stdout);
 		exit(EXIT_OK);
 	}
-	return getopt_long(argc, argv, shortopts, opts, NULL);
+	opt = getopt_long(argc, argv, shortopts, opts, NULL);
+	opt_line = opt == -1 ? 0 : cli_config_line(optind - 1);
+	return opt;
 }
 
 long long cli_run_id(const char *s)

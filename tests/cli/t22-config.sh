@@ -39,6 +39,19 @@ test_expect "a bad config is one error naming its file and line, exit 2" '
 	printf "[compare]\n\tformat = csv\n\n[run]\n\trnus = 3\n" >$CONF
 	expect_error 2 "$CONF:5: .--rnus=3. is not an option of kab run" -- \
 		kab run --runs 1 will-it-scale-malloc1
+	# a bad value: the command'"'"'s own error, with where it came from
+	printf "[run]\n\truns = x\n" >$CONF
+	expect_error 2 "^kab: $CONF:2: --runs .x.: give a number of iterations" -- \
+		kab run will-it-scale-malloc1
+	printf "[ci-gate]\n\tthreshold = -3\n" >$CONF
+	expect_error 2 "^kab: $CONF:2: --threshold .-3.: give a percentage" -- \
+		kab ci gate base align
+	# ... and the command line'"'"'s own bad value is the command line'"'"'s
+	printf "[run]\n\truns = 2\n" >$CONF
+	expect_error 2 "^kab: --runs .y.: give a number of iterations" -- \
+		kab run --runs y will-it-scale-malloc1
+	# an error after the options were taken is nobody'"'"'s line
+	expect_error 2 "^kab: job file: cannot open" -- kab run $TMP/none.yaml
 	printf "[compare]\nthis line has no equals sign\n" >$CONF
 	expect_error 2 "$CONF:2: expected .key = value." -- kab ls
 	printf "[core]\n\ttarget = qemu\n" >$CONF
