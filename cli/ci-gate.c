@@ -5,7 +5,6 @@
  * significantly beyond a threshold.  JUnit XML for CI dashboards, a
  * markdown summary for $GITHUB_STEP_SUMMARY.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,56 +12,8 @@
 
 #include "ci.h"
 
-struct verdict {
-	const struct cmp_table *t;
-	const struct kab_row *row;
-	bool failed, regressed;
-	char *job;		/* "will-it-scale: mode=process ..." */
-	char *what;		/* "-81.6% regression", "+0.4%, not significant" */
-};
-
-static void judge(const struct gate_opts *o, struct verdict *v, size_t nr)
-{
-	struct kpi_verdict *kv = xcalloc(nr ? nr : 1, sizeof(*kv));
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		kv[i] = kpi_judge(&v[i].row->cells[0]);
-	for (i = 0; i < nr; i++) {
-		const struct kab_cell *c = &v[i].row->cells[0];
-		const char *unit = c->absolute || c->zero_base ? "" : "%";
-		bool bad = o->fail_on_change ? kv[i].significant :
-			   kv[i].verdict < 0;
-
-		v[i].failed = bad && fabs(c->change) >= o->threshold;
-		v[i].regressed = kv[i].verdict < 0;
-		if (c->confounded)
-			v[i].what = xasprintf("%+.1f%s, no verdict: each side "
-					      "was measured on machines of its "
-					      "own (a runner a kernel); measure "
-					      "both in every cell", c->change,
-					      unit);
-		else if (c->few)
-			v[i].what = xasprintf("%+.1f%s, no verdict: %zu against "
-					      "%zu boots, 2 a side at least",
-					      c->change, unit, c->units_base,
-					      c->units_head);
-		else if (!kv[i].significant)
-			v[i].what = xasprintf("%+.1f%s, not significant (p = "
-					      "%.2g)", c->change, unit,
-					      kv[i].p);
-		else
-			v[i].what = xasprintf("%+.1f%s %s (p = %.2g)",
-					      c->change, unit,
-					      kv[i].verdict > 0 ? "improvement" :
-					      kv[i].verdict < 0 ? "regression" :
-					      "change", kv[i].p);
-	}
-	free(kv);
-}
-
 static void junit(FILE *f, const char *base, const char *head,
-		  const struct verdict *v, size_t nr, size_t failed)
+		  const struct gate_kpi *v, size_t nr, size_t failed)
 {
 	size_t i;
 
@@ -102,7 +53,7 @@ static void junit(FILE *f, const char *base, const char *head,
 }
 
 static void summary(FILE *f, const char *base, const char *head,
-		    const struct gate_opts *o, const struct verdict *v,
+		    const struct gate_opts *o, const struct gate_kpi *v,
 		    size_t nr, size_t failed)
 {
 	size_t i;
@@ -153,35 +104,35 @@ static int write_to(const char *path, bool append,
 
 struct out_ctx {
 	const char *base, *head;
-	const struct gate_opts *o;
-	const struct verdict *v;
-	size_t nr, failed;
+	const struct gate_args *a;
+	const struct gate *g;
 };
 
 static void do_junit(FILE *f, void *arg)
 {
 	const struct out_ctx *c = arg;
 
-	junit(f, c->base, c->head, c->v, c->nr, c->failed);
+	junit(f, c->base, c->head, c->g->v, c->g->nr, c->g->failed);
 }
 
 static void do_summary(FILE *f, void *arg)
 {
 	const struct out_ctx *c = arg;
 
-	summary(f, c->base, c->head, c->o, c->v, c->nr, c->failed);
+	summary(f, c->base, c->head, &c->a->g, c->g->v, c->g->nr,
+		c->g->failed);
 }
 
 /* --format json: schema kab.gate/1 (README "JSON schemas"). */
 static void gate_json(FILE *f, const struct out_ctx *c)
 {
+	const struct gate_opts *o = &c->a->g;
 	json_t *kpis = json_array(), *doc;
 	size_t i;
 
-	for (i = 0; i < c->nr; i++) {
-		const struct verdict *v = &c->v[i];
+	for (i = 0; i < c->g->nr; i++) {
+		const struct gate_kpi *v = &c->g->v[i];
 		const struct kab_cell *x = &v->row->cells[0];
-		struct kpi_verdict kv = kpi_judge(x);
 
 		json_array_append_new(kpis, json_pack(
 			"{s:s, s:O, s:s, s:o, s:o, s:o, s:o, s:b, s:s, s:b, "
@@ -191,103 +142,52 @@ static void gate_json(FILE *f, const struct out_ctx *c)
 			"base_mean", cli_json_num(v->row->base.mean),
 			"head_mean", cli_json_num(x->s.mean),
 			"change", cli_json_num(x->change),
-			"p_adjusted", cli_json_num(kv.p),
-			"significant", kv.significant,
+			"p_adjusted", cli_json_num(v->kv.p),
+			"significant", v->kv.significant,
 			"verdict", x->confounded || x->few ? "no verdict" :
-				   !kv.significant ? "no change" :
-				   kv.verdict > 0 ? "improvement" :
-				   kv.verdict < 0 ? "regression" : "change",
+				   !v->kv.significant ? "no change" :
+				   v->kv.verdict > 0 ? "improvement" :
+				   v->kv.verdict < 0 ? "regression" : "change",
 			"failed", v->failed, "what", v->what));
 	}
 	doc = json_pack("{s:s, s:s, s:s, s:s, s:f, s:s, s:I, s:o}",
 			"schema", "kab.gate/1", "base", c->base,
-			"head", c->head, "fail_on", c->o->fail_on_change ?
-			"change" : "regression", "threshold",
-			c->o->threshold, "result", c->failed ? "fail" : "pass",
-			"failed", (json_int_t)c->failed, "kpis", kpis);
+			"head", c->head, "fail_on", o->fail_on_change ?
+			"change" : "regression", "threshold", o->threshold,
+			"result", c->g->failed ? "fail" : "pass",
+			"failed", (json_int_t)c->g->failed, "kpis", kpis);
 	json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 		   JSON_REAL_PRECISION(17));
 	fputc('\n', f);
 	json_decref(doc);
 }
 
-static size_t collect(const struct cmp_set *set, const struct gate_opts *o,
-		      struct verdict **out)
-{
-	struct verdict *v = NULL;
-	size_t i, k, nr = 0;
-
-	for (i = 0; i < set->nr; i++) {
-		for (k = 0; k < (o->nr_kpi ? o->nr_kpi : 1); k++) {
-			const struct kab_row *row = cmp_table_kpi(&set->t[i],
-				o->nr_kpi ? o->kpi[k] : NULL);
-
-			if (!row || !row->cells[0].s.n)
-				continue;
-			v = xrealloc(v, (nr + 1) * sizeof(*v));
-			v[nr].t = &set->t[i];
-			v[nr].row = row;
-			v[nr++].job = report_job_name(&set->t[i]);
-		}
-	}
-	judge(o, v, nr);
-	*out = v;
-	return nr;
-}
-
 int ci_gate(struct kab_db *db, const char *base, const char *head,
-	    const struct gate_opts *o)
+	    const struct gate_args *a)
 {
-	struct kab_compare_opts c = { .test = KAB_TEST_WELCH, .fdr = 0.05,
-				      .noise = 1,
-				      .kpi = (const char *const *)o->kpi,
-				      .nr_kpi = o->nr_kpi };
-	char *specs[2] = { (char *)base, (char *)head };
-	struct out_ctx ctx = { base, head, o, NULL, 0, 0 };
-	struct verdict *v;
-	struct cmp_set set;
+	struct gate g;
+	struct out_ctx ctx = { base, head, a, &g };
 	struct kab_err err;
 	size_t i;
 	int rc;
 
-	rc = cmp_set_build(db, specs, 2, &c, &o->sel, &set, &err);
+	rc = gate_build(db, base, head, &a->g, &g, &err);
+	cli_notes(g.set.notes);
 	if (rc) {
-		cmp_set_free(&set);
-		return cli_error(rc, "%s", err.msg);
+		/* a gate's 1 is a regression, never a database's trouble */
+		gate_free(&g);
+		return cli_error(EXIT_USAGE, "%s", err.msg);
 	}
-	cli_notes(set.notes);
-	ctx.nr = collect(&set, o, &v);
-	ctx.v = v;
-	if (!ctx.nr) {
-		cmp_set_free(&set);
-		free(v);
-		if (o->nr_kpi)
-			return cli_error(EXIT_USAGE, "%s and %s have no %s%s: "
-					 "'kab show %s' lists their metrics",
-					 base, head, o->kpi[0], o->nr_kpi > 1 ?
-					 " nor the other --kpi metrics" : "",
-					 base);
-		return cli_error(EXIT_USAGE, "no KPI to gate on in %s and %s: "
-				 "name one with --kpi METRIC", base, head);
-	}
-	for (i = 0; i < ctx.nr; i++) {
-		ctx.failed += v[i].failed;
-		if (!o->json)
-			printf("%s  %s  %s: %s\n", v[i].failed ? "FAIL" :
-			       "pass", v[i].job, v[i].row->metric, v[i].what);
-	}
-	if (o->json)
+	for (i = 0; !a->json && i < g.nr; i++)
+		printf("%s  %s  %s: %s\n", g.v[i].failed ? "FAIL" : "pass",
+		       g.v[i].job, g.v[i].row->metric, g.v[i].what);
+	if (a->json)
 		gate_json(stdout, &ctx);
-	rc = ctx.failed ? 1 : EXIT_OK;
-	if (o->junit && write_to(o->junit, false, do_junit, &ctx))
+	rc = g.failed ? 1 : EXIT_OK;
+	if (a->junit && write_to(a->junit, false, do_junit, &ctx))
 		rc = EXIT_USAGE;
-	if (o->summary && write_to(o->summary, true, do_summary, &ctx))
+	if (a->summary && write_to(a->summary, true, do_summary, &ctx))
 		rc = EXIT_USAGE;
-	for (i = 0; i < ctx.nr; i++) {
-		free(v[i].what);
-		free(v[i].job);
-	}
-	free(v);
-	cmp_set_free(&set);
+	gate_free(&g);
 	return rc;
 }

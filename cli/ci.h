@@ -16,18 +16,15 @@ struct kab_jobsel;
 int ci_matrix(char *const *jobs, size_t nr_jobs, char *const *kernels,
 	      size_t nr_kernels, int replicas, const struct kab_jobsel *sel);
 
-struct gate_opts {
-	bool fail_on_change;	/* else only regressions fail */
-	struct cmp_sel sel;	/* --force, --ignore-param */
-	double threshold;	/* |%change| a failure must exceed */
+/* kab ci gate: what fails it (model/), and where it is written. */
+struct gate_args {
+	struct gate_opts g;
 	const char *junit, *summary;
 	bool json;		/* --format json on stdout */
-	const char **kpi;	/* NULL: each suite's own */
-	size_t nr_kpi;
 };
 
 /* 0 nothing regressed, 1 a KPI did, 2 usage or missing data. */
 int ci_gate(struct kab_db *db, const char *base, const char *head,
-	    const struct gate_opts *o);
+	    const struct gate_args *a);
 
 #endif /* KAB_CLI_CI_H */

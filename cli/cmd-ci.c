@@ -162,7 +162,7 @@ static int gate(struct cli *cli, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct gate_opts o = { 0 };
+	struct gate_args o = { 0 };
 	const char *db_opt = NULL;
 	struct kab_db *db;
 	struct kab_err err;
@@ -174,30 +174,30 @@ static int gate(struct cli *cli, int argc, char **argv)
 		switch (opt) {
 		case 'f':
 			if (!strcmp(optarg, "change"))
-				o.fail_on_change = true;
+				o.g.fail_on_change = true;
 			else if (strcmp(optarg, "regression"))
 				return cli_error(EXIT_USAGE, "--fail-on '%s': "
 						 "use regression or change",
 						 optarg);
 			break;
 		case 't':
-			o.threshold = strtod(optarg, &end);
-			if (end == optarg || *end || !(o.threshold >= 0))
+			o.g.threshold = strtod(optarg, &end);
+			if (end == optarg || *end || !(o.g.threshold >= 0))
 				return cli_error(EXIT_USAGE, "--threshold '%s': "
 						 "give a percentage, e.g. 5",
 						 optarg);
 			break;
 		case 'k':
-			o.kpi = xrealloc(o.kpi, (o.nr_kpi + 1) *
-					 sizeof(*o.kpi));
-			o.kpi[o.nr_kpi++] = optarg;
+			o.g.kpi = xrealloc(o.g.kpi, (o.g.nr_kpi + 1) *
+					   sizeof(*o.g.kpi));
+			o.g.kpi[o.g.nr_kpi++] = optarg;
 			break;
 		case 'j':
 			o.junit = optarg;
 			break;
 		case 'O':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
-				free(o.kpi);
+				free(o.g.kpi);
 				return cli_error(EXIT_USAGE, "--format '%s': "
 						 "text or json", optarg);
 			}
@@ -207,11 +207,11 @@ static int gate(struct cli *cli, int argc, char **argv)
 			o.summary = optarg;
 			break;
 		case 'F':
-			o.sel.force = true;
+			o.g.sel.force = true;
 			break;
 		case 'I':
-			if (cmp_sel_ignore(&o.sel, optarg, &err)) {
-				free(o.kpi);
+			if (cmp_sel_ignore(&o.g.sel, optarg, &err)) {
+				free(o.g.kpi);
 				return cli_error(EXIT_USAGE, "%s", err.msg);
 			}
 			break;
@@ -220,27 +220,27 @@ static int gate(struct cli *cli, int argc, char **argv)
 			break;
 		case 'h':
 			ci_usage(stdout);
-			free(o.kpi);
+			free(o.g.kpi);
 			return EXIT_OK;
 		default:
-			free(o.kpi);
+			free(o.g.kpi);
 			return cli_bad_option("ci gate", opt, argv, opts);
 		}
 	}
 	if (argc - optind != 2) {
-		free(o.kpi);
+		free(o.g.kpi);
 		return cli_error(EXIT_USAGE, "ci gate needs a base and a head: "
 				 "'kab ci gate BASE HEAD'");
 	}
 	/* a database that cannot be read is no verdict: not exit 1 */
 	/* the gate's 1 is a regression: a database it cannot read is 2 */
 	if (cli_open_db(cli, db_opt, KAB_DB_READ, &db)) {
-		free(o.kpi);
+		free(o.g.kpi);
 		return EXIT_USAGE;
 	}
 	rc = ci_gate(db, argv[optind], argv[optind + 1], &o);
 	kab_db_close(db);
-	free(o.kpi);
+	free(o.g.kpi);
 	return rc;
 }
 

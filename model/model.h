@@ -3,9 +3,10 @@
  * model.h - what kab's front ends show, built from the database and
  * the analysis: the runs a side of a comparison names, one comparison
  * table per job parameter set that every side ran, the report of an
- * A/B (which KPI of which job changed, and how to reproduce it), and a
- * bisect's tested commits.  Nothing here prints: kab's command line
- * (cli/) lays it out as text, markdown, HTML or JSON.
+ * A/B (which KPI of which job changed, and how to reproduce it), the
+ * gate of a CI pipeline, and what a bisect measured.  Nothing here
+ * prints: kab's command line (cli/) lays it out as text, markdown,
+ * HTML, mail, JUnit or JSON.
  */
 #ifndef KAB_MODEL_H
 #define KAB_MODEL_H
@@ -213,6 +214,43 @@ char *report_job_name(const struct cmp_table *t);
 char *report_change(const struct report_job *j);
 /* Why a job's KPI has no verdict at all, or NULL when it has one. */
 const char *report_unjudged(const struct report_job *j);
+
+/* ---- the gate of a CI pipeline ---- */
+
+struct gate_opts {
+	bool fail_on_change;	/* else only regressions fail */
+	struct cmp_sel sel;	/* --force, --ignore-param */
+	double threshold;	/* |%change| a failure must exceed */
+	const char **kpi;	/* NULL: each suite's own */
+	size_t nr_kpi;
+};
+
+/* One KPI of one job, judged. */
+struct gate_kpi {
+	const struct cmp_table *t;
+	const struct kab_row *row;
+	struct kpi_verdict kv;
+	bool failed, regressed;
+	char *job;		/* "will-it-scale: mode=process ..." */
+	char *what;		/* "-81.6% regression (p = 0.0031)", ... */
+};
+
+struct gate {
+	struct cmp_set set;
+	struct gate_kpi *v;
+	size_t nr;
+	size_t failed;		/* of v[] */
+};
+
+/*
+ * Judge each job's KPIs of BASE -> HEAD (Welch on the boot means, the
+ * KPIs one family): 0, or KAB_MODEL_* with err; no KPI to judge is
+ * KAB_MODEL_REFUSED.
+ */
+int gate_build(struct kab_db *db, const char *base, const char *head,
+	       const struct gate_opts *o, struct gate *g,
+	       struct kab_err *err);
+void gate_free(struct gate *g);
 
 /* ---- a bisect's measurements ---- */
 

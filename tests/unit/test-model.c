@@ -2,7 +2,8 @@
 /*
  * test-model.c - the model without the command line: sides resolved to
  * runs, tables per parameter set, what is refused and why, the notes,
- * the report of an A/B, a bisect's run lists and its endpoints' test.
+ * the report of an A/B, the CI gate, a bisect's run lists and its
+ * endpoints' test.
  */
 #include <math.h>
 
@@ -225,6 +226,47 @@ static void test_run_lists(void **state)
 	free(means);
 }
 
+static void test_gate(void **state)
+{
+	const char *nosuch[] = { "no.metric" };
+	struct gate_opts o = { .threshold = 5 };
+	struct kab_err err;
+	struct gate g;
+
+	/* twice as fast: an improvement does not fail a gate */
+	assert_int_equal(gate_build(db, "base", "head", &o, &g, &err), 0);
+	assert_int_equal(g.nr, 1);
+	assert_false(g.v[0].failed);
+	assert_int_equal(g.v[0].kv.verdict, 1);
+	assert_string_equal(g.v[0].job, "will-it-scale: mode=process "
+					 "nr_task=1 test=malloc1");
+	gate_free(&g);
+	/* ... unless any change fails it */
+	o.fail_on_change = true;
+	assert_int_equal(gate_build(db, "base", "head", &o, &g, &err), 0);
+	assert_true(g.v[0].failed);
+	assert_int_equal(g.failed, 1);
+	gate_free(&g);
+	/* half as fast: a regression, failed beyond the threshold only */
+	o.fail_on_change = false;
+	assert_int_equal(gate_build(db, "head", "base", &o, &g, &err), 0);
+	assert_true(g.v[0].failed && g.v[0].regressed);
+	assert_non_null(strstr(g.v[0].what, "-50.0% regression (p = "));
+	gate_free(&g);
+	o.threshold = 60;
+	assert_int_equal(gate_build(db, "head", "base", &o, &g, &err), 0);
+	assert_false(g.v[0].failed);
+	assert_true(g.v[0].regressed);
+	gate_free(&g);
+	/* a KPI the runs lack is the user's mistake, not a regression */
+	o.kpi = nosuch;
+	o.nr_kpi = 1;
+	assert_int_equal(gate_build(db, "base", "head", &o, &g, &err),
+			 KAB_MODEL_REFUSED);
+	assert_non_null(strstr(err.msg, "have no no.metric"));
+	gate_free(&g);
+}
+
 static void test_endpoints(void **state)
 {
 	const char *m = "will-it-scale.per_process_ops";
@@ -268,6 +310,7 @@ int main(void)
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_run_lists),
 		cmocka_unit_test(test_endpoints),
+		cmocka_unit_test(test_gate),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
