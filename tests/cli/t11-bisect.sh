@@ -195,7 +195,10 @@ test_expect "bisect-step: a commit that does not build or boot is skipped (125)"
 
 test_expect "endpoints that do not differ: nothing to bisect, and it says so" '
 	rc=0
-	eval "\"$KAB\" bisect --good $C0 --bad $C1 $BISECT" >$TMP/o 2>$TMP/e || rc=$?
+	# An A/A: at the default level 0.05 one run in twenty or so finds a
+	# difference by chance (CI saw -7.3%, p = 0.028 once); at 0.001 the
+	# test says what it is about, not what this boot'"'"'s luck was.
+	eval "\"$KAB\" bisect --alpha 0.001 --good $C0 --bad $C1 $BISECT" >$TMP/o 2>$TMP/e || rc=$?
 	cat $TMP/e
 	test $rc = 1
 	grep -q "does not really differ between the endpoints: nothing to bisect" $TMP/e
