@@ -126,6 +126,8 @@ static json_t *run_to_json(struct kab_db *db, const struct kab_run *r,
 
 	if (run && r->block)
 		json_object_set_new(run, "block", json_string(r->block));
+	if (run && r->clock)
+		json_object_set_new(run, "clock", json_string(r->clock));
 	return run;
 }
 

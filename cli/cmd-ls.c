@@ -27,11 +27,11 @@ struct ls_ctx {
 	size_t nr;
 };
 
-enum { C_ID, C_STARTED, C_KERNEL, C_STATUS, C_ITERS, C_TEST, C_PARAMS,
-       NR_COLS };
+enum { C_ID, C_STARTED, C_KERNEL, C_STATUS, C_ITERS, C_CLOCK, C_TEST,
+       C_PARAMS, NR_COLS };
 
 static const char *const heads[NR_COLS] = { "ID", "STARTED", "KERNEL",
-	"STATUS", "ITERS", "TEST", "PARAMETERS" };
+	"STATUS", "ITERS", "CLOCK", "TEST", "PARAMETERS" };
 
 static bool wanted(const struct ls_filter *f, const struct kab_run *r)
 {
@@ -83,6 +83,7 @@ static int add_run(void *arg, const struct kab_run *r)
 	cells[C_STATUS] = xstrdup(r->status);
 	cells[C_ITERS] = xasprintf("%d/%d", r->nr_iterations,
 				   r->iterations_planned);
+	cells[C_CLOCK] = xstrdup(r->clock ? r->clock : "wall");
 	cells[C_TEST] = xstrdup(r->test);
 	cells[C_PARAMS] = params_text(r);
 	c->rows = xrealloc(c->rows, (c->nr + 1) * sizeof(*c->rows));

@@ -101,14 +101,16 @@ json_t *cli_json_num(double v)
 
 json_t *cli_run_json(const struct kab_run *r)
 {
-	return json_pack("{sI ss ss ss* ss* ss ss ss ss sO sO ss si si ss "
+	return json_pack("{sI ss ss ss* ss* ss ss ss ss ss sO sO ss si si ss "
 			 "ss* ss*}",
 			 "id", (json_int_t)r->id, "uuid", r->uuid,
 			 "kernel_label", r->kernel.label,
 			 "release", r->kernel.release,
 			 "commit", r->kernel.commit, "job", r->job,
 			 "suite", r->suite, "test", r->test,
-			 "target", r->target, "params", r->params,
+			 "target", r->target,
+			 "clock", r->clock ? r->clock : "wall",
+			 "params", r->params,
 			 "host", r->host ? r->host : json_null(),
 			 "status", r->status, "iterations", r->nr_iterations,
 			 "iterations_planned", r->iterations_planned,
@@ -186,7 +188,7 @@ int cli_print_summary(FILE *out, struct kab_db *db, long long run_id,
 
 static void run_header(FILE *out, const struct kab_run *r)
 {
-	const char *key, *cpu;
+	const char *key, *cpu, *clock;
 	json_t *v;
 	int first = 1;
 
@@ -220,6 +222,12 @@ static void run_header(FILE *out, const struct kab_run *r)
 		json_string_value(json_object_get(r->host, "thp_enabled")),
 		json_string_value(json_object_get(r->host, "thp_defrag")),
 		r->target);
+	clock = r->clock ? r->clock : "wall";
+	if (!strncmp(clock, "icount:", 7))
+		fprintf(out, "  clock:      %s (QEMU's instruction counter, 2^%s "
+			"ns an instruction)\n", clock, clock + 7);
+	else
+		fprintf(out, "  clock:      %s\n", clock);
 	fprintf(out, "  iterations: %d of %d\n", r->nr_iterations,
 		r->iterations_planned);
 }

@@ -302,6 +302,17 @@ bool kab_name_ok(const char *s, size_t max)
 	return true;
 }
 
+bool kab_clock_stored_ok(const char *s)
+{
+	const char *n = s + 7;
+
+	if (!strcmp(s, "wall"))
+		return true;
+	/* a shift of one digit, or 10 */
+	return !strncmp(s, "icount:", 7) &&
+	       ((n[0] >= '0' && n[0] <= '9' && !n[1]) || !strcmp(n, "10"));
+}
+
 char *kab_text_clean(const char *s, size_t max)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -70,6 +70,9 @@ bool kab_text_ok(const char *s, size_t max);
 bool kab_name_ok(const char *s, size_t max);
 /* A copy of at most max bytes, each control character made '?'. */
 char *kab_text_clean(const char *s, size_t max);
+/* A clock a run may store: "wall", or "icount:N" with QEMU's shift N. */
+#define KAB_ICOUNT_SHIFT_MAX	10
+bool kab_clock_stored_ok(const char *s);
 /* A metric name kab accepts: printable, no spaces, commas or quotes. */
 bool kab_metric_name_valid(const char *s);
 /*

@@ -16,7 +16,7 @@
 
 #include "../common/common.h"
 
-#define KAB_DB_SCHEMA_VERSION 7
+#define KAB_DB_SCHEMA_VERSION 8
 
 struct kab_db;
 
@@ -55,6 +55,7 @@ struct kab_run {
 	json_t *params;		/* object of strings */
 	json_t *resolved;	/* parameters resolved on the target */
 	char *target;
+	char *clock;		/* wall, icount:N; NULL: wall */
 	json_t *host;		/* host facts */
 	int iterations_planned;
 	char *started_at;

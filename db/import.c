@@ -98,6 +98,10 @@ int kab_db_import_run(struct kab_db *db, json_t *j, int idx, bool *skipped,
 				   idx + 1);
 	/* checked with the rest by kab_run_check */
 	r.block = (char *)opt_str(j, "block");
+	r.clock = (char *)opt_str(j, "clock");
+	if (json_object_get(j, "clock") && !r.clock)
+		return kab_err_set(err, "run #%d has a clock that is not a "
+				   "string: wall or icount:N", idx + 1);
 	snprintf(r.uuid, sizeof(r.uuid), "%s", uuid);
 	r.kernel.label = (char *)opt_str(kernel, "label");
 	r.kernel.release = (char *)opt_str(kernel, "release");

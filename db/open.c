@@ -193,6 +193,12 @@ static const char *const migrations[] = {
 	"  samples INTEGER NOT NULL CHECK (samples > 0),"
 	"  total INTEGER NOT NULL CHECK (total >= samples),"
 	"  PRIMARY KEY (run_id, iteration, stack)) WITHOUT ROWID;",
+
+	/*
+	 * 7 -> 8: what timed a run: wall (the machine's clock; every run
+	 * before) or icount:N (a QEMU guest's instructions).
+	 */
+	"ALTER TABLE runs ADD COLUMN clock TEXT NOT NULL DEFAULT 'wall';",
 };
 
 char *kab_db_default_path(void)

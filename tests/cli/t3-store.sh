@@ -12,10 +12,10 @@ test_expect "kab run says where it stored what" '
 	grep -q "will-it-scale.per_process_ops" $TMP/o
 '
 
-test_expect "kab ls lists the run with its kernel, status and iterations" '
+test_expect "kab ls lists the run with its kernel, status, iterations and clock" '
 	kab ls >$TMP/ls
 	cat $TMP/ls
-	grep -Eq "^ +1 +[0-9T:-]+Z +base +ok +2/2 +malloc1 +bind=core mode=process nr_task=1" $TMP/ls
+	grep -Eq "^ +1 +[0-9T:-]+Z +base +ok +2/2 +wall +malloc1 +bind=core mode=process nr_task=1" $TMP/ls
 '
 
 test_expect "kab show prints n, mean and stddev that match the samples" '

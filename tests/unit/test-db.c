@@ -363,6 +363,36 @@ static void test_stale_run(void **state)
 	free(p);
 }
 
+/* A run keeps the clock it was timed by; one no kab writes is refused. */
+static void test_run_clock(void **state)
+{
+	static const char *const bad[] = { "icount", "icount:11", "icount:-1",
+					   "icount:3x", "sundial", "" };
+	char *p = path("clock.db");
+	struct kab_db *db;
+	struct kab_err err;
+	struct kab_run r, back;
+	size_t i;
+
+	assert_int_equal(kab_db_open(p, KAB_DB_WRITE, &db, &err), 0);
+	fill_run(&r);
+	r.clock = "icount:3";
+	assert_int_equal(kab_db_run_insert(db, &r, &err), 0);
+	assert_int_equal(kab_db_run_get(db, r.id, &back, &err), 0);
+	assert_string_equal(back.clock, "icount:3");
+	kab_run_free(&back);
+	drop_run(&r);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		fill_run(&r);
+		r.clock = (char *)bad[i];
+		assert_int_equal(kab_db_run_insert(db, &r, &err), -1);
+		assert_non_null(strstr(err.msg, "clock"));
+		drop_run(&r);
+	}
+	kab_db_close(db);
+	free(p);
+}
+
 /* A version 1 database is migrated forward, its runs kept. */
 static void test_migration_and_boots(void **state)
 {
@@ -384,6 +414,7 @@ static void test_migration_and_boots(void **state)
 		 "DROP TABLE builds; "
 		 "DROP TABLE bisect_steps; DROP TABLE bisects; "
 		 "ALTER TABLE runs DROP COLUMN block; "
+		 "ALTER TABLE runs DROP COLUMN clock; "
 		 "PRAGMA user_version = 1");
 	assert_int_equal(kab_db_open(p, KAB_DB_WRITE, &db, &err), 0);
 	assert_int_equal(kab_db_run_get(db, r.id, &back, &err), 0);
@@ -433,6 +464,7 @@ static void test_migration_host_stall(void **state)
 	/* what version 5 had: no host_busy, no host-stall, no block */
 	exec_sql(p, "DROP TABLE stacks; ALTER TABLE boots DROP COLUMN host_busy; "
 		 "ALTER TABLE runs DROP COLUMN block; "
+		 "ALTER TABLE runs DROP COLUMN clock; "
 		 "PRAGMA user_version = 5");
 	assert_int_equal(kab_db_open(p, KAB_DB_WRITE, &db, &err), 0);
 	console = kab_db_boot_console(db, id, &len, &err);
@@ -480,10 +512,13 @@ static void test_reader_of_older_schema(void **state)
 	fill_run(&r);
 	assert_int_equal(kab_db_run_insert(db, &r, &err), 0);
 	kab_db_close(db);
-	exec_sql(p, "DROP TABLE stacks; PRAGMA user_version = 6");
+	exec_sql(p, "DROP TABLE stacks; ALTER TABLE runs DROP COLUMN clock; "
+		 "PRAGMA user_version = 6");
 	assert_int_equal(kab_db_open(p, KAB_DB_READ, &db, &err), 0);
 	assert_int_equal(kab_db_run_get(db, r.id, &back, &err), 0);
 	assert_string_equal(back.kernel.label, r.kernel.label);
+	/* every run before clocks was timed by its machine's */
+	assert_string_equal(back.clock, "wall");
 	kab_run_free(&back);
 	/* what version 7 added is there to read, empty */
 	assert_int_equal(kab_db_stacks_total(db, r.id, &total, &err), 0);
@@ -674,6 +709,7 @@ int main(void)
 		cmocka_unit_test(test_stale_run),
 		cmocka_unit_test(test_migration_and_boots),
 		cmocka_unit_test(test_migration_host_stall),
+		cmocka_unit_test(test_run_clock),
 		cmocka_unit_test(test_reader_of_older_schema),
 		cmocka_unit_test(test_concurrent_writers),
 	};
