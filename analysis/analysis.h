@@ -36,11 +36,16 @@ struct kab_welch {
 };
 void kab_welch(const double *x, size_t nx, const double *y, size_t ny,
 	       struct kab_welch *out);
-/* The t-test of boot means: Student's for nx == ny, else Welch's. */
+/*
+ * The t-test of boot means: Student's for nx == ny, else Welch's.  No
+ * side's standard deviation is taken below floor (in the data's units;
+ * 0: none), so that boot means that repeat exactly give a finite t.
+ */
 void kab_ttest(const double *x, size_t nx, const double *y, size_t ny,
-	       struct kab_welch *out);
-/* The one-sample t-test of mean(d) = 0: paired differences. */
-void kab_ttest_one(const double *d, size_t n, struct kab_welch *out);
+	       double floor, struct kab_welch *out);
+/* The one-sample t-test of mean(d) = 0: paired differences, sd >= floor. */
+void kab_ttest_one(const double *d, size_t n, double floor,
+		   struct kab_welch *out);
 /* The confidence interval of mean(y) - mean(x) at LEVEL (0.95). */
 void kab_welch_ci(const struct kab_welch *w, double level, double *lo,
 		  double *hi);
@@ -74,6 +79,22 @@ double kab_anova_between_var(const struct kab_anova *a);
 /* Means (and sizes) per group, in order of first appearance. */
 size_t kab_group_means(const double *v, const int *g, size_t n,
 		       double *means, size_t *sizes);
+
+/*
+ * Exact data.  Under QEMU's icount a guest's boot means repeat to the
+ * last digit: no spread to estimate, and a t-test of two such sides is
+ * degenerate (p = 0 for any difference at all).  Exact mode has a
+ * resolution instead: changes of KAB_EXACT_RESOLUTION % or more are
+ * decided with 2 boots a side at 5%, smaller ones are no change.  Its
+ * floor is the standard deviation a boot mean is then taken to have at
+ * least, in log units (a fraction of the mean): the resolution over
+ * Student's t at 97.5% with 2 degrees of freedom, 4.30.
+ */
+#define KAB_EXACT_RESOLUTION	0.5
+double kab_exact_floor(void);
+/* The |%change| below which no row is significant, unless a table's
+ * data say otherwise (exact data: KAB_EXACT_RESOLUTION). */
+#define KAB_NOISE		1
 
 /* ---- planning: the boots and iterations that detect a change ---- */
 
@@ -135,9 +156,10 @@ struct kab_seq {
  * chance of calling an A/A pair changed at any look is at most alpha,
  * of calling a change of noise % or more equivalent at most alpha.
  */
+/* floor: kab_exact_floor() for exact data, else 0. */
 void kab_seq_look(const double *x, size_t nx, const double *y, size_t ny,
-		  double noise, size_t look, size_t looks, double alpha,
-		  struct kab_seq *out);
+		  double noise, double floor, size_t look, size_t looks,
+		  double alpha, struct kab_seq *out);
 const char *kab_seq_verdict_name(enum kab_seq_verdict v);
 
 /* ---- bisecting: which endpoint does a commit's boots resemble? ---- */
@@ -165,8 +187,9 @@ struct kab_classify {
  * equal to good is called bad with chance at most alpha (far less when
  * the endpoints differ by much more than the boots' spread).
  */
+/* floor: a boot's standard deviation at least, as kab_seq_look's. */
 void kab_classify(const double *x, size_t n, const double *good, size_t ng,
-		  const double *bad, size_t nb, double alpha,
+		  const double *bad, size_t nb, double alpha, double floor,
 		  struct kab_classify *out);
 
 /*
@@ -295,7 +318,12 @@ enum kab_test {
 struct kab_compare_opts {
 	enum kab_test test;
 	double fdr;		/* Benjamini-Hochberg q, and the KPIs' alpha */
-	double noise;		/* |%change| floor */
+	double noise;		/* |%change| floor; < 0: the data's own */
+	/*
+	 * A boot mean's standard deviation at least, relative: exact
+	 * data's kab_exact_floor(), else 0.
+	 */
+	double floor;
 	bool all;		/* show every row */
 	const char *const *kpi;	/* the KPI metrics of this table */
 	size_t nr_kpi;

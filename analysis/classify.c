@@ -45,7 +45,7 @@ static void group(const double *v, size_t n, bool log_scale, struct group *g)
 }
 
 void kab_classify(const double *x, size_t n, const double *good, size_t ng,
-		  const double *bad, size_t nb, double alpha,
+		  const double *bad, size_t nb, double alpha, double floor,
 		  struct kab_classify *out)
 {
 	struct group gx, gg, gb;
@@ -70,6 +70,9 @@ void kab_classify(const double *x, size_t n, const double *good, size_t ng,
 	if (df < 1)
 		return;
 	s2 = (gx.ss + gg.ss + gb.ss) / df;
+	/* exact data's resolution: a relative floor, in log units or not */
+	floor *= out->log_scale ? 1 : fabs(gg.mean + gb.mean) / 2;
+	s2 = fmax(s2, floor * floor);
 	se = sqrt(s2 * (1.0 / n + 0.25 / ng + 0.25 / nb));
 	toward = gb.mean > gg.mean ? 1 : -1;
 	d = toward * (gx.mean - (gg.mean + gb.mean) / 2);

@@ -193,7 +193,8 @@ static size_t common_blocks(const struct units *u, const struct units *other,
 
 static void fill_cell(const struct kab_series *b, const struct kab_side *bside,
 		      const struct kab_summary *bs, const struct kab_series *h,
-		      const struct kab_side *hside, struct kab_cell *c)
+		      const struct kab_side *hside, double floor,
+		      struct kab_cell *c)
 {
 	struct units ub = { 0 }, uh = { 0 };
 	struct kab_anova ab, ah;
@@ -229,6 +230,9 @@ static void fill_cell(const struct kab_series *b, const struct kab_side *bside,
 	if (c->log_scale) {
 		take_logs(ub.mean, ub.n);
 		take_logs(uh.mean, uh.n);
+	} else {
+		/* a relative floor in the base's units */
+		floor *= fabs(bs->mean);
 	}
 	blocks = malloc((ub.n ? ub.n : 1) * sizeof(*blocks));
 	d = malloc((ub.n ? ub.n : 1) * sizeof(*d));
@@ -249,13 +253,14 @@ static void fill_cell(const struct kab_series *b, const struct kab_side *bside,
 		for (i = 0; i < nblocks; i++)
 			d[i] = block_mean(&uh, blocks[i]) -
 			       block_mean(&ub, blocks[i]);
-		kab_ttest_one(d, nblocks, &w);
+		/* a difference of two boot means: sqrt(2) floors */
+		kab_ttest_one(d, nblocks, M_SQRT2 * floor, &w);
 		c->p_welch = w.p;
 		interval(&w, c, bs->mean);
 		goto out;
 	}
 	c->few = ub.n < MIN_UNITS || uh.n < MIN_UNITS;
-	kab_ttest(ub.mean, ub.n, uh.mean, uh.n, &w);
+	kab_ttest(ub.mean, ub.n, uh.mean, uh.n, floor, &w);
 	kab_mwu(ub.mean, ub.n, uh.mean, uh.n, &u);
 	c->p_welch = w.p;
 	c->p_mwu = u.p;
@@ -594,7 +599,7 @@ int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 			r->cells[h].p_adj = NAN;
 			if (b && hs && hs->n)
 				fill_cell(b, base, &r->base, hs, &heads[h],
-					  &r->cells[h]);
+					  o->floor, &r->cells[h]);
 			else
 				one_sided_cell(names[i], hs, &r->base,
 					       &r->cells[h]);

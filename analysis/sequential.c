@@ -53,8 +53,8 @@ static double to_pct(double d, bool log_scale, double base)
 }
 
 void kab_seq_look(const double *x, size_t nx, const double *y, size_t ny,
-		  double noise, size_t look, size_t looks, double alpha,
-		  struct kab_seq *out)
+		  double noise, double floor, size_t look, size_t looks,
+		  double alpha, struct kab_seq *out)
 {
 	double *lx = NULL, *ly = NULL, lo, hi, base;
 	struct kab_welch w;
@@ -79,7 +79,9 @@ void kab_seq_look(const double *x, size_t nx, const double *y, size_t ny,
 	base = gsl_stats_mean(x, 1, nx);
 	if (!out->log_scale && base == 0)
 		goto undecided;
-	kab_ttest(lx, nx, ly, ny, &w);
+	/* a relative floor: log units, or a fraction of the base */
+	kab_ttest(lx, nx, ly, ny, out->log_scale ? floor : floor * fabs(base),
+		  &w);
 	if (isnan(w.diff))
 		goto undecided;
 	out->change = to_pct(w.diff, out->log_scale, base);

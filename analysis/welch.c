@@ -11,8 +11,9 @@
 
 #include "analysis.h"
 
-void kab_welch(const double *x, size_t nx, const double *y, size_t ny,
-	       struct kab_welch *out)
+/* Welch's test with no variance taken below floor^2. */
+static void welch_floor(const double *x, size_t nx, const double *y,
+			size_t ny, double floor, struct kab_welch *out)
 {
 	double mx, my, vx, vy, se2, a, b;
 
@@ -22,8 +23,8 @@ void kab_welch(const double *x, size_t nx, const double *y, size_t ny,
 	mx = gsl_stats_mean(x, 1, nx);
 	my = gsl_stats_mean(y, 1, ny);
 	out->diff = my - mx;
-	vx = gsl_stats_variance_m(x, 1, nx, mx);
-	vy = gsl_stats_variance_m(y, 1, ny, my);
+	vx = fmax(gsl_stats_variance_m(x, 1, nx, mx), floor * floor);
+	vy = fmax(gsl_stats_variance_m(y, 1, ny, my), floor * floor);
 	a = vx / nx;
 	b = vy / ny;
 	se2 = a + b;
@@ -40,6 +41,17 @@ void kab_welch(const double *x, size_t nx, const double *y, size_t ny,
 	out->p = 2 * gsl_cdf_tdist_Q(fabs(out->t), out->df);
 	if (out->p > 1)
 		out->p = 1;
+}
+
+void kab_welch(const double *x, size_t nx, const double *y, size_t ny,
+	       struct kab_welch *out)
+{
+	welch_floor(x, nx, y, ny, 0, out);
+}
+
+double kab_exact_floor(void)
+{
+	return log1p(KAB_EXACT_RESOLUTION / 100) / gsl_cdf_tdist_Pinv(0.975, 2);
 }
 
 void kab_welch_ci(const struct kab_welch *w, double level, double *lo,
@@ -64,9 +76,9 @@ void kab_welch_ci(const struct kab_welch *w, double level, double *lo,
  * A/A simulation: that is power thrown away.  Unequal sides get Welch.
  */
 void kab_ttest(const double *x, size_t nx, const double *y, size_t ny,
-	       struct kab_welch *out)
+	       double floor, struct kab_welch *out)
 {
-	kab_welch(x, nx, y, ny, out);
+	welch_floor(x, nx, y, ny, floor, out);
 	if (nx != ny || isnan(out->t) || out->se == 0)
 		return;
 	out->df = nx + ny - 2;
@@ -75,7 +87,8 @@ void kab_ttest(const double *x, size_t nx, const double *y, size_t ny,
 		out->p = 1;
 }
 
-void kab_ttest_one(const double *d, size_t n, struct kab_welch *out)
+void kab_ttest_one(const double *d, size_t n, double floor,
+		   struct kab_welch *out)
 {
 	double m, v;
 
@@ -83,7 +96,7 @@ void kab_ttest_one(const double *d, size_t n, struct kab_welch *out)
 	if (n < 2)
 		return;
 	m = gsl_stats_mean(d, 1, n);
-	v = gsl_stats_variance_m(d, 1, n, m);
+	v = fmax(gsl_stats_variance_m(d, 1, n, m), floor * floor);
 	out->diff = m;
 	out->df = n - 1;
 	out->se = sqrt(v / n);

@@ -54,11 +54,19 @@ void ab_looks_free(struct ab_looks *a)
 void ab_looks_add(struct ab_looks *a, struct kab_db *db, size_t j, int s,
 		  int64_t run_id)
 {
+	struct kab_run r;
+	struct kab_err err;
 	struct ab_look *l;
 	double m;
 
 	if (j >= a->nr)
 		return;
+	/* boots timed by instructions repeat exactly: their resolution */
+	if (run_id > 0 && !kab_db_run_get(db, run_id, &r, &err)) {
+		if (r.clock && !strncmp(r.clock, "icount", 6))
+			a->floor = kab_exact_floor();
+		kab_run_free(&r);
+	}
 	l = &a->l[j];
 	if (!l->kpi || run_id <= 0 ||
 	    kab_db_run_mean(db, run_id, l->kpi, &m))
@@ -84,9 +92,11 @@ bool ab_looks_round(struct ab_looks *a, size_t round, const char *const *labels)
 
 		if (!l->kpi || l->decided)
 			continue;
+		/* the noise not given: 1%, exact data's resolution */
 		kab_seq_look(l->means[0], l->n[0], l->means[1], l->n[1],
-			     a->noise, round - a->first + 1, looks,
-			     a->alpha / kpis, q);
+			     a->noise >= 0 ? a->noise : a->floor > 0 ?
+			     KAB_EXACT_RESOLUTION : KAB_NOISE, a->floor,
+			     round - a->first + 1, looks, a->alpha / kpis, q);
 		l->decided = q->verdict == KAB_SEQ_CHANGED ||
 			     q->verdict == KAB_SEQ_SAME;
 		all &= l->decided;

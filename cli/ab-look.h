@@ -23,6 +23,7 @@ struct ab_looks {
 	struct ab_look *l;	/* one per job */
 	size_t first, last;	/* rounds of the first and the last look */
 	double alpha, noise;	/* over all the jobs' KPIs */
+	double floor;		/* exact data's (kab_exact_floor), or 0 */
 };
 
 void ab_looks_init(struct ab_looks *a, const struct kab_joblist *jobs,

@@ -162,7 +162,7 @@ static int step(struct kab_db *db, const struct bisect_opts *o, long long id,
 	struct found f = { 0 };
 	struct kab_err err;
 	int64_t *good = NULL, *bad = NULL;
-	double *gv = NULL, *bv = NULL, *xv = NULL;
+	double *gv = NULL, *bv = NULL, *xv = NULL, floor;
 	size_t ng = 0, nb = 0, nx = 0, ngr, nbr;
 	char *commit, *runs = NULL, *reason = NULL;
 	int boots, rc = STEP_ABORT;
@@ -182,6 +182,9 @@ static int step(struct kab_db *db, const struct bisect_opts *o, long long id,
 	}
 	gv = bisect_boot_means(db, o->metric, good, ngr, &ng);
 	bv = bisect_boot_means(db, o->metric, bad, nbr, &nb);
+	/* endpoints timed by instructions: exact mode's resolution */
+	floor = bisect_floor(db, good, ngr) && bisect_floor(db, bad, nbr) ?
+		kab_exact_floor() : 0;
 	if (!ng || !nb) {
 		cli_error(EXIT_USAGE, "the endpoint runs have no %s samples: "
 			  "kab show %s lists their metrics", o->metric,
@@ -218,7 +221,7 @@ static int step(struct kab_db *db, const struct bisect_opts *o, long long id,
 		/* every look spends its share of alpha, no more */
 		kab_classify(xv, nx, gv, ng, bv, nb,
 			     kab_look_alpha(o->alpha, boots + 1, o->max_boots),
-			     &cl);
+			     floor, &cl);
 		if (cl.like != KAB_LIKE_NEITHER)
 			break;
 	}

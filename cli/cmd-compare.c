@@ -41,7 +41,9 @@ static void compare_usage(FILE *f)
 		"  --fdr Q               Benjamini-Hochberg false discovery rate, "
 		"and the KPIs'\n"
 		"                        alpha (0.05)\n"
-		"  --noise PCT           smallest |%%change| worth a row (1)\n"
+		"  --noise PCT           smallest |%%change| worth a row (1; "
+		"under --clock\n"
+		"                        icount, its resolution: 0.5)\n"
 		"  --all                 every row, significant or not\n"
 		"  --stats               append adjusted p, boots, scale, F and "
 		"the 95%% interval\n"
@@ -255,9 +257,10 @@ static void plan_notes(FILE *out, const struct kab_table_head *h,
 			if (x->few) {
 				fprintf(out, "note: %s -> %s: %s has fewer "
 					"than 2 boots on a side, so no verdict "
-					"is possible: run 3 or more boots a "
+					"is possible: run %d or more boots a "
 					"side\n", h->base->id,
-					h->heads[i].id, row->metric);
+					h->heads[i].id, row->metric,
+					c->opts->floor > 0 ? 2 : 3);
 				continue;
 			}
 			d = kab_detectable(n, x->unit_sd, c->opts->fdr, 0.8);
@@ -267,6 +270,16 @@ static void plan_notes(FILE *out, const struct kab_table_head *h,
 			      100 * d / fabs(row->base.mean);
 			spread = x->log_scale ? 100 * x->unit_sd :
 				 100 * x->unit_sd / fabs(row->base.mean);
+			if (c->opts->floor > 0) {
+				/* exact data: the resolution, not a spread */
+				fprintf(out, "note: %s -> %s: no change of %s "
+					"beyond exact mode's resolution; with "
+					"%zu boots a side this plan finds a "
+					"change of %.*f%% or more 8 times in "
+					"10\n", h->base->id, h->heads[i].id,
+					row->metric, n, pct < 10 ? 1 : 0, pct);
+				continue;
+			}
 			fprintf(out, "note: %s -> %s: no significant change "
 				"of %s; with %zu boots a side whose means "
 				"spread by %.1f%%, this plan finds a change of "
@@ -302,8 +315,9 @@ static void text_table(FILE *out, const struct kab_table_head *h,
 	if (c->few_rows)
 		fprintf(out, "\nnote: %zu metrics have fewer than 2 boots on a "
 			"side and get no verdict: boots, not iterations, are "
-			"the samples; run 3 or more boots a side (kab ab "
-			"--boots 3)\n", c->few_rows);
+			"the samples; run %d or more boots a side (kab ab "
+			"--boots %d)\n", c->few_rows,
+			c->opts->floor > 0 ? 2 : 3, c->opts->floor > 0 ? 2 : 3);
 	if (c->weak_rows)
 		fprintf(out, "\nnote: with these boot counts the U test cannot "
 			"call a change among %zu metrics at q = %g: need >= "
@@ -377,7 +391,9 @@ static void one_table(const struct cmp_table *t, const struct cmp_opts *o,
 	} else {
 		if (!first)
 			printf("\n");
-		if (t->emulated)
+		if (t->exact)
+			printf("note: %s\n", KAB_EXACT_NOTE);
+		else if (t->emulated)
 			printf("note: these numbers come from QEMU TCG "
 			       "emulation, not a real CPU: compare kernels, "
 			       "not machines\n");
@@ -413,7 +429,10 @@ static int compare(struct kab_db *db, char **specs, size_t nr,
 					o->c.test == KAB_TEST_MWU ? "mwu" :
 					o->c.test == KAB_TEST_WELCH ? "welch" :
 					"lkp", "fdr", o->c.fdr, "noise",
-					o->c.noise, "tables", jtables);
+					/* the tables' own when not given */
+					o->c.noise >= 0 ? o->c.noise :
+					set.nr ? set.t[0].o.noise : KAB_NOISE,
+					"tables", jtables);
 
 		json_dumpf(doc, stdout, JSON_INDENT(1) |
 			   JSON_REAL_PRECISION(17));
@@ -429,7 +448,7 @@ int cli_compare_default(struct kab_db *db, char **sides, size_t nr,
 			bool all)
 {
 	struct cmp_opts o = {
-		.c = { .test = KAB_TEST_WELCH, .fdr = 0.05, .noise = 1,
+		.c = { .test = KAB_TEST_WELCH, .fdr = 0.05, .noise = -1,
 		       .all = all },
 		.format = "text",
 	};
@@ -455,7 +474,7 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cmp_opts o = {
-		.c = { .test = KAB_TEST_WELCH, .fdr = 0.05, .noise = 1 },
+		.c = { .test = KAB_TEST_WELCH, .fdr = 0.05, .noise = -1 },
 		.format = "text",
 	};
 	const char *db_opt = NULL;

@@ -258,7 +258,7 @@ out:
 int cmd_report(struct cli *cli, int argc, char **argv)
 {
 	struct report_args a = {
-		.o.c = { .test = KAB_TEST_WELCH, .fdr = 0.05, .noise = 1 },
+		.o.c = { .test = KAB_TEST_WELCH, .fdr = 0.05, .noise = -1 },
 		.format = "text",
 	};
 	struct kab_db *db;

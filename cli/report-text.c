@@ -215,10 +215,15 @@ static void body(FILE *out, const struct report *r)
 			       16);
 	}
 	fputs("\n\n\nDisclaimer:\nEvery sample behind these numbers is in "
-	      "kab's database; the tests are\nMann-Whitney U (Welch's t on "
-	      "boot means where boots differ more than runs)\nwith the "
-	      "Benjamini-Hochberg correction over all metrics.", out);
-	if (m->facts.accel && !strcmp(m->facts.accel, "tcg"))
+	      "kab's database; the tests are\nStudent's t on the boot means "
+	      "(Welch's for sides of unequal boots), the\nKPIs and the other "
+	      "rows corrected as two families.", out);
+	if (m->t->exact)
+		fputs("  The machine is emulated\nby QEMU TCG and timed in "
+		      "guest instructions (icount): cache and TLB\neffects "
+		      "are not modelled, changes under 0.5% are not called.",
+		      out);
+	else if (m->facts.accel && !strcmp(m->facts.accel, "tcg"))
 		fputs("  The machine\nis emulated by QEMU TCG: the numbers "
 		      "compare kernels, not CPUs.", out);
 	fprintf(out, "\n\n-- \nkab %s, kernel A/B comparison\n", KAB_VERSION);

@@ -76,6 +76,22 @@ double *bisect_boot_means(struct kab_db *db, const char *metric,
 	return means;
 }
 
+double bisect_floor(struct kab_db *db, const int64_t *runs, size_t nr)
+{
+	struct kab_err err;
+	struct kab_run r;
+	bool exact = nr > 0;
+	size_t i;
+
+	for (i = 0; i < nr && exact; i++) {
+		if (kab_db_run_get(db, runs[i], &r, &err))
+			return 0;
+		exact = r.clock && !strncmp(r.clock, "icount", 6);
+		kab_run_free(&r);
+	}
+	return exact ? kab_exact_floor() : 0;
+}
+
 char *runs_join(const int64_t *runs, size_t nr)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -124,7 +140,7 @@ static double pct_sd(const double *v, size_t n)
 }
 
 static double endpoint_p(const double *gm, size_t kg, const double *bm,
-			 size_t kb)
+			 size_t kb, double floor)
 {
 	double *lg = xmalloc(kg * sizeof(*lg)), *lb = xmalloc(kb * sizeof(*lb));
 	bool logs = kab_all_positive(gm, kg) && kab_all_positive(bm, kb);
@@ -135,7 +151,9 @@ static double endpoint_p(const double *gm, size_t kg, const double *bm,
 		lg[i] = logs ? log(gm[i]) : gm[i];
 	for (i = 0; i < kb; i++)
 		lb[i] = logs ? log(bm[i]) : bm[i];
-	kab_ttest(lg, kg, lb, kb, &w);
+	/* a relative floor: log units, or a fraction of good's mean */
+	kab_ttest(lg, kg, lb, kb, logs ? floor : floor * fabs(
+			  kg ? gm[0] : 0), &w);
 	free(lg);
 	free(lb);
 	return w.p;
@@ -169,7 +187,8 @@ int bisect_endpoints_test(struct kab_db *db, const char *metric,
 	out->change = out->good_mean ? 100 * (out->bad_mean - out->good_mean) /
 		      fabs(out->good_mean) : INFINITY;
 	out->floor = fmax(noise, fmax(pct_sd(gv, ng), pct_sd(bv, nb)));
-	out->p = endpoint_p(gv, ng, bv, nb);
+	out->p = endpoint_p(gv, ng, bv, nb, bisect_floor(db, g, ngr) &&
+			    bisect_floor(db, b, nbr) ? kab_exact_floor() : 0);
 	out->differs = out->p < alpha && fabs(out->change) > out->floor;
 out:
 	free(g);

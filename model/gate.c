@@ -74,7 +74,7 @@ int gate_build(struct kab_db *db, const char *base, const char *head,
 	       struct kab_err *err)
 {
 	struct kab_compare_opts c = { .test = KAB_TEST_WELCH, .fdr = 0.05,
-				      .noise = 1,
+				      .noise = -1,
 				      .kpi = (const char *const *)o->kpi,
 				      .nr_kpi = o->nr_kpi };
 	char *specs[2] = { (char *)base, (char *)head };

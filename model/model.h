@@ -35,6 +35,8 @@ struct run_info {
 	char *params;		/* canonical JSON: the job's identity */
 	char *machine;		/* what must match to compare: CPUs, model, memory */
 	bool emulated;		/* QEMU TCG */
+	char *clock;		/* wall, icount:N: must match too */
+	bool exact;		/* timed by icount */
 	char *block;		/* the CI runner it was merged from */
 	json_t *params_obj;
 	json_t *host;		/* lkp's axes among it: kconfig, compiler ... */
@@ -77,6 +79,10 @@ int side_foreach_group(struct kab_db *db, const char *spec,
 		       side_group_fn fn, void *arg, size_t *bad,
 		       struct kab_err *err);
 
+/* What a table of exact data says of itself, wherever it is shown. */
+#define KAB_EXACT_NOTE "timed in guest instructions (QEMU icount): cache " \
+	"and TLB effects are not modelled, changes under 0.5% are not called"
+
 /* ---- the tables: one per job parameter set every side ran ---- */
 
 struct cmp_table {
@@ -91,6 +97,11 @@ struct cmp_table {
 	char *suite_kpi;		/* the job's own KPI, when none named */
 	const char *suite;		/* its testcase, borrowed */
 	bool emulated;			/* some run came from QEMU TCG */
+	/*
+	 * Every run timed by icount: exact mode's resolution is the
+	 * table's floor and, unless o->noise says, its noise floor.
+	 */
+	bool exact;
 };
 
 struct cmp_set {
@@ -110,7 +121,7 @@ struct cmp_set {
 /* Which runs compare: --force and --ignore-param KEY... */
 #define CMP_MAX_IGNORE 16
 struct cmp_sel {
-	bool force;		/* runs from different machines */
+	bool force;		/* runs from different machines or clocks */
 	const char *ignore[CMP_MAX_IGNORE];	/* parameters left out of */
 	int nr_ignore;				/* a run's identity */
 };
@@ -264,6 +275,12 @@ double *bisect_samples_boots(struct kab_db *db, const char *metric,
 /* The metric's mean in each run (boot) that has it: the test's unit. */
 double *bisect_boot_means(struct kab_db *db, const char *metric,
 			  const int64_t *runs, size_t nr, size_t *n);
+/*
+ * A boot mean's standard deviation at least (analysis.h): exact data's
+ * kab_exact_floor() when every one of the runs was timed by icount,
+ * else 0.
+ */
+double bisect_floor(struct kab_db *db, const int64_t *runs, size_t nr);
 /* "3,4,5" <-> array; NULL for anything but positive ids. */
 char *runs_join(const int64_t *runs, size_t nr);
 int64_t *runs_split(const char *s, size_t *nr);

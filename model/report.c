@@ -114,7 +114,8 @@ static char *compiler_short(const char *s)
 	return cc;
 }
 
-static char *describe_machine(json_t *host, const struct kab_run_facts *f)
+static char *describe_machine(json_t *host, const struct kab_run_facts *f,
+			      bool exact)
 {
 	const char *cpu = json_string_value(json_object_get(host,
 							     "cpu_model"));
@@ -128,6 +129,8 @@ static char *describe_machine(json_t *host, const struct kab_run_facts *f)
 
 	if (f->accel && !strcmp(f->accel, "kvm"))
 		virt = " (QEMU KVM guest)";
+	else if (f->accel && exact)
+		virt = " (QEMU TCG guest, timed by icount)";
 	else if (f->accel)
 		virt = " (QEMU TCG guest)";
 	else if (json_is_true(json_object_get(host, "hypervisor")))
@@ -371,7 +374,7 @@ static int job_facts(struct kab_db *db, struct report_job *j,
 	j->testcase = xstrdup(tc ? tc : head->suite);
 	if (kab_db_run_facts(db, head->id, &j->facts, err))
 		return KAB_MODEL_FAILED;
-	j->machine = describe_machine(head->host, &j->facts);
+	j->machine = describe_machine(head->host, &j->facts, j->t->exact);
 	j->target = xstrdup(head->target);
 	return 0;
 }

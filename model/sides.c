@@ -39,6 +39,8 @@ static int keep_run(void *arg, const struct kab_run *r)
 					json_object_get(r->host, "mem_total_kb"))
 					    + 524288) / 1048576);
 	ri->emulated = cpu && strstr(cpu, "TCG");
+	ri->clock = xstrdup(r->clock ? r->clock : "wall");
+	ri->exact = !strncmp(ri->clock, "icount", 6);
 	return 0;
 }
 
@@ -59,6 +61,7 @@ void runs_free(struct run_list *l)
 		free(l->v[i].block);
 		free(l->v[i].params);
 		free(l->v[i].machine);
+		free(l->v[i].clock);
 		json_decref(l->v[i].params_obj);
 		json_decref(l->v[i].host);
 	}

@@ -91,30 +91,42 @@ static json_t *table_axes(const struct cmp_table *t)
 }
 
 /*
- * Numbers from different machines are not a kernel's doing: refuse
- * unless forced.  Whether any come from TCG emulation is noted.
+ * Numbers from different machines are not a kernel's doing, and
+ * numbers of different clocks (seconds of the host, instructions of a
+ * guest) are not even the same unit: refuse unless forced.  Whether any
+ * come from TCG emulation is noted, and whether all are exact.
  */
-static int check_machines(const struct cmp_table *t, bool force,
-			  bool *emulated, struct kab_err *err)
+static int check_machines(struct cmp_table *t, bool force,
+			  struct kab_err *err)
 {
-	const char *first = NULL;
+	const struct run_info *first = NULL;
 	size_t i, k;
 
-	*emulated = false;
+	t->emulated = false;
+	t->exact = true;
 	for (i = 0; i < t->nr_sides; i++)
 		for (k = 0; k < t->runs[i].nr; k++) {
 			const struct run_info *r = t->runs[i].v[k];
 
-			*emulated |= r->emulated;
+			t->emulated |= r->emulated;
+			t->exact &= r->exact;
 			if (!first)
-				first = r->machine;
-			else if (strcmp(first, r->machine) && !force)
+				first = r;
+			else if (strcmp(first->clock, r->clock) && !force)
+				return model_err(err, KAB_MODEL_REFUSED,
+						 "run %lld was timed by another "
+						 "clock (%s) than the base (%s):"
+						 " its numbers are in other "
+						 "units; measure both with one "
+						 "--clock, or pass --force",
+						 r->id, r->clock, first->clock);
+			else if (strcmp(first->machine, r->machine) && !force)
 				return model_err(err, KAB_MODEL_REFUSED,
 						 "run %lld ran on another "
 						 "machine (%s) than the base "
 						 "(%s): pass --force to "
 						 "compare anyway", r->id,
-						 r->machine, first);
+						 r->machine, first->machine);
 		}
 	return 0;
 }
@@ -197,7 +209,7 @@ static int table_build(struct kab_db *db, struct cmp_set *set,
 		t->runs[i].v = with_params(&set->sides[i], t->params,
 					   &t->runs[i].nr);
 	}
-	rc = check_machines(t, force, &t->emulated, err);
+	rc = check_machines(t, force, err);
 	if (rc)
 		return rc;
 	for (i = 0; i < t->nr_sides; i++) {
@@ -213,6 +225,14 @@ static int table_build(struct kab_db *db, struct cmp_set *set,
 					"numbers (a damaged database?) and "
 					"were left out", bad));
 	t->o = *o;
+	/* exact data: decided to its resolution, no finer */
+	if (t->exact) {
+		t->o.floor = kab_exact_floor();
+		if (o->noise < 0)
+			t->o.noise = KAB_EXACT_RESOLUTION;
+	}
+	if (t->o.noise < 0)
+		t->o.noise = KAB_NOISE;
 	t->suite = table_param(t, "testcase");
 	t->o.suites = &t->suite;
 	t->o.nr_suites = t->suite ? 1 : 0;

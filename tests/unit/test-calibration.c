@@ -233,10 +233,10 @@ static void seq_trials(gsl_rng *r, const struct sim_cell *cell,
 		for (k = first; k <= cell->boots; k++) {
 			struct kab_seq q, n0;
 
-			kab_seq_look(x, k, y, k, noise, k - first + 1,
+			kab_seq_look(x, k, y, k, noise, 0, k - first + 1,
 				     cell->boots - first + 1, 0.05, &q);
 			/* the naive loop: every look at the full 0.05 */
-			kab_seq_look(x, k, y, k, noise, 1, 1, 0.05, &n0);
+			kab_seq_look(x, k, y, k, noise, 0, 1, 1, 0.05, &n0);
 			naive_hit |= n0.verdict == KAB_SEQ_CHANGED;
 			if (!done && q.verdict == KAB_SEQ_CHANGED)
 				(*changed)++;
@@ -346,7 +346,7 @@ static void test_aa_bisect_step(void **state)
 				kab_classify(x, k, good, 3, bad, 3,
 					     kab_look_alpha(0.05, k,
 							    cells[i].boots),
-					     &c);
+					     0, &c);
 				if (c.like != KAB_LIKE_NEITHER)
 					break;
 			}
@@ -366,6 +366,66 @@ static void test_aa_bisect_step(void **state)
 	gsl_rng_free(r);
 }
 
+/*
+ * Exact mode (QEMU icount, kab_exact_floor): boots that nearly repeat,
+ * 2 boots a side of 3 iterations, tables of 20 rows one of which is the
+ * KPI.  Whatever boot noise is left (none to more than the floor), A/A
+ * tables must stay at 5% (bound 8%), intervals cover at least 93%,
+ * and half the 0.5% resolution is called in at most 1% of rows.  While
+ * the boots repeat to within a fifth of the floor (what icount gives:
+ * 0.000% measured), a change four times the resolution must be called
+ * in 99% of rows, and the change kab_detectable states for 2 boots at
+ * power 0.8 at least 80% of the time.
+ */
+static void test_exact_mode(void **state)
+{
+	static const double boot_sd[] = { 0, 0.0002, 0.001, 0.003 };
+	const char *kpi = "sim.m000";
+	struct kab_compare_opts o = { .test = KAB_TEST_WELCH, .fdr = 0.05,
+				      .noise = KAB_EXACT_RESOLUTION,
+				      .floor = kab_exact_floor(),
+				      .kpi = &kpi, .nr_kpi = 1 };
+	double stated = 100 * expm1(kab_detectable(2, kab_exact_floor(),
+						   0.05, 0.8));
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t a;
+
+	for (a = 0; a < ARRAY_SIZE(boot_sd); a++) {
+		struct sim_cell cell = { boot_sd[a], 0.0005, 2, 3, 0 };
+		struct sim_result aa = { 0 }, big = { 0 }, small = { 0 };
+		struct sim_result plan = { 0 };
+		double cov;
+
+		gsl_rng_set(r, 4242 + a);
+		sim_run(r, &cell, 20, 1000, &o, &aa);
+		cell.shift = 4 * KAB_EXACT_RESOLUTION / 100;
+		sim_run(r, &cell, 20, 200, &o, &big);
+		cell.shift = KAB_EXACT_RESOLUTION / 200;
+		sim_run(r, &cell, 20, 200, &o, &small);
+		cell.shift = stated / 100;
+		sim_run(r, &cell, 1, 1000, &o, &plan);
+		cov = (double)aa.covering / aa.intervals;
+		printf("# exact, boot %.2f%%: A/A %.1f%% of tables with a false "
+		       "row (bound %.1f%%), intervals cover %.1f%%; 2%% called "
+		       "in %.1f%% of rows, 0.25%% in %.1f%%; the %.2f%% a plan "
+		       "of 2 boots states at power 0.8 called %.1f%%\n",
+		       100 * cell.boot_sd,
+		       100.0 * aa.alarm_tables / aa.tables,
+		       100 * sim_upper(aa.alarm_tables, aa.tables), 100 * cov,
+		       100.0 * big.called / big.rows,
+		       100.0 * small.called / small.rows, stated,
+		       100.0 * plan.called / plan.rows);
+		assert_true(sim_upper(aa.alarm_tables, aa.tables) <= 0.08);
+		assert_true(cov >= 0.93);
+		assert_true(small.called <= 0.01 * small.rows);
+		if (cell.boot_sd > kab_exact_floor() / 5)
+			continue;
+		assert_true(big.called >= 0.99 * big.rows);
+		assert_true(plan.called >= 0.8 * plan.rows);
+	}
+	gsl_rng_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -376,6 +436,7 @@ int main(void)
 		cmocka_unit_test(test_aa_kpi),
 		cmocka_unit_test(test_aa_sequential),
 		cmocka_unit_test(test_aa_bisect_step),
+		cmocka_unit_test(test_exact_mode),
 	};
 
 	return cmocka_run_group_tests_name("calibration", tests, NULL, NULL);

@@ -285,6 +285,93 @@ static void fill_blocks(double *v, int *g, const char **blk, double shift,
 	}
 }
 
+/*
+ * Exact data (QEMU icount): boot means that repeat to the last digit.
+ * Without a floor the t-test is degenerate, p = 0 for any difference;
+ * with exact mode's floor two sides the same are no change (p = 1), a
+ * difference far beyond the 0.5% resolution is decided with 2 boots a
+ * side, and one inside it is no change.  Iterations differ within a
+ * boot (the first is colder), as they do under icount.
+ */
+static void exact_side(double *v, int *g, double mean)
+{
+	size_t k;
+
+	for (k = 0; k < 6; k++) {
+		v[k] = mean * (k % 3 ? 0.995 : 1.004);
+		g[k] = (int)(k / 3);
+	}
+}
+
+static void test_compare_exact(void **state)
+{
+	double b[6], h[6], lo, hi;
+	int gb[6], gh[6];
+	struct kab_series bs = { "x.ops", 6, b, gb }, hs = { "x.ops", 6, h, gh };
+	struct kab_side base = { "a", "a", 1, &bs, NULL, 0 };
+	struct kab_side head = { "b", "b", 1, &hs, NULL, 0 };
+	struct kab_compare_opts o = { .test = KAB_TEST_WELCH, .fdr = 0.05,
+				      .noise = KAB_EXACT_RESOLUTION,
+				      .floor = kab_exact_floor() };
+	struct kab_comparison c;
+	struct kab_cell *x;
+	struct kab_welch w;
+	double same[] = { 449, 449 }, far[] = { 23000, 23000 };
+
+	/* the floor: 0.5% is exactly the 5% two-sided t of 2 + 2 boots */
+	close_to(kab_exact_floor(), log(1.005) / 4.302652729749464);
+	/* degenerate without it, finite with it */
+	kab_ttest(same, 2, far, 2, 0, &w);
+	assert_true(w.p == 0);
+	kab_ttest(same, 2, far, 2, 1e-3 * 449, &w);
+	assert_true(w.p > 0 && w.p < 0.01);
+	kab_ttest(same, 2, same, 2, 1e-3 * 449, &w);
+	assert_true(w.p == 1);
+
+	/* the same kernel twice: no change, and a verdict (not "few") */
+	exact_side(b, gb, 449);
+	exact_side(h, gh, 449);
+	assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
+	x = &c.rows[0].cells[0];
+	assert_false(x->few);
+	assert_false(x->significant);
+	close_to(x->p_welch, 1);
+	kab_comparison_free(&c);
+
+	/* 51 times faster: decided with 2 boots, the interval around it */
+	exact_side(h, gh, 23000);
+	assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
+	x = &c.rows[0].cells[0];
+	assert_true(x->significant);
+	assert_int_equal(x->verdict, 1);
+	assert_true(x->p_welch > 0 && x->p_welch < 1e-4);
+	lo = x->ci_lo;
+	hi = x->ci_hi;
+	assert_true(lo < x->change && x->change < hi);
+	kab_comparison_free(&c);
+
+	/* 2% is beyond the resolution: called */
+	exact_side(h, gh, 449 * 1.02);
+	assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
+	assert_true(c.rows[0].cells[0].significant);
+	kab_comparison_free(&c);
+
+	/* 0.3% is inside it: no change, though it repeats exactly */
+	exact_side(h, gh, 449 * 1.003);
+	assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
+	x = &c.rows[0].cells[0];
+	assert_false(x->significant);
+	assert_true(x->p_welch > 0.05);
+	kab_comparison_free(&c);
+
+	/* real spread above the floor is the spread the test uses */
+	exact_side(h, gh, 449 * 1.02);
+	h[3] = h[4] = h[5] = 449 * 1.10;
+	assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
+	assert_false(c.rows[0].cells[0].significant);
+	kab_comparison_free(&c);
+}
+
 static void test_compare_blocks(void **state)
 {
 	static const double offset[] = { 1.0, 1.5, 0.7 };
@@ -364,32 +451,32 @@ static void test_classify(void **state)
 	double drift[] = { 92, 93, 94 }, g1[] = { 102 }, b1[] = { 52 };
 	struct kab_classify c;
 
-	kab_classify(g, 3, good, 6, bad, 6, 0.05, &c);
+	kab_classify(g, 3, good, 6, bad, 6, 0.05, 0, &c);
 	assert_int_equal(c.like, KAB_LIKE_GOOD);
 	assert_true(c.log_scale);
 	/* the geometric mean of the boots */
 	close_to(c.mean, cbrt(99.0 * 102 * 104));
 	assert_true(c.p_bad < 1e-6 && c.p_good > 0.99);
-	kab_classify(b, 3, good, 6, bad, 6, 0.05, &c);
+	kab_classify(b, 3, good, 6, bad, 6, 0.05, 0, &c);
 	assert_int_equal(c.like, KAB_LIKE_BAD);
 	assert_true(c.position > 0.9);
-	kab_classify(mid, 3, good, 6, bad, 6, 0.05, &c);
+	kab_classify(mid, 3, good, 6, bad, 6, 0.05, 0, &c);
 	assert_int_equal(c.like, KAB_LIKE_NEITHER);
 	assert_true(fabs(c.position - 0.5) < 0.02);
 	/* one boot: the endpoints' boots give the spread */
-	kab_classify(one, 1, good, 6, bad, 6, 0.05, &c);
+	kab_classify(one, 1, good, 6, bad, 6, 0.05, 0, &c);
 	assert_int_equal(c.like, KAB_LIKE_GOOD);
 	/* one boot everywhere: no spread known, no verdict */
-	kab_classify(one, 1, g1, 1, b1, 1, 0.05, &c);
+	kab_classify(one, 1, g1, 1, b1, 1, 0.05, 0, &c);
 	assert_int_equal(c.like, KAB_LIKE_NEITHER);
 	/* below good but far nearer to it than to bad: good */
-	kab_classify(drift, 3, good, 6, bad, 6, 0.05, &c);
+	kab_classify(drift, 3, good, 6, bad, 6, 0.05, 0, &c);
 	assert_int_equal(c.like, KAB_LIKE_GOOD);
 	/* endpoints that do not differ decide nothing */
-	kab_classify(g, 3, good, 6, good, 6, 0.05, &c);
+	kab_classify(g, 3, good, 6, good, 6, 0.05, 0, &c);
 	assert_int_equal(c.like, KAB_LIKE_NEITHER);
 	/* a lower alpha (a later look's share) asks for more */
-	kab_classify(drift, 1, good, 6, bad, 6, 1e-12, &c);
+	kab_classify(drift, 1, good, 6, bad, 6, 1e-12, 0, &c);
 	assert_int_equal(c.like, KAB_LIKE_NEITHER);
 }
 
@@ -415,23 +502,23 @@ static void test_sequential(void **state)
 	close_to(sum, 0.05);
 	assert_true(kab_look_alpha(0.05, 8, 7) == 0);
 	/* a halving is a change beyond any small noise */
-	kab_seq_look(a, 3, down, 3, 1, 1, 3, 0.05, &q);
+	kab_seq_look(a, 3, down, 3, 1, 0, 1, 3, 0.05, &q);
 	assert_int_equal(q.verdict, KAB_SEQ_CHANGED);
 	assert_true(q.log_scale);
 	assert_true(q.change < -49 && q.change > -51);
 	assert_true(q.hi < -1);
 	close_to(q.alpha, kab_look_alpha(0.05, 1, 3));
 	/* the same within a 10% margin: equivalent */
-	kab_seq_look(a, 3, same, 3, 10, 1, 3, 0.05, &q);
+	kab_seq_look(a, 3, same, 3, 10, 0, 1, 3, 0.05, &q);
 	assert_int_equal(q.verdict, KAB_SEQ_SAME);
 	assert_true(q.eq_lo > -10 && q.eq_hi < 10);
 	/* no margin: never equivalent; not the last look: more */
-	kab_seq_look(a, 3, same, 3, 0, 1, 3, 0.05, &q);
+	kab_seq_look(a, 3, same, 3, 0, 0, 1, 3, 0.05, &q);
 	assert_int_equal(q.verdict, KAB_SEQ_MORE);
-	kab_seq_look(a, 3, same, 3, 0, 3, 3, 0.05, &q);
+	kab_seq_look(a, 3, same, 3, 0, 0, 3, 3, 0.05, &q);
 	assert_int_equal(q.verdict, KAB_SEQ_UNDECIDED);
 	/* one boot a side cannot be tested */
-	kab_seq_look(a, 1, down, 1, 1, 1, 1, 0.05, &q);
+	kab_seq_look(a, 1, down, 1, 1, 0, 1, 1, 0.05, &q);
 	assert_int_equal(q.verdict, KAB_SEQ_UNDECIDED);
 	assert_true(isnan(q.change));
 }
@@ -660,6 +747,7 @@ int main(void)
 		cmocka_unit_test(test_compare_three_boots),
 		cmocka_unit_test(test_compare_demo_kpi),
 		cmocka_unit_test(test_compare_no_floor),
+		cmocka_unit_test(test_compare_exact),
 		cmocka_unit_test(test_compare_blocks),
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_sequential),
