@@ -60,6 +60,9 @@ LIBS        := $(LIBKBUILD) $(LIBMODEL) $(LIBRUNNER) $(LIBDB) \
 
 KAB       := $(BUILD)/kab
 KAB_AGENT := $(BUILD)/kab-agent
+# kab's QEMU plugin, when this QEMU loads plugins (-plugin in its -help)
+KAB_INSN  := $(if $(shell qemu-system-x86_64 -help 2>/dev/null | \
+		grep '^-plugin '),$(BUILD)/kab-insn.so)
 
 FUZZERS   := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,\
 		$(wildcard tests/fuzz/fuzz-*.c))
@@ -71,9 +74,9 @@ TEST_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC)) \
 			$(wildcard tests/helpers/*.c))
 
 ifeq ($(SAN),1)
-all: $(KAB) $(KAB_AGENT)
+all: $(KAB) $(KAB_AGENT) $(KAB_INSN)
 else
-all: $(KAB) $(KAB_AGENT) kab kab-agent
+all: $(KAB) $(KAB_AGENT) $(KAB_INSN) kab kab-agent
 
 # Convenience links at the top of the tree, to the plain build only.
 kab kab-agent: %: $(BUILD)/%
@@ -105,6 +108,12 @@ $(KAB): $(call obj,$(CLI_SRC)) $(LIBS)
 $(KAB_AGENT): $(call obj,cli/agent.c) $(LIBRUNNER) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# Loaded into QEMU: never sanitized, nothing of kab's libraries in it.
+$(BUILD)/kab-insn.so: plugin/insn.c runner/mark.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -O2 -g -std=gnu11 -Wall -Wextra -Werror -fPIC \
+		-fvisibility=hidden -shared -o $@ $<
+
 $(BUILD)/tests/%: tests/unit/%.c $(LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS) -lcmocka
@@ -135,6 +144,8 @@ install: all $(MAN_STAMP)
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	$(INSTALL) -m 0755 $(KAB) $(DESTDIR)$(BINDIR)/kab
 	$(INSTALL) -m 0755 $(KAB_AGENT) $(DESTDIR)$(LIBEXECDIR)/kab/kab-agent
+	$(if $(KAB_INSN),$(INSTALL) -m 0644 $(KAB_INSN) \
+		$(DESTDIR)$(LIBEXECDIR)/kab/kab-insn.so)
 	$(INSTALL) -m 0644 jobs/*.yaml $(DESTDIR)$(DATADIR)/kab/jobs/
 	$(INSTALL) -m 0644 $(BUILD)/man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL) -m 0644 completion/kab.bash $(DESTDIR)$(BASHCOMPDIR)/kab
@@ -142,6 +153,7 @@ install: all $(MAN_STAMP)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/kab $(DESTDIR)$(LIBEXECDIR)/kab/kab-agent \
+		$(DESTDIR)$(LIBEXECDIR)/kab/kab-insn.so \
 		$(DESTDIR)$(BASHCOMPDIR)/kab $(DESTDIR)$(ZSHCOMPDIR)/_kab \
 		$(DESTDIR)$(MANDIR)/man1/kab.1 $(DESTDIR)$(MANDIR)/man1/kab-*.1
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/kab/,$(wildcard jobs/*.yaml))

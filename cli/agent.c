@@ -2,7 +2,10 @@
 /*
  * agent.c - kab-agent: the program that runs on the machine under test.
  *
- *   kab-agent --job FILE|- [--iterations N] [--out PATH]
+ *   kab-agent --job FILE|- [--iterations N] [--out PATH] [--exact]
+ *
+ * --exact: the clock counts guest instructions (QEMU icount), so each
+ * iteration is fixed work timed by it.
  *
  * Reads one expanded job as JSON, runs it and writes the record stream
  * to stdout (or PATH, a serial port in a guest).  Whatever the workload
@@ -23,7 +26,7 @@ static int usage(int code)
 {
 	fprintf(code ? stderr : stdout,
 		"usage: kab-agent --job FILE|- [--iterations N] [--out PATH]\n"
-		"                 [--monitors all|none|NAME,...]\n");
+		"                 [--monitors all|none|NAME,...] [--exact]\n");
 	return code;
 }
 
@@ -48,6 +51,7 @@ int main(int argc, char **argv)
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "monitors", required_argument, NULL, 'm' },
+		{ "exact", no_argument, NULL, 'x' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -93,6 +97,9 @@ int main(int argc, char **argv)
 				free(bad);
 				return 2;
 			}
+			break;
+		case 'x':
+			o.exact = true;
 			break;
 		case 'h':
 			return usage(0);

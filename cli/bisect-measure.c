@@ -58,6 +58,9 @@ int bisect_ctx_init(struct bisect_ctx *b, const struct bisect_opts *o,
 	if (!b->cache)
 		return EXIT_RUN;
 	b->agent = runjob_agent_path();
+	b->plugin = runjob_plugin_path();
+	b->q.plugin = b->plugin;
+	b->q.clock = o->clock.clock;
 	b->q.smp = o->smp;
 	b->q.mem = o->mem;
 	b->q.boot_timeout = 120;
@@ -71,6 +74,7 @@ void bisect_ctx_free(struct bisect_ctx *b)
 	kab_joblist_free(&b->jobs);
 	free(b->agent);
 	free(b->cache);
+	free(b->plugin);
 }
 
 void measured_free(struct measured *m)

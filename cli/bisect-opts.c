@@ -49,7 +49,13 @@ void bisect_options_help(FILE *f)
 		"  --term-old T, --term-new T  the behaviours' names (e.g. "
 		"fast, slow), as git\n"
 		"  --monitors LIST      as kab run's\n"
-		"  --smp N, --mem SIZE  the guest's CPUs (2) and memory (2G)\n"
+		"  --clock C            what times the guest: icount (the "
+		"default under TCG;\n"
+		"                       a step then decides with 2 boots), "
+		"wall, icount:N\n"
+		"  --smp N, --mem SIZE  the guest's CPUs (1 under icount, else "
+		"2) and memory\n"
+		"                       (2G)\n"
 		"  --timeout S          kill a boot after S seconds\n"
 		"  --db PATH            database\n");
 }
@@ -77,6 +83,7 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 		{ "term-new", required_argument, NULL, 'N' },
 		{ "monitors", required_argument, NULL, 'M' },
 		{ "smp", required_argument, NULL, 'p' },
+		{ "clock", required_argument, NULL, 'L' },
 		{ "mem", required_argument, NULL, 'e' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "db", required_argument, NULL, 'd' },
@@ -102,7 +109,6 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 	o->max_boots = 3;
 	o->alpha = 0.05;
 	o->noise = 1;
-	o->smp = 2;
 	o->mem = "2G";
 	o->term_old = "good";
 	o->term_new = "bad";
@@ -186,6 +192,10 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 				return EXIT_USAGE;
 			o->smp = (int)v;
 			break;
+		case 'L':
+			if (runjob_clock_opt(optarg, &o->clock))
+				return EXIT_USAGE;
+			break;
 		case 'e':
 			o->mem = optarg;
 			break;
@@ -228,6 +238,9 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 		return cli_error(EXIT_USAGE, "unexpected argument '%s'",
 				 argv[optind]);
 	o->build.tree = o->tree;
+	o->clock.smp = o->smp;
+	if (runjob_qemu_check(&o->clock))
+		return EXIT_USAGE;
 	if (o->show || o->list || o->resume || (step && o->bisect_id))
 		return 0;
 	if (!o->metric)

@@ -36,7 +36,8 @@ struct bisect_opts {
 	const char *build_cmd;
 	const char *term_old, *term_new;
 	const char *monitors;
-	int smp;
+	int smp;		/* 0: 1 under icount, else 2 */
+	struct kab_qemu_opts clock;	/* --clock, in .clock */
 	const char *mem;
 	double timeout;
 	struct build_args build;
@@ -65,6 +66,7 @@ struct bisect_ctx {
 	struct kab_joblist jobs;	/* exactly one job */
 	char *agent;
 	char *cache;
+	char *plugin;
 	struct kab_qemu_opts q;
 };
 

@@ -65,7 +65,8 @@ static void add_option(struct strbuf *sb, const char *opt, const char *word)
 
 static int add_cells(json_t *include, const char *path,
 		     const struct kab_joblist *l, const char *kernels,
-		     int replicas, const struct kab_jobsel *sel)
+		     int replicas, const char *clock,
+		     const struct kab_jobsel *sel)
 {
 	int i, k, r;
 
@@ -75,6 +76,8 @@ static int add_cells(json_t *include, const char *path,
 		json_t *params = json_object();
 
 		/* the matrix's own choices, then the cell's */
+		if (clock)
+			add_option(&set, "clock", clock);
 		for (k = 0; k < sel->nr_sets; k++)
 			add_option(&set, "set", sel->sets[k]);
 		for (k = 0; k < sel->nr_only; k++)
@@ -111,7 +114,8 @@ static int add_cells(json_t *include, const char *path,
 }
 
 int ci_matrix(char *const *jobs, size_t nr_jobs, char *const *kernels,
-	      size_t nr_kernels, int replicas, const struct kab_jobsel *sel)
+	      size_t nr_kernels, int replicas, const char *clock,
+	      const struct kab_jobsel *sel)
 {
 	json_t *include = json_array(), *doc;
 	struct strbuf names = STRBUF_INIT;
@@ -127,7 +131,8 @@ int ci_matrix(char *const *jobs, size_t nr_jobs, char *const *kernels,
 		rc = cli_load_jobs(jobs[i], sel, &l);
 		if (rc)
 			break;
-		add_cells(include, jobs[i], &l, names.buf, replicas, sel);
+		add_cells(include, jobs[i], &l, names.buf, replicas, clock,
+			  sel);
 		kab_joblist_free(&l);
 	}
 	if (!rc) {

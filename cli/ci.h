@@ -14,7 +14,8 @@
  */
 struct kab_jobsel;
 int ci_matrix(char *const *jobs, size_t nr_jobs, char *const *kernels,
-	      size_t nr_kernels, int replicas, const struct kab_jobsel *sel);
+	      size_t nr_kernels, int replicas, const char *clock,
+	      const struct kab_jobsel *sel);
 
 /* kab ci gate: what fails it (model/), and where it is written. */
 struct gate_args {

@@ -70,14 +70,20 @@ static void ab_usage(FILE *f)
 		"(changed) or inside\n"
 		"                            (equivalent); at most N boots a "
 		"side\n"
-		"  --noise PCT               the change that matters (1)\n"
+		"  --noise PCT               the change that matters (1; "
+		"0.5 under icount)\n"
 		"  --kpi METRIC              the metric looked at (the "
 		"suite's main one)\n"
 		"  --runs-per-boot M         iterations in each boot (3)\n"
 		"  --order alternate|random  boot order (alternate)\n"
 		"  --seed N                  the random order's seed (1)\n"
-		"  --smp N, --mem SIZE       the guests' CPUs (2) and memory "
-		"(2G)\n"
+		"  --clock C                 what times the guests: icount, "
+		"wall, icount:N\n"
+		"                            or auto (icount under TCG), as "
+		"for kab run\n"
+		"  --smp N, --mem SIZE       the guests' CPUs (1 under icount, "
+		"else 2) and\n"
+		"                            memory (2G)\n"
 		"  --pin CPUS                run QEMU, and so its vCPU threads, "
 		"on these host\n"
 		"                            CPUs only (e.g. 0-1)\n"
@@ -233,6 +239,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		{ "order", required_argument, NULL, 'o' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "smp", required_argument, NULL, 'p' },
+		{ "clock", required_argument, NULL, 10 },
 		{ "mem", required_argument, NULL, 'm' },
 		{ "monitors", required_argument, NULL, 'M' },
 		{ "timeout", required_argument, NULL, 'T' },
@@ -263,9 +270,11 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 	char *labels[2] = { NULL, NULL };
 	unsigned long seed = 1;
 	int nr_sets = 0, nr_only = 0, boots = 3, opt, i, j, k, rc = EXIT_OK;
-	int smp = 2;
+	int smp = 0;
 	int max_boots = 0;
-	double noise = 1;
+	double noise = -1;
+	struct kab_qemu_opts clk = { 0 };
+	char *plugin = NULL;
 	const char *kpi = NULL;
 	struct ab_looks looks = { 0 };
 	bool answered = false;
@@ -367,6 +376,12 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 				goto out;
 			}
 			break;
+		case 10:
+			if (runjob_clock_opt(optarg, &clk)) {
+				rc = EXIT_USAGE;
+				goto out;
+			}
+			break;
 		case 'm':
 			mem = optarg;
 			break;
@@ -460,6 +475,11 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 	if (!max_boots)
 		max_boots = boots;
 	if (target && strcmp(target, "qemu")) {
+		if (clk.clock.kind) {
+			rc = cli_error(EXIT_USAGE, "--clock is QEMU's: a test "
+				       "machine is timed by its own clock");
+			goto out;
+		}
 		rc = ssh_sides(target, sides, &ssh);
 		if (rc)
 			goto out;
@@ -483,6 +503,12 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 			goto out;
 		}
 	}
+	clk.smp = smp;
+	if (runjob_qemu_check(&clk)) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	plugin = runjob_plugin_path();
 	cache = cli_cache_dir();
 	if (!cache) {
 		rc = EXIT_RUN;
@@ -525,6 +551,8 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 			goto out_db;
 		}
 		sides[i].q.smp = smp;
+		sides[i].q.clock = clk.clock;
+		sides[i].q.plugin = plugin;
 		sides[i].q.mem = mem;
 		sides[i].q.boot_timeout = 120;
 		sides[i].q.timeout = timeout;
@@ -687,6 +715,7 @@ out:
 	free(agent);
 	free(def);
 	free(cache);
+	free(plugin);
 	kab_ssh_free(&ssh);
 	return rc;
 }

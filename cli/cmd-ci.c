@@ -8,14 +8,15 @@
 #include <string.h>
 
 #include "ci.h"
-#include "../runner/runner.h"
+#include "runjob.h"
 
 static void ci_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: kab ci matrix [--kernels A,B,...] [--replicas N] "
-		"[--set KEY=VALUE]...\n"
-		"                     [--only KEY=VALUE]... JOB.yaml...\n"
+		"[--clock C]\n"
+		"                     [--set KEY=VALUE]... [--only KEY=VALUE]... "
+		"JOB.yaml...\n"
 		"       kab ci gate [options] BASE HEAD\n"
 		"\n"
 		"matrix prints, on one line, the {\"include\": [...]} that GitHub "
@@ -39,6 +40,10 @@ static void ci_usage(FILE *f)
 		"  --kernels A,B,...     the kernels each cell measures "
 		"(base,head)\n"
 		"  --replicas N          cells per parameter set (1)\n"
+		"  --clock C             the cells' kab run --clock: icount "
+		"times guests in\n"
+		"                        instructions, so runners of any "
+		"speed agree\n"
 		"  --set KEY=VALUE, --only KEY=VALUE   as for kab run\n"
 		"\ngate:\n"
 		"  --fail-on regression|change   what fails the gate "
@@ -77,12 +82,14 @@ static int matrix(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "kernels", required_argument, NULL, 'k' },
 		{ "replicas", required_argument, NULL, 'r' },
+		{ "clock", required_argument, NULL, 'c' },
 		{ "set", required_argument, NULL, 's' },
 		{ "only", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *kernels = "base,head";
+	const char *kernels = "base,head", *clock = NULL;
+	struct kab_qemu_opts q = { 0 };
 	struct kab_jobsel sel = { 0 };
 	char **kv, **sets = NULL, **only = NULL;
 	size_t nk, i;
@@ -97,6 +104,11 @@ static int matrix(int argc, char **argv)
 			cli_push_arg(&only, &sel.nr_only, optarg);
 		} else if (opt == 'k') {
 			kernels = optarg;
+		} else if (opt == 'c') {
+			rc = runjob_clock_opt(optarg, &q);
+			if (rc)
+				goto out_sel;
+			clock = optarg;
 		} else if (opt == 'r') {
 			replicas = (int)strtol(optarg, &end, 10);
 			if (*end || end == optarg || replicas < 1 ||
@@ -136,7 +148,8 @@ static int matrix(int argc, char **argv)
 				       "names KAB_KERNEL_<name>)", kv[i]);
 			goto out;
 		}
-	rc = ci_matrix(argv + optind, argc - optind, kv, nk, replicas, &sel);
+	rc = ci_matrix(argv + optind, argc - optind, kv, nk, replicas, clock,
+		       &sel);
 out:
 	for (i = 0; i < nk; i++)
 		free(kv[i]);

@@ -49,8 +49,15 @@ static void run_usage(FILE *f)
 		"  --kernel PATH     qemu: the bzImage to boot (default: the "
 		"newest /boot/vmlinuz-*)\n"
 		"  --cmdline S       qemu: added to the kernel command line\n"
-		"  --smp N, --mem M  qemu: CPUs (2) and memory (2G) of the "
-		"guest\n"
+		"  --clock C         qemu: what times the guest: icount (its "
+		"instructions, the\n"
+		"                    host's load left out; the default under "
+		"TCG), wall (the\n"
+		"                    host's clock; the default under KVM), "
+		"icount:N (shift N)\n"
+		"  --smp N, --mem M  qemu: CPUs (1 under icount, else 2) and "
+		"memory (2G) of\n"
+		"                    the guest\n"
 		"  --timeout S       qemu: kill the boot after S seconds\n"
 		"  --tree DIR [--rev REV] [--kconfig FRAGMENT]... [--base B]\n"
 		"                    qemu: build the kernel first, as kab build "
@@ -77,6 +84,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		{ "target", required_argument, NULL, 't' },
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "cmdline", required_argument, NULL, 'c' },
+		{ "clock", required_argument, NULL, 'C' },
 		{ "smp", required_argument, NULL, 'S' },
 		{ "mem", required_argument, NULL, 'M' },
 		{ "timeout", required_argument, NULL, 'T' },
@@ -90,10 +98,10 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run_ctx c = { .iterations = 3 };
-	struct kab_qemu_opts q = { .smp = 2, .mem = "2G", .boot_timeout = 120 };
+	struct kab_qemu_opts q = { .mem = "2G", .boot_timeout = 120 };
 	struct kab_ssh ssh = { 0 };
 	const char *target = "local";
-	char *default_kernel = NULL, *cache = NULL;
+	char *default_kernel = NULL, *cache = NULL, *plugin = NULL;
 	struct build_args ba = { 0 };
 	struct kab_build build = { 0 };
 	const char *rev = NULL;
@@ -161,6 +169,13 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		case 'c':
 			q.cmdline = optarg;
 			break;
+		case 'C':
+			if (runjob_clock_opt(optarg, &q)) {
+				free(sets);
+				free(only);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'S':
 			q.smp = strtol(optarg, &end, 10);
 			if (*end || q.smp < 1 || q.smp > 256) {
@@ -224,6 +239,10 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 			goto out;
 		c.nr_jobs += lists[i].nr;
 	}
+	if (runjob_qemu_check(&q)) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	if (ba.tree || rev || ba.nr_kconfigs || ba.base) {
 		if (!ba.tree || q.kernel) {
 			rc = cli_error(EXIT_USAGE, "%s", q.kernel ?
@@ -268,14 +287,15 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 			goto out_db;
 		}
 		q.cache_dir = cache;
+		q.plugin = plugin = runjob_plugin_path();
 		c.qemu = &q;
 		if (kab_kernel_check(q.kernel, &err)) {
 			rc = cli_error(EXIT_USAGE, "%s", err.msg);
 			goto out_db;
 		}
-	} else if (q.kernel || q.cmdline) {
-		rc = cli_error(EXIT_USAGE, "--kernel and --cmdline need "
-			       "--target qemu");
+	} else if (q.kernel || q.cmdline || q.clock.kind) {
+		rc = cli_error(EXIT_USAGE, "--kernel, --cmdline and --clock "
+			       "need --target qemu");
 		goto out_db;
 	} else if (!strncmp(target, "ssh://", 6)) {
 		if (kab_ssh_parse(target, &ssh, &err)) {
@@ -313,6 +333,7 @@ out:
 	free(only);
 	free(default_kernel);
 	free(cache);
+	free(plugin);
 	kab_ssh_free(&ssh);
 	return rc;
 }

@@ -147,6 +147,9 @@ static int on_start(void *arg, const struct kab_run_start *st)
 	r.params = json_object_get(jj, "params");
 	r.resolved = st->resolved;
 	r.target = c->qemu ? "qemu" : c->ssh ? "ssh" : "local";
+	/* the boot's clock, resolved before QEMU started */
+	r.clock = c->qemu && c->boot && *c->boot->clock ?
+		  (char *)c->boot->clock : "wall";
 	if (c->qemu)
 		r.kernel.image_path = (char *)c->qemu->kernel;
 	r.host = st->host;
@@ -248,6 +251,51 @@ char *runjob_agent_path(void)
 	return p;
 }
 
+int runjob_clock_opt(const char *arg, struct kab_qemu_opts *q)
+{
+	struct kab_err err;
+
+	if (kab_clock_parse(arg, &q->clock, &err))
+		return cli_error(EXIT_USAGE, "%s", err.msg);
+	return 0;
+}
+
+int runjob_qemu_check(const struct kab_qemu_opts *q)
+{
+	if (q->clock.kind == KAB_CLOCK_ICOUNT && q->smp > 1)
+		return cli_error(EXIT_USAGE, "--smp %d with --clock icount: "
+				 "QEMU 7.2 runs icount's vCPUs in turn in one "
+				 "thread and never again runs a CPU the boot "
+				 "CPU waits for (the boot stalls at \"Booting "
+				 "SMP configuration\"): use --smp 1, or --clock "
+				 "wall for more CPUs", q->smp);
+	return 0;
+}
+
+char *runjob_plugin_path(void)
+{
+	const char *env = getenv("KAB_PLUGIN");
+	char *dir, *p;
+
+	if (env)
+		return *env ? xstrdup(env) : NULL;
+	dir = kab_exe_dir();
+	if (!dir)
+		return NULL;
+	/* beside kab in a build tree, in libexec once installed */
+	p = xasprintf("%s/kab-insn.so", dir);
+	if (access(p, R_OK)) {
+		free(p);
+		p = xasprintf("%s/../libexec/kab/kab-insn.so", dir);
+		if (access(p, R_OK)) {
+			free(p);
+			p = NULL;
+		}
+	}
+	free(dir);
+	return p;
+}
+
 /*
  * A turn of an A/B on a test machine is stored as a boot too (without
  * QEMU's facts), so that --resume knows it is done.
@@ -307,6 +355,7 @@ static int run_once(struct run_ctx *c, const char *agent, bool *fatal)
 		c->t_all = c->t0;
 	if (c->qemu) {
 		progress_plain(c, true);
+		c->boot = &boot;
 		ret = kab_target_qemu(&o, c->qemu, col, &boot, &err);
 		status = kab_collector_finish(col, &msg);
 		if (!ret)
@@ -412,7 +461,7 @@ static int run_once(struct run_ctx *c, const char *agent, bool *fatal)
 			.problem = boot.problem,
 			.accel = boot.accel,
 			.qemu_version = boot.qemu_version,
-			.smp = c->qemu->smp,
+			.smp = boot.smp,
 			.mem = c->qemu->mem,
 			.seconds = boot.seconds,
 			.hello = boot.hello,
@@ -451,6 +500,7 @@ static int run_once(struct run_ctx *c, const char *agent, bool *fatal)
 				p + (*p == '\n'));
 	}
 	kab_boot_free(&boot);
+	c->boot = NULL;
 	free(desc);
 	kab_collector_free(col);
 	c->done_all++;

@@ -16,6 +16,7 @@ struct run_ctx {
 	const char *commit;			/* of a kernel kab built, or NULL */
 	const char *monitors;
 	const struct kab_qemu_opts *qemu;	/* NULL: the local target */
+	const struct kab_boot *boot;		/* the qemu boot in flight */
 	struct kab_ssh *ssh;			/* or a machine over ssh */
 	enum kab_boot_outcome last_outcome;	/* of the last boot */
 	bool brief;				/* one line per run */
@@ -48,6 +49,15 @@ void runjob_on_signal(int sig);
 int runjob_stop_code(int rc);
 /* $KAB_AGENT, kab-agent beside kab, or <bindir>/../libexec/kab/kab-agent. */
 char *runjob_agent_path(void);
+/*
+ * kab's QEMU plugin the same way ($KAB_PLUGIN, empty: none), or NULL
+ * when there is none (a QEMU without plugins built none).
+ */
+char *runjob_plugin_path(void);
+/* --clock ARG into q->clock: 0, or EXIT_USAGE once said. */
+int runjob_clock_opt(const char *arg, struct kab_qemu_opts *q);
+/* What QEMU cannot do (icount with several vCPUs): 0 or EXIT_USAGE. */
+int runjob_qemu_check(const struct kab_qemu_opts *q);
 /*
  * Run c->job once on the local target, or as one boot when c->qemu is
  * set (booted again once when the host starved the guest: a

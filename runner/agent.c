@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "mark.h"
 
 static volatile sig_atomic_t agent_stop;
 
@@ -95,6 +96,7 @@ static void child_main(struct agent *a, int go_fd, int res_fd)
 		.job = a->o->job,
 		.nr_cpus = a->nr_cpus,
 		.tmpdir = a->o->tmpdir,
+		.exact = a->o->exact,
 	};
 	struct kab_metrics m = { 0 };
 	struct strbuf sb = STRBUF_INIT;
@@ -226,6 +228,8 @@ static int iteration(struct agent *a, int it, int *records,
 	}
 	t0 = now_mono();
 	next_tick = t0 + 1;
+	/* the iteration's instructions are counted from here (mark.h) */
+	KAB_MARK(KAB_MARK_START);
 	close(go[1]);		/* go */
 
 	for (;;) {
@@ -260,6 +264,7 @@ static int iteration(struct agent *a, int it, int *records,
 	close(res[0]);
 	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
 		;
+	KAB_MARK(KAB_MARK_END);
 	elapsed = now_mono() - t0;
 	kab_reap_orphans();
 

@@ -33,6 +33,9 @@ struct kab_collector {
 	enum kab_run_status status;
 	char *message;
 	uint64_t rejected;
+	/* the target's own metrics of a whole iteration (kab_iter_extra) */
+	kab_iter_extra_fn extra;
+	void *extra_ctx;
 };
 
 const char *kab_run_status_name(enum kab_run_status st)
@@ -251,6 +254,9 @@ static int on_record(void *ctx, const char *type, json_t *body)
 			c->current = 0;
 			metrics_reset(c);
 		} else {
+			/* what the target measured itself, the guest unasked */
+			if (c->extra)
+				c->extra(c->extra_ctx, it, &c->m);
 			/* stored, or not counted: a full disk is said */
 			if (c->ops->iteration &&
 			    c->ops->iteration(c->ctx, it, &c->m))
@@ -307,6 +313,13 @@ struct kab_collector *kab_collector_new(const struct kab_collect_ops *ops,
 	c->reader = kab_reader_new(on_record, c);
 	c->status = KAB_RUN_RUNNING;
 	return c;
+}
+
+void kab_collector_set_extra(struct kab_collector *c, kab_iter_extra_fn fn,
+			     void *ctx)
+{
+	c->extra = fn;
+	c->extra_ctx = ctx;
 }
 
 int kab_collector_feed(struct kab_collector *c, const void *buf, size_t n)

@@ -18,7 +18,10 @@ int kab_unpack(const unsigned char *p, size_t len, size_t max,
 
 struct wis_test {
 	const char *description;
+	/* upstream's loop: one() then (*iterations)++, for ever */
 	void (*testcase)(unsigned long long *iterations, unsigned long nr);
+	/* one pass of that loop, for the exact harness */
+	void (*one)(unsigned long nr);
 };
 
 enum wis_bind {
@@ -33,12 +36,20 @@ struct wis_opts {
 	enum wis_bind bind;
 	int warmup;		/* one-second samples thrown away */
 	int samples;		/* one-second samples measured */
+	/*
+	 * Time is guest instructions (QEMU icount): each task times the
+	 * whole loops of the measured window by the clock, from the loop
+	 * boundary where it starts to the one where it ends, so that no
+	 * count is rounded to the loops of a fixed second.
+	 */
+	bool exact;
 };
 
 struct wis_result {
 	unsigned long long average;	/* ops/s summed over tasks */
 	unsigned long long total;	/* every iteration, warmup included */
 	unsigned long long min, max;	/* per task, last measured second */
+	double rate;			/* exact: ops/s summed over tasks */
 };
 
 int wis_run(const struct wis_test *t, const struct wis_opts *o,

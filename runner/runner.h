@@ -164,6 +164,12 @@ struct kab_runctx {
 	const struct kab_job *job;
 	int nr_cpus;
 	const char *tmpdir;		/* scratch space for this iteration */
+	/*
+	 * The clock counts guest instructions (QEMU icount): an iteration
+	 * is fixed work timed by it, never a count of what fits in a
+	 * fixed time, which would round to whole operations.
+	 */
+	bool exact;
 };
 
 /*
@@ -183,6 +189,8 @@ struct kab_workload {
 	double (*expected_seconds)(const struct kab_job *job, int nr_cpus);
 	/* A program the guest must hold besides the agent, or NULL. */
 	const char *program;
+	/* The metric of the operations an iteration did (path-length's). */
+	const char *ops_metric;
 };
 
 extern const struct kab_workload *const kab_workloads[];
@@ -358,6 +366,7 @@ struct kab_agent_opts {
 	const char *tmpdir;
 	const char *monitors;	/* "a,b", "none"; NULL: all */
 	bool guest;		/* we own the machine: settings may change */
+	bool exact;		/* kab_runctx's: time is guest instructions */
 };
 
 /* perf-profile's sampling frequency: lkp's default, and its bounds. */
@@ -436,6 +445,15 @@ const char *kab_run_status_name(enum kab_run_status st);
 struct kab_collector;
 struct kab_collector *kab_collector_new(const struct kab_collect_ops *ops,
 					void *ctx);
+/*
+ * Metrics a target measures itself, outside the guest (the qemu
+ * target's instruction counts): added to each whole iteration before
+ * it is delivered.  Names and values are the target's, trusted.
+ */
+typedef void (*kab_iter_extra_fn)(void *ctx, int iteration,
+				  struct kab_metrics *m);
+void kab_collector_set_extra(struct kab_collector *c, kab_iter_extra_fn fn,
+			     void *ctx);
 int kab_collector_feed(struct kab_collector *c, const void *buf, size_t n);
 /*
  * End of stream.  The status is what the agent said in its end record;
@@ -523,16 +541,69 @@ enum kab_boot_outcome {
 
 const char *kab_boot_outcome_name(enum kab_boot_outcome o);
 
+/*
+ * What times the guest.  wall: the host's clock, as on hardware; under
+ * TCG the host's load is in every number.  icount: QEMU's instruction
+ * counter (-icount shift=N,sleep=off), the guest's clock advancing 2^N
+ * ns an instruction: the host is out of the measurement, and so are
+ * caches and TLBs, which TCG does not model.  auto: icount under TCG,
+ * wall under KVM.
+ */
+enum kab_clock_kind {
+	KAB_CLOCK_AUTO,
+	KAB_CLOCK_WALL,
+	KAB_CLOCK_ICOUNT,
+};
+
+struct kab_clock {
+	enum kab_clock_kind kind;
+	int shift;		/* icount: 2^shift ns an instruction */
+};
+
+/*
+ * icount's shift unless one is named: a 125 MHz guest, whose boot and
+ * fixed-time parts (malloc1's warmup and seconds) cost an eighth of
+ * the instructions they would at shift 0.
+ */
+#define KAB_ICOUNT_SHIFT	3
+
+/* "auto", "wall", "icount" or "icount:N"; -1 with err naming the fix. */
+int kab_clock_parse(const char *s, struct kab_clock *out, struct kab_err *err);
+/*
+ * "wall" or "icount:N", as a run stores it ("auto" when unresolved);
+ * kab_clock_stored_ok (common.h) checks a stored one.
+ */
+void kab_clock_name(const struct kab_clock *c, char *buf, size_t n);
+
+/*
+ * The instructions iteration N executed, user and kernel, from kab's
+ * QEMU plugin's output (plugin/insn.c): 0, or -1 when its marks are
+ * not there in order.
+ */
+int kab_insn_counts(const char *text, size_t len, int it, uint64_t *user,
+		    uint64_t *kernel);
+/*
+ * lkp's perf-stat rows of those counts into m, which holds the rest of
+ * the iteration: perf-stat.total.instructions (:u and :k apart),
+ * .ps.instructions per second of SUITE.time.elapsed_time and
+ * .overall.path-length, instructions per operation of ops_metric.
+ */
+void kab_insn_metrics(uint64_t user, uint64_t kernel, const char *suite,
+		      const char *ops_metric, struct kab_metrics *m);
+
 struct kab_qemu_opts {
 	const char *kernel;	/* bzImage */
 	const char *cmdline;	/* added to kab's own options */
-	int smp;
+	int smp;		/* 0: 1 under icount, else 2 */
 	const char *mem;	/* "2G" */
 	const char *qemu;	/* NULL: qemu-system-x86_64 from PATH */
 	const char *cache_dir;	/* initramfs images */
 	double boot_timeout;	/* seconds allowed to reach the agent */
 	double timeout;		/* whole boot's deadline; 0: from the job */
 	const char *pin;	/* host CPUs for QEMU ("0-1,3"), or NULL */
+	struct kab_clock clock;
+	/* kab-insn.so, to count instructions (perf-stat), or NULL */
+	const char *plugin;
 };
 
 struct kab_boot {
@@ -543,6 +614,8 @@ struct kab_boot {
 	char accel[8];		/* kvm or tcg */
 	char qemu_version[96];
 	char entry[8];		/* pvh (the unpacked vmlinux) or bzimage */
+	char clock[16];		/* kab_clock_name of the clock it ran on */
+	int smp;		/* the vCPUs it booted with */
 	double seconds;		/* QEMU's start to its exit */
 	double hello;		/* ... to the agent's start record, 0: never */
 	double first_sample;	/* ... to the first whole iteration */

@@ -4,6 +4,11 @@
  * runs it: the real stress-ng binary with --timeout, --times, --verify,
  * --metrics, --no-rand-seed and --radixsort N (and --radixsort-method
  * when the job gives a method), its --yaml report read with libyaml.
+ *
+ * When time is guest instructions (exact mode) an iteration is fixed
+ * work, --radixsort-ops: the bogo-ops that fit in a fixed time are a
+ * whole number, 20 in every 2 s iteration of every kernel under TCG,
+ * while the time of a fixed number of them is not rounded at all.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -58,15 +63,36 @@ static bool log_says(const char *log, const char *what)
 	return says;
 }
 
+/*
+ * Fixed work: the job's ops; in exact mode without them, RATE bogo-ops
+ * a worker for each second of testtime (about what a worker does in
+ * that much guest time at icount shift 0, a 1 GHz guest); else none.
+ */
+#define RATE 10
+
+static long fixed_ops(const struct kab_runctx *ctx, int workers, double secs)
+{
+	const char *ops = kab_job_get(ctx->job, "ops");
+	long n = ops && *ops ? atol(ops) : 0;
+
+	if (n > 0 || !ctx->exact)
+		return n;
+	n = (long)(secs * RATE + 0.5) * workers;
+	return n > 0 ? n : 1;
+}
+
 static int radixsort_run(const struct kab_runctx *ctx, struct kab_metrics *out,
 			 struct kab_err *err)
 {
 	const struct kab_job *job = ctx->job;
 	const char *method = kab_job_get(job, "method");
 	char *bin, *yaml, *log, nthreads[16], timeout[32], why[256];
+	const char *argv[20];
+	char opsbuf[24];
 	struct kab_stressng_result res;
 	struct strbuf sb = STRBUF_INIT;
-	int n, status, ret = -1;
+	int n, status, ret = -1, argc = 0;
+	long ops = 0;
 	double secs;
 	pid_t pid;
 
@@ -83,9 +109,36 @@ static int radixsort_run(const struct kab_runctx *ctx, struct kab_metrics *out,
 				   "KAB_STRESS_NG at it");
 	snprintf(nthreads, sizeof(nthreads), "%d", n);
 	snprintf(timeout, sizeof(timeout), "%ds", secs < 1 ? 1 : (int)secs);
+	ops = fixed_ops(ctx, n, secs);
+	if (ops) {
+		/* fixed work; the timeout only ends a run that hangs */
+		snprintf(opsbuf, sizeof(opsbuf), "%ld", ops);
+		snprintf(timeout, sizeof(timeout), "%lds",
+			 100 * (long)(secs < 1 ? 1 : secs) + 600);
+	}
 	yaml = xasprintf("%s/stress-ng.yaml", ctx->tmpdir);
 	log = xasprintf("%s/stress-ng.log", ctx->tmpdir);
 	unlink(yaml);
+	argv[argc++] = "stress-ng";
+	argv[argc++] = "--timeout";
+	argv[argc++] = timeout;
+	argv[argc++] = "--times";
+	argv[argc++] = "--verify";
+	argv[argc++] = "--metrics";
+	argv[argc++] = "--no-rand-seed";
+	argv[argc++] = "--radixsort";
+	argv[argc++] = nthreads;
+	if (method) {
+		argv[argc++] = "--radixsort-method";
+		argv[argc++] = method;
+	}
+	if (ops) {
+		argv[argc++] = "--radixsort-ops";
+		argv[argc++] = opsbuf;
+	}
+	argv[argc++] = "--yaml";
+	argv[argc++] = yaml;
+	argv[argc] = NULL;
 
 	pid = fork();
 	if (pid < 0) {
@@ -101,16 +154,7 @@ static int radixsort_run(const struct kab_runctx *ctx, struct kab_metrics *out,
 			dup2(fd, 1);
 			dup2(fd, 2);
 		}
-		if (method)
-			execl(bin, "stress-ng", "--timeout", timeout, "--times",
-			      "--verify", "--metrics", "--no-rand-seed",
-			      "--radixsort", nthreads, "--radixsort-method",
-			      method, "--yaml", yaml, (char *)NULL);
-		else
-			execl(bin, "stress-ng", "--timeout", timeout, "--times",
-			      "--verify", "--metrics", "--no-rand-seed",
-			      "--radixsort", nthreads, "--yaml", yaml,
-			      (char *)NULL);
+		execv(bin, (char *const *)argv);
 		dprintf(2, "cannot run %s: %s\n", bin, strerror(errno));
 		_exit(127);
 	}
@@ -151,6 +195,12 @@ static int radixsort_run(const struct kab_runctx *ctx, struct kab_metrics *out,
 	}
 	if (kab_stressng_parse_yaml(sb.buf, sb.len, "radixsort", &res, err))
 		goto out;
+	if (ops && res.bogo_ops != ops) {
+		kab_err_set(err, "stress-ng did %.0f of its %ld bogo-ops before "
+			    "its timeout (%s): give fewer with --set ops=N",
+			    res.bogo_ops, ops, timeout);
+		goto out;
+	}
 	kab_metrics_add(out, "stress-ng.radixsort.ops", res.bogo_ops);
 	kab_metrics_add(out, "stress-ng.radixsort.ops_per_sec",
 			res.ops_per_sec_real);
@@ -181,6 +231,10 @@ static const struct kab_pdesc radixsort_params[] = {
 	{ "method", KAB_P_WORD, NULL, NULL,
 	  "stress-ng --radixsort-method (0.17.04 and later), as lkp's jobs "
 	  "give it" },
+	{ "ops", KAB_P_COUNT, NULL, NULL,
+	  "fixed work: bogo-ops an iteration, in all (--radixsort-ops); "
+	  "under --clock icount 10 a worker for each second of testtime "
+	  "unless given" },
 	{ NULL, 0, NULL, NULL, NULL },
 };
 
@@ -192,4 +246,5 @@ const struct kab_workload kab_workload_radixsort = {
 	.run = radixsort_run,
 	.expected_seconds = radixsort_expected,
 	.program = "stress-ng",
+	.ops_metric = "stress-ng.radixsort.ops",
 };

@@ -9,6 +9,17 @@
  * on the command line, -no-reboot for QEMU, and a host-side deadline
  * after which QEMU is killed.  QEMU's exit status proves nothing: only
  * the agent's end record says the job ran.
+ *
+ * The clock (kab_clock): under icount the guest's time is its
+ * instruction count and the agent runs each iteration as fixed work
+ * (--exact).  icount runs every vCPU round-robin in one host thread,
+ * and QEMU 7.2 never schedules a secondary CPU again once the boot CPU
+ * waits for it to come up: the boot stalls at "Booting SMP
+ * configuration".  So icount has one vCPU, and auto picks it only then.
+ *
+ * The plugin (plugin/insn.c) writes its instruction counts at the
+ * agent's marks into a file without a name, as the console; at each
+ * iteration's end kab reads them and adds lkp's perf-stat rows.
  */
 #include <dirent.h>
 #include <sched.h>
@@ -176,6 +187,74 @@ int kab_kernel_check(const char *path, struct kab_err *err)
 	return 0;
 }
 
+/*
+ * Exact mode leaves the guest no luck of its own either: no RDRAND or
+ * RDSEED (TCG's come from the host's entropy) to seed the kernel's
+ * randomness, a calendar that starts at the same second, and no
+ * address-space randomization (norandmaps), whose layout alone moved
+ * malloc1's boot means by 10% (a mapping across a 1 GiB boundary costs
+ * page tables at every call).
+ */
+#define EXACT_CPU	"max,-rdrand,-rdseed"
+#define EXACT_RTC	"base=2026-01-01T00:00:00,clock=vm"
+#define EXACT_CMDLINE	"norandmaps"
+
+/* Does this QEMU load TCG plugins (-plugin in its -help)? */
+static bool qemu_has_plugins(const char *qemu)
+{
+	char *cmd = xasprintf("'%s' -help 2>/dev/null", qemu);
+	FILE *f = popen(cmd, "r");
+	char line[256];
+	bool has = false;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "-plugin ", 8))
+			has = true;
+	if (f)
+		pclose(f);
+	free(cmd);
+	return has;
+}
+
+/*
+ * The clock and CPUs of a boot: auto is icount under TCG with one vCPU
+ * (smp 0, the default, is one under icount and two otherwise), else
+ * wall.  kvm is false under icount, which only TCG has.
+ */
+static void resolve_clock(const struct kab_qemu_opts *q, bool kvm,
+			  struct kab_clock *clock, int *smp)
+{
+	*clock = q->clock;
+	if (clock->kind == KAB_CLOCK_AUTO) {
+		clock->kind = !kvm && q->smp <= 1 ? KAB_CLOCK_ICOUNT :
+						    KAB_CLOCK_WALL;
+		clock->shift = KAB_ICOUNT_SHIFT;
+	}
+	*smp = q->smp ? q->smp : clock->kind == KAB_CLOCK_ICOUNT ? 1 : 2;
+}
+
+/* The plugin's counts of an iteration, as perf-stat rows. */
+struct insn_ctx {
+	int fd;			/* the plugin's output, unlinked */
+	const struct kab_workload *w;
+	const char *suite;
+};
+
+static void add_insns(void *arg, int it, struct kab_metrics *m)
+{
+	struct insn_ctx *x = arg;
+	struct strbuf sb = STRBUF_INIT;
+	uint64_t user, kernel;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", x->fd);
+	if (!read_file(path, &sb, NULL) && sb.buf &&
+	    !kab_insn_counts(sb.buf, sb.len, it, &user, &kernel))
+		kab_insn_metrics(user, kernel, x->suite,
+				 x->w ? x->w->ops_metric : NULL, m);
+	strbuf_release(&sb);
+}
+
 /* KAB_QEMU_PREALLOC=0 boots without -mem-prealloc (make bench's before). */
 static bool prealloc(void)
 {
@@ -192,7 +271,10 @@ int kab_target_qemu(const struct kab_target_opts *o,
 							 o->job->test);
 	char *qemu = NULL, *stressng = NULL, *initrd = NULL, *append = NULL;
 	char *serial0 = NULL, *job = NULL, *vmlinux = NULL, smp[16], log[] =
-		"/tmp/kab-console.XXXXXX";
+		"/tmp/kab-console.XXXXXX", ilog[] = "/tmp/kab-insn.XXXXXX";
+	char *icount = NULL, *plugin = NULL;
+	struct insn_ctx insn = { .fd = -1 };
+	struct kab_clock clock;
 	struct strbuf console = STRBUF_INIT;
 	const char *env = getenv("KAB_STRESS_NG");
 	bool cached, timed_out = false, kvm;
@@ -255,9 +337,33 @@ int kab_target_qemu(const struct kab_target_opts *o,
 	unlink(log);
 retry:
 	qemu_version(qemu, boot->qemu_version, sizeof(boot->qemu_version));
-	kvm = kab_kvm_usable(q->cache_dir, boot->qemu_version);
+	kvm = q->clock.kind != KAB_CLOCK_ICOUNT &&
+	      kab_kvm_usable(q->cache_dir, boot->qemu_version);
+	resolve_clock(q, kvm, &clock, &boot->smp);
+	kab_clock_name(&clock, boot->clock, sizeof(boot->clock));
 	snprintf(boot->accel, sizeof(boot->accel), "%s", kvm ? "kvm" : "tcg");
-	snprintf(smp, sizeof(smp), "%d", q->smp);
+	snprintf(smp, sizeof(smp), "%d", boot->smp);
+	free(icount);
+	icount = clock.kind == KAB_CLOCK_ICOUNT ?
+		 xasprintf("shift=%d,sleep=off,align=off", clock.shift) : NULL;
+	/* the plugin counts when perf-stat is asked for and QEMU can */
+	if (q->plugin && insn.fd < 0 &&
+	    kab_monitor_selected(o->monitors, "perf-stat") &&
+	    qemu_has_plugins(qemu)) {
+		insn.fd = mkostemp(ilog, O_CLOEXEC);
+		if (insn.fd >= 0)
+			unlink(ilog);
+	}
+	free(plugin);
+	plugin = insn.fd >= 0 ?
+		 xasprintf("%s,out=/dev/fd/%d,threads=%d", q->plugin, insn.fd,
+			   clock.kind == KAB_CLOCK_ICOUNT ? 1 : boot->smp) :
+		 NULL;
+	if (insn.fd >= 0) {
+		insn.w = w;
+		insn.suite = o->job->suite;
+		kab_collector_set_extra(c, add_insns, &insn);
+	}
 	/*
 	 * Under TCG a vCPU thread the host does not schedule for a while
 	 * sees its clock jump: give the lockup and stall detectors room,
@@ -265,12 +371,14 @@ retry:
 	 */
 	append = xasprintf("console=ttyS0 panic=-1 softlockup_panic=1 "
 			   "nmi_watchdog=panic oops=panic loglevel=5%s "
-			   "rdinit=/init%s%s -- --iterations %d --monitors %s",
+			   "rdinit=/init%s%s%s -- --iterations %d --monitors %s%s",
 			   kvm ? "" : " watchdog_thresh=60 "
 			   "rcupdate.rcu_cpu_stall_timeout=60",
+			   icount ? " " EXACT_CMDLINE : "",
 			   q->cmdline && *q->cmdline ? " " : "",
 			   q->cmdline ? q->cmdline : "", o->iterations,
-			   o->monitors ? o->monitors : "all");
+			   o->monitors ? o->monitors : "all",
+			   icount ? " --exact" : "");
 	serial0 = xasprintf("file:/dev/fd/%d", logfd);
 	if (pipe2(fds, O_CLOEXEC)) {
 		kab_err_set(err, "pipe: %s", strerror(errno));
@@ -297,6 +405,8 @@ retry:
 			dup2(errfd, 2);
 		setpgid(0, 0);
 		fcntl(logfd, F_SETFD, 0);	/* for QEMU's -serial file: */
+		if (insn.fd >= 0)
+			fcntl(insn.fd, F_SETFD, 0);	/* for the plugin */
 		/* A QEMU whose kab is gone has nobody to report to. */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		/* --pin: QEMU and so its vCPU threads on those CPUs only. */
@@ -308,24 +418,42 @@ retry:
 		}
 		signal(SIGINT, SIG_DFL);
 		{
-			const char *argv[] = {
+			const char *argv[40];
+			size_t n = 0;
+			const char *const fixed[] = {
 				qemu, "-name", "kab", "-nodefaults",
 				"-display", "none",
 				"-no-reboot", "-accel", kvm ? "kvm" : "tcg",
-				"-cpu", kvm ? "host" : "max", "-smp", smp,
+				"-cpu", kvm ? "host" : icount ? EXACT_CPU :
+				"max", "-smp", smp,
 				"-m", q->mem, "-kernel",
 				vmlinux ? vmlinux : q->kernel, "-initrd",
 				initrd, "-append", append, "-serial", serial0,
 				"-serial", "stdio",
-				/*
-				 * All guest RAM touched before the guest runs:
-				 * the host's page faults and THP luck stop
-				 * landing in the measurement.  Between-boot
-				 * spread of malloc1 under TCG: 20% -> 10%.
-				 */
-				prealloc() ? "-mem-prealloc" : NULL, NULL,
 			};
 
+			memcpy(argv, fixed, sizeof(fixed));
+			n = ARRAY_SIZE(fixed);
+			/*
+			 * All guest RAM touched before the guest runs: the
+			 * host's page faults and THP luck stop landing in
+			 * the measurement.  Between-boot spread of malloc1
+			 * under TCG: 20% -> 10%.
+			 */
+			if (prealloc())
+				argv[n++] = "-mem-prealloc";
+			/* the guest's clock is its instructions */
+			if (icount) {
+				argv[n++] = "-icount";
+				argv[n++] = icount;
+				argv[n++] = "-rtc";
+				argv[n++] = EXACT_RTC;
+			}
+			if (plugin) {
+				argv[n++] = "-plugin";
+				argv[n++] = plugin;
+			}
+			argv[n] = NULL;
 			execv(qemu, (char *const *)argv);
 		}
 		_exit(127);
@@ -337,9 +465,15 @@ retry:
 		kab_err_set(err, "fork: %s", strerror(errno));
 		goto out_log;
 	}
+	/*
+	 * Under icount a guest second costs the host from about 2 s
+	 * (shift 3) to 15 s (shift 0) here: the deadline, which only ends
+	 * a hung boot, allows 20.
+	 */
 	deadline = t0 + (q->timeout > 0 ? q->timeout :
 			 q->boot_timeout + 30 + o->iterations *
-			 ((w ? w->expected_seconds(o->job, q->smp) : 60) + 10));
+			 ((w ? w->expected_seconds(o->job, boot->smp) : 60) *
+			  (icount ? 20 : 1) + 10));
 	kab_pump(pid, fds[0], c, o, deadline, &timed_out, &status, &times,
 		 err);
 	boot->seconds = now_mono() - t0;
@@ -389,6 +523,12 @@ out:
 	free(append);
 	free(serial0);
 	free(job);
+	free(icount);
+	free(plugin);
+	if (insn.fd >= 0) {
+		kab_collector_set_extra(c, NULL, NULL);
+		close(insn.fd);
+	}
 	if (!ret)
 		boot->timed_out = timed_out;
 	return ret;

@@ -13,21 +13,26 @@
 
 #define SIZE (128UL * 1024 * 1024)
 
+static void malloc1_one(unsigned long nr)
+{
+	void *addr = malloc(SIZE);
+
+	(void)nr;
+	if (!addr)
+		abort();
+	/*
+	 * Upstream's assert() keeps the pair alive; with NDEBUG the
+	 * compiler may drop malloc/free entirely.  Hand the pointer to an
+	 * empty asm so it must exist.
+	 */
+	__asm__ __volatile__("" : : "r"(addr) : "memory");
+	free(addr);
+}
+
 static void malloc1_testcase(unsigned long long *iterations, unsigned long nr)
 {
-	(void)nr;
 	for (;;) {
-		void *addr = malloc(SIZE);
-
-		if (!addr)
-			abort();
-		/*
-		 * Upstream's assert() keeps the pair alive; with NDEBUG the
-		 * compiler may drop malloc/free entirely.  Hand the pointer
-		 * to an empty asm so it must exist.
-		 */
-		__asm__ __volatile__("" : : "r"(addr) : "memory");
-		free(addr);
+		malloc1_one(nr);
 		(*iterations)++;
 	}
 }
@@ -35,6 +40,7 @@ static void malloc1_testcase(unsigned long long *iterations, unsigned long nr)
 static const struct wis_test malloc1 = {
 	.description = "malloc/free of 128MB",
 	.testcase = malloc1_testcase,
+	.one = malloc1_one,
 };
 
 static int malloc1_run(const struct kab_runctx *ctx, struct kab_metrics *out,
@@ -45,6 +51,7 @@ static int malloc1_run(const struct kab_runctx *ctx, struct kab_metrics *out,
 
 	if (wis_opts_from_job(ctx->job, ctx->nr_cpus, &o, err))
 		return -1;
+	o.exact = ctx->exact;
 	if (wis_run(&malloc1, &o, &res, err))
 		return -1;
 	wis_metrics(&o, &res, out);
@@ -72,4 +79,5 @@ const struct kab_workload kab_workload_malloc1 = {
 	.params = malloc1_params,
 	.run = malloc1_run,
 	.expected_seconds = wis_expected_seconds,
+	.ops_metric = "will-it-scale.total_iterations",
 };

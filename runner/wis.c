@@ -12,6 +12,13 @@
  * Children die with their parent (PR_SET_PDEATHSIG instead of
  * upstream's one-second alarm, the same guarantee without a signal
  * per second in the measured loop).
+ *
+ * Exact mode (time is guest instructions): the harness runs the test's
+ * loop itself, one() at a time, and each task notes its count and the
+ * clock at the first loop boundary after the window opens and after it
+ * closes; its rate is the whole loops between over their own time.  A
+ * count of the loops that fit in a second would be rounded to a loop:
+ * 0.2% of a kernel that does 449 a second.
  */
 #include <errno.h>
 #include <hwloc.h>
@@ -29,6 +36,14 @@
 
 #define MAX_CACHELINE_SIZE 256
 
+/* A task's line: its counter first, then its exact window. */
+struct line {
+	unsigned long long counter;
+	unsigned long long count[2];	/* at the window's two boundaries */
+	double when[2];			/* the clock there */
+	int phase;			/* boundaries noted so far */
+};
+
 struct task {
 	const struct wis_test *t;
 	unsigned long long *counter;
@@ -37,6 +52,7 @@ struct task {
 	hwloc_cpuset_t cpuset;	/* NULL: no binding */
 	int start_fd;
 	int go_fd;		/* the parent's end, closed in children */
+	const volatile int *phase;	/* exact mode's window, or NULL */
 	pthread_t thread;
 	pid_t pid;
 };
@@ -50,6 +66,37 @@ static void wait_for_start(int fd)
 		;
 }
 
+/*
+ * The exact harness's loop: the parent moves *phase to 1 when the
+ * window opens and to 2 when it closes; the task notes where it is at
+ * its next loop boundary.
+ */
+static void exact_loop(struct task *tk)
+{
+	struct line *l = (struct line *)tk->counter;
+	const volatile int *phase = tk->phase;
+
+	for (;;) {
+		int ph = *phase;
+
+		if (ph > l->phase) {
+			l->count[ph - 1] = l->counter;
+			l->when[ph - 1] = now_mono();
+			__atomic_store_n(&l->phase, ph, __ATOMIC_RELEASE);
+		}
+		tk->t->one(tk->nr);
+		l->counter++;
+	}
+}
+
+static void run_test(struct task *tk)
+{
+	if (tk->phase)
+		exact_loop(tk);
+	else
+		tk->t->testcase(tk->counter, tk->nr);
+}
+
 static void *thread_main(void *arg)
 {
 	struct task *tk = arg;
@@ -57,7 +104,7 @@ static void *thread_main(void *arg)
 	if (tk->cpuset)
 		hwloc_set_cpubind(tk->topo, tk->cpuset, HWLOC_CPUBIND_THREAD);
 	wait_for_start(tk->start_fd);
-	tk->t->testcase(tk->counter, tk->nr);
+	run_test(tk);
 	return NULL;
 }
 
@@ -71,7 +118,7 @@ static void process_main(struct task *tk, pid_t parent)
 	    hwloc_set_cpubind(tk->topo, tk->cpuset, HWLOC_CPUBIND_PROCESS) < 0)
 		_exit(3);
 	wait_for_start(tk->start_fd);
-	tk->t->testcase(tk->counter, tk->nr);
+	run_test(tk);
 	_exit(0);
 }
 
@@ -170,52 +217,20 @@ static int start_tasks(const struct wis_test *t, const struct wis_opts *o,
 	return 0;
 }
 
-int wis_run(const struct wis_test *t, const struct wis_opts *o,
-	    struct wis_result *res, struct kab_err *err)
+/* Upstream's sampling: every second, the tasks' counters read. */
+static int sample_seconds(struct task *tasks, const struct wis_opts *o,
+			  struct wis_result *res, struct kab_err *err)
 {
-	unsigned long long *prev, total = 0;
-	hwloc_topology_t topo;
-	struct task *tasks;
-	char *area;
-	int fds[2], i, iterations = 0, ret = -1;
-
-	memset(res, 0, sizeof(*res));
-	area = mmap(NULL, (size_t)o->nr_tasks * MAX_CACHELINE_SIZE,
-		    PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (area == MAP_FAILED)
-		return kab_err_set(err, "cannot map the counters: %s",
-				   strerror(errno));
-	if (pipe(fds)) {
-		munmap(area, (size_t)o->nr_tasks * MAX_CACHELINE_SIZE);
-		return kab_err_set(err, "pipe: %s", strerror(errno));
-	}
-	tasks = xcalloc(o->nr_tasks, sizeof(*tasks));
-	prev = xcalloc(o->nr_tasks, sizeof(*prev));
-	hwloc_topology_init(&topo);
-	hwloc_topology_load(topo);
-	for (i = 0; i < o->nr_tasks; i++) {
-		tasks[i].t = t;
-		tasks[i].nr = i;
-		tasks[i].topo = topo;
-		tasks[i].counter =
-			(unsigned long long *)&area[i * MAX_CACHELINE_SIZE];
-	}
-	if (setup_binding(tasks, o, topo, err))
-		goto out;
-	if (start_tasks(t, o, tasks, fds[0], fds[1], err)) {
-		close(fds[1]);
-		fds[1] = -1;
-		goto out_stop;
-	}
-	close(fds[1]);	/* go */
-	fds[1] = -1;
+	unsigned long long *prev = xcalloc(o->nr_tasks, sizeof(*prev));
+	unsigned long long total = 0;
+	int i, iterations = 0, ret = -1;
 
 	for (;;) {
 		unsigned long long sum = 0, min = -1ULL, max = 0;
 
 		sleep(1);
 		if (!o->threads && check_tasks(tasks, o->nr_tasks, err))
-			goto out_stop;
+			goto out;
 		for (i = 0; i < o->nr_tasks; i++) {
 			unsigned long long val =
 				*(volatile unsigned long long *)tasks[i].counter;
@@ -237,6 +252,116 @@ int wis_run(const struct wis_test *t, const struct wis_opts *o,
 			break;
 	}
 	res->average = total / o->samples;
+	ret = 0;
+out:
+	free(prev);
+	return ret;
+}
+
+/* Seconds a task may take to reach its next loop boundary. */
+#define EXACT_GRACE 120
+
+/*
+ * The exact harness: the window opens after the warmup and closes
+ * samples seconds later, each task's rate is its own whole loops over
+ * their own time.
+ */
+static int sample_exact(struct task *tasks, const struct wis_opts *o,
+			volatile int *phase, struct wis_result *res,
+			struct kab_err *err)
+{
+	double give_up;
+	int i, s;
+
+	for (s = 0; s < o->warmup + o->samples; s++) {
+		if (s == o->warmup)
+			*phase = 1;
+		sleep(1);
+		if (!o->threads && check_tasks(tasks, o->nr_tasks, err))
+			return -1;
+	}
+	if (!o->warmup && !o->samples)
+		*phase = 1;
+	*phase = 2;
+	give_up = now_mono() + EXACT_GRACE;
+	for (i = 0; i < o->nr_tasks; i++) {
+		struct line *l = (struct line *)tasks[i].counter;
+
+		while (__atomic_load_n(&l->phase, __ATOMIC_ACQUIRE) < 2) {
+			if (!o->threads && check_tasks(tasks, o->nr_tasks, err))
+				return -1;
+			if (now_mono() > give_up)
+				return kab_err_set(err, "task %d did not finish "
+						   "its loop in %d s", i,
+						   EXACT_GRACE);
+			usleep(1000);
+		}
+	}
+	res->min = -1ULL;
+	for (i = 0; i < o->nr_tasks; i++) {
+		struct line *l = (struct line *)tasks[i].counter;
+		double dt = l->when[1] - l->when[0];
+		double r = dt > 0 ? (l->count[1] - l->count[0]) / dt : 0;
+
+		res->rate += r;
+		if ((unsigned long long)r < res->min)
+			res->min = (unsigned long long)r;
+		if ((unsigned long long)r > res->max)
+			res->max = (unsigned long long)r;
+	}
+	res->average = (unsigned long long)res->rate;
+	return 0;
+}
+
+int wis_run(const struct wis_test *t, const struct wis_opts *o,
+	    struct wis_result *res, struct kab_err *err)
+{
+	size_t size = (size_t)(o->nr_tasks + 1) * MAX_CACHELINE_SIZE;
+	hwloc_topology_t topo;
+	struct task *tasks;
+	volatile int *phase;
+	char *area;
+	int fds[2], i, ret = -1;
+
+	memset(res, 0, sizeof(*res));
+	if (o->exact && !t->one)
+		return kab_err_set(err, "%s has no exact harness: run it with "
+				   "--clock wall", t->description);
+	area = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (area == MAP_FAILED)
+		return kab_err_set(err, "cannot map the counters: %s",
+				   strerror(errno));
+	if (pipe(fds)) {
+		munmap(area, size);
+		return kab_err_set(err, "pipe: %s", strerror(errno));
+	}
+	/* the window's phase has a line of its own, after the tasks' */
+	phase = (volatile int *)&area[o->nr_tasks * MAX_CACHELINE_SIZE];
+	tasks = xcalloc(o->nr_tasks, sizeof(*tasks));
+	hwloc_topology_init(&topo);
+	hwloc_topology_load(topo);
+	for (i = 0; i < o->nr_tasks; i++) {
+		tasks[i].t = t;
+		tasks[i].nr = i;
+		tasks[i].topo = topo;
+		tasks[i].counter =
+			(unsigned long long *)&area[i * MAX_CACHELINE_SIZE];
+		tasks[i].phase = o->exact ? phase : NULL;
+	}
+	if (setup_binding(tasks, o, topo, err))
+		goto out;
+	if (start_tasks(t, o, tasks, fds[0], fds[1], err)) {
+		close(fds[1]);
+		fds[1] = -1;
+		goto out_stop;
+	}
+	close(fds[1]);	/* go */
+	fds[1] = -1;
+
+	if (o->exact ? sample_exact(tasks, o, phase, res, err) :
+		       sample_seconds(tasks, o, res, err))
+		goto out_stop;
 	for (i = 0; i < o->nr_tasks; i++)
 		res->total += *(volatile unsigned long long *)tasks[i].counter;
 	ret = 0;
@@ -258,8 +383,7 @@ out:
 		close(fds[0]);
 		hwloc_topology_destroy(topo);
 		free(tasks);
-		free(prev);
-		munmap(area, (size_t)o->nr_tasks * MAX_CACHELINE_SIZE);
+		munmap(area, size);
 	}
 	return ret;
 }
@@ -291,11 +415,14 @@ void wis_metrics(const struct wis_opts *o, const struct wis_result *res,
 		 struct kab_metrics *out)
 {
 	const char *kind = o->threads ? "thread" : "process";
+	/* lkp truncates to whole operations; exact mode keeps the rest */
+	double avg = o->exact ? res->rate : (double)res->average;
+	double per = o->exact ? res->rate / o->nr_tasks :
+			(double)(res->average / o->nr_tasks);
 
-	kab_metrics_addf(out, (double)(res->average / o->nr_tasks),
-			 "will-it-scale.per_%s_ops", kind);
-	kab_metrics_add(out, "will-it-scale.workload", (double)res->average);
-	kab_metrics_addf(out, (double)res->average, "will-it-scale.%d.%s",
+	kab_metrics_addf(out, per, "will-it-scale.per_%s_ops", kind);
+	kab_metrics_add(out, "will-it-scale.workload", avg);
+	kab_metrics_addf(out, avg, "will-it-scale.%d.%s",
 			 o->nr_tasks, o->threads ? "threads" : "processes");
 	kab_metrics_add(out, "will-it-scale.total_iterations",
 			(double)res->total);

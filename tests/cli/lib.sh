@@ -98,6 +98,20 @@ mean_of() {
 	printf '%s\n' "$out" | awk -v m="$metric" '$NF == m { print $2 }'
 }
 
+# agent_metric FILE NAME: NAME's value in the first sample record of
+# the kab-agent stream in FILE ("@KAB1 len crc json" lines).
+agent_metric() {
+	python3 - "$1" "$2" <<-'PY'
+	import json, sys
+	for line in open(sys.argv[1], "rb").read().split(b"\n"):
+	    if line.startswith(b"@KAB1 "):
+	        body = json.loads(line.split(b" ", 3)[3])
+	        if body.get("t") == "sample" and sys.argv[2] in body["metrics"]:
+	            print(repr(body["metrics"][sys.argv[2]]))
+	            break
+	PY
+}
+
 # sqlite3 on the test database.
 sql() {
 	sqlite3 "$KAB_DB" "$@"

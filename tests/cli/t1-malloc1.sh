@@ -191,6 +191,31 @@ test_expect "the compiled loop still calls malloc and free" '
 		awk "/<malloc1_testcase>:/,/^$/" >$TMP/dis
 	grep -q "call.*<malloc@plt>" $TMP/dis
 	grep -q "call.*<free@plt>" $TMP/dis
+	# and so does the exact harness, one pass at a time
+	objdump -d --no-show-raw-insn $KAB_AGENT |
+		awk "/<malloc1_one>:/,/^$/" >$TMP/dis
+	grep -q "call.*<malloc@plt>" $TMP/dis
+	grep -Eq "(call|jmp).*<free@plt>" $TMP/dis
+'
+
+# The agent as a guest runs it under --clock icount: the measured window
+# is whole loops over their own time, never a count of what fits in a
+# second (which is a whole number, rounding a slow kernel by 0.2%).
+test_expect "exact mode: malloc1 times whole loops, unrounded" '
+	printf "%s" "{\"name\":\"m\",\"suite\":\"will-it-scale\",\"test\":\"malloc1\",\"params\":{\"bind\":\"core\",\"mode\":\"process\",\"nr_task\":\"1\",\"test\":\"malloc1\",\"testcase\":\"will-it-scale\",\"testtime\":\"2s\",\"warmup\":\"0\"}}" >$TMP/job.json
+	"$KAB_AGENT" --job $TMP/job.json --exact --monitors none >$TMP/exact
+	ops=$(agent_metric $TMP/exact will-it-scale.per_process_ops)
+	all=$(agent_metric $TMP/exact will-it-scale.total_iterations)
+	el=$(agent_metric $TMP/exact will-it-scale.time.elapsed_time)
+	echo "per_process_ops $ops over a window of 2 s, $all loops in $el s"
+	# not a whole number of loops a second
+	check "$ops != int($ops)"
+	# the window is about the whole iteration (no warmup)
+	check "$ops * 2 <= $all && $ops * $el >= 0.9 * $all"
+	# upstream harness: lkp truncates to a whole number
+	"$KAB_AGENT" --job $TMP/job.json --monitors none >$TMP/plain
+	ops=$(agent_metric $TMP/plain will-it-scale.per_process_ops)
+	check "$ops == int($ops)"
 '
 
 test_done

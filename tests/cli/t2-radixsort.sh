@@ -21,6 +21,24 @@ test_expect "radixsort runs the real stress-ng and stores lkp's metrics" '
 	check "$cpu > 50 * $n"
 '
 
+# Under --clock icount the bogo-ops that fit in 2 s are a whole number
+# (20 on every kernel under TCG): an iteration is fixed work instead.
+test_expect "exact mode: radixsort does fixed work, timed" '
+	printf "%s" "{\"name\":\"r\",\"suite\":\"stress-ng\",\"test\":\"radixsort\",\"params\":{\"nr_threads\":\"1\",\"test\":\"radixsort\",\"testcase\":\"stress-ng\",\"testtime\":\"1s\"}}" >$TMP/job.json
+	"$KAB_AGENT" --job $TMP/job.json --exact --monitors none >$TMP/exact
+	ops=$(agent_metric $TMP/exact stress-ng.radixsort.ops)
+	rate=$(agent_metric $TMP/exact stress-ng.radixsort.ops_per_sec)
+	echo "ops=$ops ops_per_sec=$rate"
+	# 10 a worker for each second of testtime, however long they take
+	check "$ops == 10"
+	check "$rate > 0 && $rate != int($rate)"
+	# a job that names its work gets it, with or without exact mode
+	kab run --runs 1 --set testtime=1s --set ops=3 --set nr_threads=1 \
+		$JOB >$TMP/o
+	id=$(sql "SELECT max(id) FROM runs")
+	test "$(mean_of $id stress-ng.radixsort.ops)" = 3
+'
+
 # A stand-in for stress-ng: the real one cannot be made to fail on cue.
 fake_stressng() {
 	cat >$TMP/fake-stress-ng <<-EOS

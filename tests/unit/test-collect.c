@@ -361,6 +361,131 @@ static void test_console_stall(void **state)
 			 KAB_BOOT_OK);
 }
 
+/* The target's own metrics join a whole iteration, the guest unasked. */
+static void add_extra(void *ctx, int it, struct kab_metrics *m)
+{
+	int *calls = ctx;
+
+	(*calls)++;
+	kab_metrics_add(m, "perf-stat.total.instructions", 1000.0 * it);
+}
+
+static void test_extra_metrics(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct got g = { 0 };
+	struct kab_collector *c = kab_collector_new(&ops, &g);
+	int calls = 0;
+
+	kab_collector_set_extra(c, add_extra, &calls);
+	put(&sb, "start", start);
+	put(&sb, "iter", "{\"iteration\":1}");
+	put(&sb, "sample", "{\"iteration\":1, \"metrics\":{\"a.ops\":1}}");
+	put(&sb, "iter_end", "{\"iteration\":1}");
+	/* a damaged iteration gets none: it is not delivered at all */
+	put(&sb, "iter", "{\"iteration\":2}");
+	put(&sb, "iter_end", "{\"iteration\":2, \"records\":1}");
+	put(&sb, "end", "{\"status\":\"ok\"}");
+	kab_collector_feed(c, sb.buf, sb.len);
+	kab_collector_finish(c, NULL);
+	kab_collector_free(c);
+	assert_int_equal(calls, 1);
+	assert_int_equal(g.nr_iter, 1);
+	assert_int_equal(g.nr_metrics[0], 2);
+	strbuf_release(&sb);
+}
+
+static double metric(const struct kab_metrics *m, const char *name)
+{
+	const struct kab_metric *x = kab_metrics_find(m, name);
+
+	return x ? x->value : NAN;
+}
+
+/*
+ * kab-insn.so's lines: iteration N is the (2N-1)th and 2Nth mark; a
+ * mark out of order (a guest's own) or a count that runs backwards
+ * gives no count rather than a wrong one.
+ */
+static void test_insn_counts(void **state)
+{
+	const char *good = "kab-insn 1 inline\n"
+			   "mark 1 100 1000\n"
+			   "mark 2 150 3000\n"
+			   "mark 1 200 4000\n"
+			   "mark 2 260 9000\n"
+			   "mark 1 300";		/* being written */
+	const char *const bad[] = {
+		"kab-insn 1 inline\nmark 2 1 1\n",		/* end first */
+		"kab-insn 1 inline\nmark 1 1 1\nmark 1 2 2\n",
+		"kab-insn 1 inline\nmark 1 9 9\nmark 2 1 9\n", /* backwards */
+		"kab-insn 1 inline\nmark 1 1 1\nmark 2 x 2\n",
+		"kab-insn 1 inline\nmark 1 1 1\nmark 2 2 2 junk\n",
+		"kab-insn 1 inline\nmark 3 1 1\nmark 2 2 2\n",
+		"mark 1 1 1\nmark 2 2 2\n",			/* no header */
+		"",
+	};
+	struct kab_metrics m = { 0 };
+	uint64_t u, k;
+	size_t i;
+
+	assert_int_equal(kab_insn_counts(good, strlen(good), 1, &u, &k), 0);
+	assert_true(u == 50 && k == 2000);
+	assert_int_equal(kab_insn_counts(good, strlen(good), 2, &u, &k), 0);
+	assert_true(u == 60 && k == 5000);
+	/* iteration 3 has begun, not ended; 0 is no iteration */
+	assert_int_equal(kab_insn_counts(good, strlen(good), 3, &u, &k), -1);
+	assert_int_equal(kab_insn_counts(good, strlen(good), 0, &u, &k), -1);
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		assert_int_equal(kab_insn_counts(bad[i], strlen(bad[i]), 1, &u,
+						 &k), -1);
+
+	/* lkp's rows: per iteration, :u and :k, per second and per op */
+	kab_metrics_add(&m, "stress-ng.radixsort.ops", 4);
+	kab_metrics_add(&m, "stress-ng.time.elapsed_time", 2);
+	kab_insn_metrics(60, 5000, "stress-ng", "stress-ng.radixsort.ops", &m);
+	assert_true(metric(&m, "perf-stat.total.instructions") == 5060);
+	assert_true(metric(&m, "perf-stat.total.instructions:u") == 60);
+	assert_true(metric(&m, "perf-stat.total.instructions:k") == 5000);
+	assert_true(metric(&m, "perf-stat.ps.instructions") == 2530);
+	assert_true(metric(&m, "perf-stat.overall.path-length") == 1265);
+	kab_metrics_free(&m);
+	/* no ops, no time: no rows made of them */
+	kab_insn_metrics(1, 1, "x", "x.ops", &m);
+	assert_true(isnan(metric(&m, "perf-stat.overall.path-length")));
+	assert_true(isnan(metric(&m, "perf-stat.ps.instructions")));
+	kab_metrics_free(&m);
+}
+
+static void test_clock_names(void **state)
+{
+	static const char *const bad[] = { "icount:", "icount:11", "icount:-1",
+					   "icount:3x", "Wall", "", "icount 3" };
+	struct kab_clock c;
+	struct kab_err err;
+	char name[16];
+	size_t i;
+
+	assert_int_equal(kab_clock_parse("icount", &c, &err), 0);
+	assert_int_equal(c.kind, KAB_CLOCK_ICOUNT);
+	kab_clock_name(&c, name, sizeof(name));
+	assert_string_equal(name, "icount:3");
+	assert_true(kab_clock_stored_ok(name));
+	assert_int_equal(kab_clock_parse("icount:0", &c, &err), 0);
+	assert_int_equal(c.shift, 0);
+	assert_int_equal(kab_clock_parse("icount:10", &c, &err), 0);
+	assert_int_equal(kab_clock_parse("wall", &c, &err), 0);
+	kab_clock_name(&c, name, sizeof(name));
+	assert_string_equal(name, "wall");
+	assert_int_equal(kab_clock_parse("auto", &c, &err), 0);
+	assert_int_equal(c.kind, KAB_CLOCK_AUTO);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		assert_int_equal(kab_clock_parse(bad[i], &c, &err), -1);
+		assert_non_null(strstr(err.msg, "icount:N"));
+		assert_false(kab_clock_stored_ok(bad[i]));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -372,6 +497,9 @@ int main(void)
 		cmocka_unit_test(test_lost_record_drops_iteration),
 		cmocka_unit_test(test_repeated_iteration_refused),
 		cmocka_unit_test(test_console_stall),
+		cmocka_unit_test(test_extra_metrics),
+		cmocka_unit_test(test_insn_counts),
+		cmocka_unit_test(test_clock_names),
 	};
 
 	return cmocka_run_group_tests_name("collect", tests, NULL, NULL);
