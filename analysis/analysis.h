@@ -321,7 +321,10 @@ struct kab_compare_opts {
 	double noise;		/* |%change| floor; < 0: the data's own */
 	/*
 	 * A boot mean's standard deviation at least, relative: exact
-	 * data's kab_exact_floor(), else 0.
+	 * data's kab_exact_floor(), else 0.  A row other than a KPI takes
+	 * the spread of its iterations over the iterations a boot averages
+	 * as its floor too: under icount they differ by what a small
+	 * perturbation moves (a profile's samples, a few events).
 	 */
 	double floor;
 	bool all;		/* show every row */

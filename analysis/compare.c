@@ -191,9 +191,20 @@ static size_t common_blocks(const struct units *u, const struct units *other,
 	return k;
 }
 
+/* A side's spread within its boots over the iterations a boot averages,
+ * as a fraction of its mean; 0 when there is none to tell. */
+static double rel_within(const struct kab_anova *a, double mean)
+{
+	double n0 = a->n0 >= 1 ? a->n0 : 1;
+
+	if (isnan(a->ms_within) || mean == 0)
+		return 0;
+	return sqrt(a->ms_within / n0) / fabs(mean);
+}
+
 static void fill_cell(const struct kab_series *b, const struct kab_side *bside,
 		      const struct kab_summary *bs, const struct kab_series *h,
-		      const struct kab_side *hside, double floor,
+		      const struct kab_side *hside, double floor, bool within,
 		      struct kab_cell *c)
 {
 	struct units ub = { 0 }, uh = { 0 };
@@ -216,6 +227,16 @@ static void fill_cell(const struct kab_series *b, const struct kab_side *bside,
 	kab_anova(h->v, h->boot, h->n, &ah);
 	c->f_base = ab.f;
 	c->f_head = ah.f;
+	/*
+	 * Exact data's other rows: their iterations vary by what a small
+	 * perturbation of the kernel moves too (a profile's samples, a
+	 * count of a few events), deterministically; that spread over the
+	 * iterations a boot averages is their floor as well.
+	 */
+	if (within && floor > 0) {
+		floor = fmax(floor, rel_within(&ab, bs->mean));
+		floor = fmax(floor, rel_within(&ah, c->s.mean));
+	}
 	c->ci_lo = c->ci_hi = NAN;
 	c->unit_sd = NAN;
 	c->p_welch = c->p_mwu = NAN;
@@ -599,7 +620,7 @@ int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 			r->cells[h].p_adj = NAN;
 			if (b && hs && hs->n)
 				fill_cell(b, base, &r->base, hs, &heads[h],
-					  o->floor, &r->cells[h]);
+					  o->floor, !r->kpi, &r->cells[h]);
 			else
 				one_sided_cell(names[i], hs, &r->base,
 					       &r->cells[h]);
