@@ -74,6 +74,17 @@ static double pct_of(double var, bool log_scale, double mean)
 	return log_scale ? 100 * sqrt(var) : 100 * sqrt(var) / fabs(mean);
 }
 
+/* Were all the runs timed by icount? */
+static bool exact(const struct run_info *const *runs, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!runs[i]->exact)
+			return false;
+	return nr > 0;
+}
+
 static int plan_group(void *arg, size_t k, const struct run_info *const *runs,
 		      size_t nr, const struct kab_side *side)
 {
@@ -139,7 +150,22 @@ static int plan_group(void *arg, size_t k, const struct run_info *const *runs,
 	}
 	printf("  cost: %.1f s a boot before its first iteration, %.1f s an "
 	       "iteration\n", in.boot_cost, in.iter_cost);
-	if (in.between_var == 0)
+	if (exact(runs, nr)) {
+		/* boot means that repeat: planned on the resolution */
+		double f = kab_exact_floor() * (log_scale ? 1 : fabs(mean));
+
+		/*
+		 * and iterations differ the same way in every boot (the
+		 * first is colder): they cancel, they are not noise
+		 */
+		if (in.between_var < f * f)
+			in.between_var = f * f;
+		in.within_var = 0;
+		printf("  timed by guest instructions (icount): boot means "
+		       "repeat and iterations differ alike in every boot, so "
+		       "the plan takes exact mode's resolution, %g%%, as the "
+		       "spread of a boot\n", KAB_EXACT_RESOLUTION);
+	} else if (in.between_var == 0)
 		printf("  note: these boots differ no more than their "
 		       "iterations; the plan trusts that (more boots would "
 		       "check it)\n");
