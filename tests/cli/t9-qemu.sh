@@ -75,8 +75,10 @@ test_expect "exact mode: the same kernel twice under a CPU hog, boot means withi
 		--monitors none $SHORT $JOB >/dev/null 2>$TMP/e2
 	kill $h1 $h2
 	cat $TMP/e1 $TMP/e2
-	# the host was busy, and said so
-	grep -q "other processes kept" $TMP/e1
+	# the host was busy, and it is stored; under icount that is no
+	# reason for a note: the numbers are the guest'"'"'s alone
+	check "$(sqlite3 $TMP/x.db "SELECT min(host_busy) FROM boots") > 0.25"
+	not grep -q "other processes kept" $TMP/e1 $TMP/e2
 	for r in 1 2; do
 		sqlite3 $TMP/x.db "SELECT avg(value) FROM samples WHERE run_id = $r AND metric = '"'"'will-it-scale.per_process_ops'"'"'" >$TMP/m$r
 	done
