@@ -374,8 +374,11 @@ static void one_table(const struct cmp_table *t, const struct cmp_opts *o,
 		      json_t *jtables, bool first)
 {
 	if (!strcmp(o->format, "json")) {
-		json_array_append_new(jtables, table_json(&t->h, &t->c,
-							  t->params_obj));
+		json_t *j = table_json(&t->h, &t->c, t->params_obj);
+
+		/* timed by guest instructions: decided to the resolution */
+		json_object_set_new(j, "exact", json_boolean(t->exact));
+		json_array_append_new(jtables, j);
 	} else if (!strcmp(o->format, "csv")) {
 		if (first)
 			printf("params,metric,base,head,base_n,base_mean,"
@@ -385,6 +388,8 @@ static void one_table(const struct cmp_table *t, const struct cmp_opts *o,
 			       "verdict\n");
 		csv_rows(stdout, &t->h, &t->c);
 	} else if (!strcmp(o->format, "markdown")) {
+		if (t->exact)
+			printf("*%s*\n\n", KAB_EXACT_NOTE);
 		markdown_table(stdout, &t->h, &t->c);
 	} else if (!strcmp(o->format, "lkp")) {
 		kab_lkp_table(stdout, &t->h, &t->c);
