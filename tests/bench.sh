@@ -77,12 +77,13 @@ if [ -x /usr/bin/python3 ] && command -v qemu-system-x86_64 >/dev/null && ls /bo
 fi
 
 echo
-echo "== a boot's dead time: Debian's kernel under QEMU, malloc1 1 s x 1"
+echo "== a boot's dead time: Debian's kernel under QEMU, malloc1 1 s x 1, --clock wall"
 if command -v qemu-system-x86_64 >/dev/null && ls /boot/vmlinuz-* >/dev/null 2>&1; then
 	export XDG_CACHE_HOME="$TMP/cache"
 	for entry in pvh bzimage; do
 		for b in 1 2 3; do
 			KAB_BOOT=$entry $KAB --db "$TMP/q-$entry.db" ab \
+				--clock wall \
 				--a-label x --b-label y --boots 1 \
 				--runs-per-boot 1 --set nr_task=1 --set warmup=0 \
 				--set testtime=1s \
@@ -108,6 +109,7 @@ profile_cost() {
 	for b in $(seq 1 "$rounds"); do
 		for way in without 800 200; do
 			$KAB --db "$db" run --target "$target" --runs 3 \
+				$([ "$target" = qemu ] && echo --clock wall) \
 				--kernel-label "$way" --monitors "$([ $way = without ] &&
 				echo $others || echo all,perf-profile=$way)" \
 				--set nr_task=1 --set warmup=0 --set testtime=1s \
@@ -122,7 +124,105 @@ if command -v qemu-system-x86_64 >/dev/null && ls /boot/vmlinuz-* >/dev/null 2>&
 fi
 
 echo
-echo "== noise at the source: malloc1 between and within boots under QEMU"
+echo "== exact mode: the spread of boot means, --clock icount against --clock wall,"
+echo "   the host idle and with a CPU hog (a busy loop per CPU) beside it"
+echo "   (3 boots a cell, one vCPU; malloc1 nr_task=1 2 x 2 s, radixsort 2 x 4"
+echo "   bogo-ops; the demo's base kernel when make demo built it, else /boot's;"
+echo "   icount-luck: 6 boots with the guest's RDRAND and layouts random again)"
+if command -v qemu-system-x86_64 >/dev/null && ls /boot/vmlinuz-* >/dev/null 2>&1; then
+	kernel=$(ls -t "$USER_CACHE"/kab/kernels/*/bzImage 2>/dev/null | tail -1)
+	[ -n "$kernel" ] || kernel=$(ls /boot/vmlinuz-* | sort -V | tail -1)
+	echo "   kernel: $kernel"
+	hogs=""
+	hog_on() {
+		local i
+		for i in $(seq "$(nproc)"); do
+			(trap "exit 0" TERM; while :; do :; done) >/dev/null 2>&1 &
+			hogs="$hogs $!"
+		done
+	}
+	hog_off() {
+		[ -z "$hogs" ] || kill $hogs 2>/dev/null || true
+		hogs=""
+	}
+	trap 'hog_off; rm -rf "$TMP"' EXIT
+	exact_cell() {
+		local clock=$1 load=$2 extra=${3:-} boots=${4:-3} b
+		[ "$load" = hog ] && hog_on
+		for b in $(seq "$boots"); do
+			$KAB --db "$TMP/exact.db" run --target qemu --smp 1 \
+				--clock "$clock" --kernel "$kernel" $extra \
+				--kernel-label "$clock-$load" --monitors none \
+				--runs 2 --set nr_task=1 --set warmup=1 \
+				--set testtime=2s jobs/will-it-scale-malloc1.yaml \
+				>/dev/null 2>&1 || true
+			$KAB --db "$TMP/exact.db" run --target qemu --smp 1 \
+				--clock "$clock" --kernel "$kernel" $extra \
+				--kernel-label "$clock-$load" --monitors none \
+				--runs 2 --set testtime=2s --set ops=4 \
+				jobs/stress-ng-radixsort.yaml >/dev/null 2>&1 || true
+		done
+		hog_off
+	}
+	for load in idle hog; do
+		exact_cell icount "$load"
+		exact_cell wall "$load"
+	done
+	# and what luck alone would move: the guest's RDRAND (the host's
+	# entropy) and address-space randomization back, through a QEMU
+	# that undoes exact mode's -cpu and norandmaps
+	cat >"$TMP/luck-qemu" <<-EOS
+	#!/bin/bash
+	args=()
+	for a; do
+		a=\${a/max,-rdrand,-rdseed/max}
+		args+=("\${a/ norandmaps/}")
+	done
+	exec qemu-system-x86_64 "\${args[@]}"
+	EOS
+	chmod +x "$TMP/luck-qemu"
+	KAB_QEMU=$TMP/luck-qemu exact_cell icount luck "" 6
+	/usr/bin/python3 - "$TMP/exact.db" <<-'PY'
+	import sqlite3, statistics as st, sys
+	con = sqlite3.connect(sys.argv[1])
+	kpis = ("will-it-scale.per_process_ops", "stress-ng.radixsort.ops_per_sec")
+	def cell(label, metric):
+	    rows = con.execute("SELECT r.id, avg(s.value), b.seconds FROM runs r "
+	        "JOIN kernels k ON k.id = r.kernel_id JOIN samples s ON "
+	        "s.run_id = r.id JOIN boots b ON b.run_id = r.id WHERE "
+	        "k.label = ? AND s.metric = ? AND r.status = 'ok' GROUP BY r.id",
+	        (label, metric)).fetchall()
+	    means = [m for _, m, _ in rows]
+	    if len(means) < 2:
+	        return None
+	    mean = st.mean(means)
+	    return (100 * st.stdev(means) / mean,
+	            100 * (max(means) - min(means)) / mean,
+	            st.mean(s for _, _, s in rows), len(means), mean)
+	for m in kpis:
+	    print("  %s" % m)
+	    print("    %-12s %8s %12s %12s %10s" % ("clock, host", "boots",
+	          "sd of means", "max - min", "s a boot"))
+	    got = {}
+	    for label in ("icount-idle", "icount-hog", "wall-idle", "wall-hog",
+	                  "icount-luck"):
+	        c = cell(label, m)
+	        got[label] = c
+	        if c:
+	            print("    %-12s %8d %11.3f%% %11.3f%% %10.0f" %
+	                  (label, c[3], c[0], c[1], c[2]))
+	    for load in ("idle", "hog"):
+	        i, w = got.get("icount-" + load), got.get("wall-" + load)
+	        if i and w:
+	            ratio = ("%.0fx" % (w[0] / i[0])) if i[0] > 0 else "exact (0 against %.2f%%)" % w[0]
+	            print("    %s: wall's spread over icount's: %s" % (load, ratio))
+	PY
+else
+	echo "  (no QEMU or no kernel in /boot: make deps installs them)"
+fi
+
+echo
+echo "== noise at the source: malloc1 between and within boots under QEMU, --clock wall"
 echo "   (10 boots of 5 x 1 s iterations each way, interleaved; b/w is the"
 echo "   between-boot variance over the within-boot one, kab show's column)"
 if command -v qemu-system-x86_64 >/dev/null && ls /boot/vmlinuz-* >/dev/null 2>&1; then
@@ -131,6 +231,7 @@ if command -v qemu-system-x86_64 >/dev/null && ls /boot/vmlinuz-* >/dev/null 2>&
 		for way in before after; do
 			KAB_QEMU_PREALLOC=$([ $way = before ] && echo 0 || echo 1) \
 				$KAB --db "$TMP/noise.db" run --target qemu --runs 5 \
+				--clock wall \
 				--kernel-label $way --monitors none --set nr_task=1 \
 				--set warmup=0 --set testtime=1s \
 				jobs/will-it-scale-malloc1.yaml >/dev/null 2>&1 || true

@@ -40,6 +40,33 @@ int main(void)
 			printf("\n");
 		}
 	}
+	/* exact mode: boots that repeat, decided to the resolution */
+	{
+		static const double ex[] = { 0.0025, 0.005, 0.01, 0.02 };
+		struct kab_compare_opts e = o;
+		double stated = expm1(kab_detectable(2, kab_exact_floor(),
+						     0.05, 0.8));
+
+		e.floor = kab_exact_floor();
+		e.noise = KAB_EXACT_RESOLUTION;
+		printf("\n  exact mode (icount): boot means that repeat, 2 boots "
+		       "x 2 iterations, the KPI\n");
+		printf("  %-26s", "change");
+		for (s = 0; s < (sizeof(ex) / sizeof(ex[0])); s++)
+			printf(" %7.2f%%", -100 * ex[s]);
+		printf(" %7.2f%% (stated at power 0.8)\n", -100 * stated);
+		printf("  %-26s", "called");
+		for (s = 0; s <= (sizeof(ex) / sizeof(ex[0])); s++) {
+			struct sim_cell c = { 0, 0, 2, 2,
+					      s < (sizeof(ex) / sizeof(ex[0])) ? -ex[s] :
+					      -stated };
+			struct sim_result res = { 0 };
+
+			sim_run(r, &c, 1, 1000, &e, &res);
+			printf(" %7.1f%%", 100.0 * res.called / res.rows);
+		}
+		printf("\n");
+	}
 	gsl_rng_free(r);
 	return 0;
 }
