@@ -108,11 +108,14 @@ $(KAB): $(call obj,$(CLI_SRC)) $(LIBS)
 $(KAB_AGENT): $(call obj,cli/agent.c) $(LIBRUNNER) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# Loaded into QEMU: never sanitized, nothing of kab's libraries in it.
+# Loaded into QEMU: never sanitized, nothing of kab's libraries in it;
+# built with the flags the rest is (a package's hardening) but those.
+PLUGIN_CFLAGS  = $(filter-out -fsanitize=% -fno-sanitize-recover=%,$(CFLAGS))
+PLUGIN_LDFLAGS = $(filter-out -fsanitize=%,$(LDFLAGS))
 $(BUILD)/kab-insn.so: plugin/insn.c runner/mark.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -O2 -g -std=gnu11 -Wall -Wextra -Werror -fPIC \
-		-fvisibility=hidden -shared -o $@ $<
+	$(CC) $(CPPFLAGS) $(PLUGIN_CFLAGS) -fPIC -fvisibility=hidden -shared \
+		$(PLUGIN_LDFLAGS) -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIBS)
 	@mkdir -p $(dir $@)

@@ -199,14 +199,21 @@ int kab_kernel_check(const char *path, struct kab_err *err)
 #define EXACT_RTC	"base=2026-01-01T00:00:00,clock=vm"
 #define EXACT_CMDLINE	"norandmaps"
 
-/* Does this QEMU load TCG plugins (-plugin in its -help)? */
+/* Does this QEMU load TCG plugins (-plugin in its -help)?  Asked once. */
 static bool qemu_has_plugins(const char *qemu)
 {
-	char *cmd = xasprintf("'%s' -help 2>/dev/null", qemu);
-	FILE *f = popen(cmd, "r");
-	char line[256];
-	bool has = false;
+	static char *asked;
+	static bool has;
+	char *cmd, line[256];
+	FILE *f;
 
+	if (asked && !strcmp(asked, qemu))
+		return has;
+	free(asked);
+	asked = xstrdup(qemu);
+	has = false;
+	cmd = xasprintf("'%s' -help 2>/dev/null", qemu);
+	f = popen(cmd, "r");
 	while (f && fgets(line, sizeof(line), f))
 		if (!strncmp(line, "-plugin ", 8))
 			has = true;
