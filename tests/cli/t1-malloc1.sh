@@ -211,7 +211,7 @@ test_expect "exact mode: malloc1 times whole loops, unrounded" '
 	# not a whole number of loops a second
 	check "$ops != int($ops)"
 	# the window is about the whole iteration (no warmup)
-	check "$ops * 2 <= $all && $ops * $el >= 0.9 * $all"
+	check "$ops * 2 <= 1.05 * $all && $ops * $el >= 0.9 * $all"
 	# upstream harness: lkp truncates to a whole number
 	"$KAB_AGENT" --job $TMP/job.json --monitors none >$TMP/plain
 	ops=$(agent_metric $TMP/plain will-it-scale.per_process_ops)
