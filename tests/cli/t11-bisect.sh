@@ -47,20 +47,21 @@ echo even more >>$R/README
 C7=$(commit "c7: unrelated")
 
 BISECT="--tree $R --job $JOB $QUICK --metric $M --build-cmd 'sh build.sh'"
+# exact mode, KVM or not: boot means repeat, so few boots decide
+BOOTS="--clock icount --boots 2 --max-boots 3"
 
 test_expect "kab bisect names the seeded commit; killed, it resumes" '
-	# 4 boots a side: boots dominate under TCG, and Welch on 3 boot
-	# means of a loaded machine can miss even this 60% change; up to 8
-	# boots a commit: with 25% boot noise a commit usually takes 2-3
-	# boots to be placed on one side of halfway at its share of alpha,
-	# and on a busy host 5 were seen to leave one a skip
+	# the guests are timed by their instructions (exact mode): boot
+	# means repeat, 2 boots a side decide the endpoints and a commit is
+	# placed with a boot or two; timed by the host'"'"'s clock under TCG
+	# a loaded machine needed 4 and up to 8
 	# exec: the pid killed below is kab'"'"'s, not a shell'"'"'s around it
 	# a copy of kab, rebuilt (replaced) while it bisects: the steps
 	# run the binary now at that path
 	mkdir -p $TMP/bin
 	cp "$KAB" $TMP/bin/kab
 	eval "exec $TMP/bin/kab bisect --good $C0 --bad $C7 --term-old fast \
-		--term-new slow --boots 4 --max-boots 8 $BISECT" >$TMP/o1 2>$TMP/e1 &
+		--term-new slow $BOOTS $BISECT" >$TMP/o1 2>$TMP/e1 &
 	pid=$!
 	for i in $(seq 1 100); do
 		grep -q "^kab: bisect 1 of" $TMP/e1 2>/dev/null && break
