@@ -362,10 +362,18 @@ retry:
 			unlink(ilog);
 	}
 	free(plugin);
-	plugin = insn.fd >= 0 ?
-		 xasprintf("%s,out=/dev/fd/%d,threads=%d", q->plugin, insn.fd,
-			   clock.kind == KAB_CLOCK_ICOUNT ? 1 : boot->smp) :
-		 NULL;
+	plugin = NULL;
+	if (insn.fd >= 0) {
+		struct strbuf sb = STRBUF_INIT;
+		const char *p;
+
+		/* a comma in QEMU's option values is written twice */
+		for (p = q->plugin; *p; p++)
+			strbuf_add(&sb, *p == ',' ? ",," : p, *p == ',' ? 2 : 1);
+		strbuf_addf(&sb, ",out=/dev/fd/%d,threads=%d", insn.fd,
+			    clock.kind == KAB_CLOCK_ICOUNT ? 1 : boot->smp);
+		plugin = strbuf_detach(&sb);
+	}
 	if (insn.fd >= 0) {
 		insn.w = w;
 		insn.suite = o->job->suite;
