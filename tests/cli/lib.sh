@@ -134,6 +134,19 @@ not() {
 	fi
 }
 
+# gone PATTERN SECONDS: no process whose command line matches PATTERN
+# (pgrep -f) is left after up to SECONDS; if one is, say which, with
+# its parent and age.
+gone() {
+	local i
+	for i in $(seq $(($2 * 10))); do
+		pgrep -f "$1" >/dev/null || return 0
+		sleep 0.1
+	done
+	ps -o pid,ppid,etimes,args -p "$(pgrep -d, -f "$1")" || true
+	fail "a process matching '$1' is still there after $2 s"
+}
+
 # check CONDITION-IN-AWK: e.g. check "$x > 100"
 check() {
 	awk "BEGIN { exit !($1) }" || fail "$1"

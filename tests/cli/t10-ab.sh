@@ -148,9 +148,8 @@ test_expect "kab killed mid-A/B: finished boots kept, --resume does the rest" '
 	done
 	kill -9 $pid
 	wait $pid || true
-	# QEMU dies with its kab
-	sleep 1
-	not pgrep -f "qemu-system-x86_64 -name kab" >/dev/null
+	# QEMU dies with its kab (PR_SET_PDEATHSIG)
+	gone "qemu-system-x86_64 -name kab " 5
 	# and leaves no console log behind: it never had a name
 	[ "$(ls /tmp | grep -c "^kab-console\." || true)" -le "$logs" ]
 	grep -q "kab ab --resume 1" $TMP/e1

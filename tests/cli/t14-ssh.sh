@@ -77,11 +77,7 @@ test_expect "a connection dropped mid-run: samples so far kept, run interrupted"
 	grep -q "interrupted: .*the connection dropped" $TMP/o
 	# the agent there finds its stream gone at its next record and
 	# stops (a sanitized one on a loaded CI host took more than 1 s)
-	for i in $(seq 100); do
-		pgrep -f "agent-.*/kab-agent" >/dev/null || break
-		sleep 0.1
-	done
-	not pgrep -f "agent-.*/kab-agent"
+	gone "agent-.*/kab-agent" 10
 '
 
 test_expect "an unreachable machine and bad targets are refused in one line" '
