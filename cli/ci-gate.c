@@ -13,18 +13,20 @@
 #include "ci.h"
 
 static void junit(FILE *f, const char *base, const char *head,
-		  const struct gate_kpi *v, size_t nr, size_t failed)
+		  const struct gate *g)
 {
-	size_t i;
+	const struct gate_kpi *v = g->v;
+	size_t i, nr = g->nr;
 
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<testsuites name=\"kab ci gate\" tests=\"%zu\" failures=\"%zu\">\n"
-		"  <testsuite name=\"", nr, failed);
+		"<testsuites name=\"kab ci gate\" tests=\"%zu\" "
+		"failures=\"%zu\" skipped=\"%zu\">\n"
+		"  <testsuite name=\"", nr, g->failed, g->inconclusive);
 	html_escape(f, base);
 	fputs(" -> ", f);
 	html_escape(f, head);
 	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
-		"skipped=\"0\">\n", nr, failed);
+		"skipped=\"%zu\">\n", nr, g->failed, g->inconclusive);
 	for (i = 0; i < nr; i++) {
 		const struct kab_row *r = v[i].row;
 		const struct kab_cell *c = &r->cells[0];
@@ -44,6 +46,11 @@ static void junit(FILE *f, const char *base, const char *head,
 				r->base.n, kab_summary_pct(&r->base),
 				c->s.mean, c->s.n, kab_summary_pct(&c->s));
 			fputs("</failure>\n", f);
+		} else if (v[i].inconclusive) {
+			/* not judged is not passed: a dashboard shows it */
+			fputs("      <skipped message=\"", f);
+			html_escape(f, v[i].what);
+			fputs("\"/>\n", f);
 		}
 		fputs("      <system-out>", f);
 		html_escape(f, v[i].what);
@@ -52,18 +59,44 @@ static void junit(FILE *f, const char *base, const char *head,
 	fputs("  </testsuite>\n</testsuites>\n", f);
 }
 
-static void summary(FILE *f, const char *base, const char *head,
-		    const struct gate_opts *o, const struct gate_kpi *v,
-		    size_t nr, size_t failed)
+/* "8,694 ±1.2%": as the report's markdown prints a mean */
+static void md_mean(FILE *f, const struct kab_summary *s)
 {
+	char num[64];
+	double pct = kab_summary_pct(s);
+
+	kab_fmt_readable(num, sizeof(num), s->mean);
+	fprintf(f, "%s ±%.*f%%", num, pct < 10 ? 1 : 0, pct);
+}
+
+static const char *verdict_word(const struct gate_kpi *v)
+{
+	return v->failed ? "**fail**" :
+	       v->inconclusive ? "**inconclusive**" : "pass";
+}
+
+static void summary(FILE *f, const char *base, const char *head,
+		    const struct gate_opts *o, const struct gate *g)
+{
+	const char *what = o->fail_on_change ? "changed" : "regressed";
 	size_t i;
 
-	if (failed)
-		fprintf(f, "## kab ci gate: :x: %zu of %zu KPIs %s\n\n", failed,
-			nr, o->fail_on_change ? "changed" : "regressed");
-	else
-		fprintf(f, "## kab ci gate: :white_check_mark: no KPI %s\n\n",
-			o->fail_on_change ? "changed" : "regressed");
+	switch (gate_result(g, o)) {
+	case GATE_FAIL:
+		fprintf(f, "## kab ci gate: :x: %zu of %zu KPIs %s\n\n",
+			g->failed, g->nr, what);
+		break;
+	case GATE_INCONCLUSIVE:
+		fprintf(f, "## kab ci gate: :warning: inconclusive, %zu of %zu "
+			"KPIs without a verdict\n\n", g->inconclusive, g->nr);
+		break;
+	default:
+		fprintf(f, "## kab ci gate: :white_check_mark: no KPI %s", what);
+		if (g->inconclusive)
+			fprintf(f, " (%zu without a verdict, let pass by "
+				"--allow-inconclusive)", g->inconclusive);
+		fputs("\n\n", f);
+	}
 	md_code(f, head);
 	fputs(" against ", f);
 	md_code(f, base);
@@ -71,20 +104,26 @@ static void summary(FILE *f, const char *base, const char *head,
 		"| job | KPI | base | head | change | verdict |\n"
 		"|---|---|---:|---:|---|---|\n",
 		o->fail_on_change ? "change" : "regression", o->threshold);
-	for (i = 0; i < nr; i++) {
-		const struct kab_row *r = v[i].row;
+	for (i = 0; i < g->nr; i++) {
+		const struct kab_row *r = g->v[i].row;
 		const struct kab_cell *c = &r->cells[0];
 
 		fputs("| ", f);
-		md_text(f, v[i].job);
+		md_text(f, g->v[i].job);
 		fputs(" | ", f);
 		md_code(f, r->metric);
-		fprintf(f, " | %.6g ±%.0f%% | %.6g ±%.0f%% | ", r->base.mean,
-			kab_summary_pct(&r->base), c->s.mean,
-			kab_summary_pct(&c->s));
-		md_text(f, v[i].what);
-		fprintf(f, " | %s |\n", v[i].failed ? "**fail**" : "pass");
+		fputs(" | ", f);
+		md_mean(f, &r->base);
+		fputs(" | ", f);
+		md_mean(f, &c->s);
+		fputs(" | ", f);
+		md_text(f, g->v[i].what);
+		fprintf(f, " | %s |\n", verdict_word(&g->v[i]));
 	}
+	if (gate_result(g, o) == GATE_INCONCLUSIVE)
+		fputs("\nA KPI without a verdict was not judged: measure more "
+		      "boots (or runs) a side, or pass `--allow-inconclusive` "
+		      "to let it pass.\n", f);
 }
 
 /* Write through a callback into path ("-": stdout); append to a summary. */
@@ -112,15 +151,14 @@ static void do_junit(FILE *f, void *arg)
 {
 	const struct out_ctx *c = arg;
 
-	junit(f, c->base, c->head, c->g->v, c->g->nr, c->g->failed);
+	junit(f, c->base, c->head, c->g);
 }
 
 static void do_summary(FILE *f, void *arg)
 {
 	const struct out_ctx *c = arg;
 
-	summary(f, c->base, c->head, &c->a->g, c->g->v, c->g->nr,
-		c->g->failed);
+	summary(f, c->base, c->head, &c->a->g, c->g);
 }
 
 /* --format json: schema kab.gate/1 (README "JSON schemas"). */
@@ -136,7 +174,7 @@ static void gate_json(FILE *f, const struct out_ctx *c)
 
 		json_array_append_new(kpis, json_pack(
 			"{s:s, s:O, s:s, s:o, s:o, s:o, s:o, s:b, s:s, s:b, "
-			"s:s}",
+			"s:b, s:s}",
 			"job", v->job, "params", v->t->params_obj,
 			"metric", v->row->metric,
 			"base_mean", cli_json_num(v->row->base.mean),
@@ -148,14 +186,19 @@ static void gate_json(FILE *f, const struct out_ctx *c)
 				   !v->kv.significant ? "no change" :
 				   v->kv.verdict > 0 ? "improvement" :
 				   v->kv.verdict < 0 ? "regression" : "change",
-			"failed", v->failed, "what", v->what));
+			"failed", v->failed, "inconclusive", v->inconclusive,
+			"what", v->what));
 	}
-	doc = json_pack("{s:s, s:s, s:s, s:s, s:f, s:s, s:I, s:o}",
+	doc = json_pack("{s:s, s:s, s:s, s:s, s:f, s:b, s:s, s:I, s:I, "
+			"s:o}",
 			"schema", "kab.gate/1", "base", c->base,
 			"head", c->head, "fail_on", o->fail_on_change ?
 			"change" : "regression", "threshold", o->threshold,
-			"result", c->g->failed ? "fail" : "pass",
-			"failed", (json_int_t)c->g->failed, "kpis", kpis);
+			"allow_inconclusive", o->allow_inconclusive,
+			"result", gate_result_name(gate_result(c->g, o)),
+			"failed", (json_int_t)c->g->failed,
+			"inconclusive", (json_int_t)c->g->inconclusive,
+			"kpis", kpis);
 	json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 		   JSON_REAL_PRECISION(17));
 	fputc('\n', f);
@@ -179,11 +222,24 @@ int ci_gate(struct kab_db *db, const char *base, const char *head,
 		return cli_error(EXIT_USAGE, "%s", err.msg);
 	}
 	for (i = 0; !a->json && i < g.nr; i++)
-		printf("%s  %s  %s: %s\n", g.v[i].failed ? "FAIL" : "pass",
+		printf("%s  %s  %s: %s\n", g.v[i].failed ? "FAIL" :
+		       g.v[i].inconclusive ? "inconclusive" : "pass",
 		       g.v[i].job, g.v[i].row->metric, g.v[i].what);
 	if (a->json)
 		gate_json(stdout, &ctx);
-	rc = g.failed ? 1 : EXIT_OK;
+	switch (gate_result(&g, &a->g)) {
+	case GATE_FAIL:
+		rc = EXIT_RUN;
+		break;
+	case GATE_INCONCLUSIVE:
+		rc = cli_error(EXIT_INCONCLUSIVE, "ci gate: inconclusive: "
+			       "%zu of %zu KPIs have no verdict; measure more "
+			       "boots (or runs) a side, or let them pass with "
+			       "--allow-inconclusive", g.inconclusive, g.nr);
+		break;
+	default:
+		rc = EXIT_OK;
+	}
 	if (a->junit && write_to(a->junit, false, do_junit, &ctx))
 		rc = EXIT_USAGE;
 	if (a->summary && write_to(a->summary, true, do_summary, &ctx))

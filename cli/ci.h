@@ -24,7 +24,10 @@ struct gate_args {
 	bool json;		/* --format json on stdout */
 };
 
-/* 0 nothing regressed, 1 a KPI did, 2 usage or missing data. */
+/*
+ * 0 nothing regressed, 1 a KPI did, 3 none did but one had no verdict
+ * (EXIT_INCONCLUSIVE), 2 usage or missing data.
+ */
 int ci_gate(struct kab_db *db, const char *base, const char *head,
 	    const struct gate_args *a);
 

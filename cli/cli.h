@@ -15,6 +15,7 @@
 #define EXIT_OK		0
 #define EXIT_RUN	1	/* a run failed or was interrupted, or I/O */
 #define EXIT_USAGE	2
+#define EXIT_INCONCLUSIVE 3	/* kab ci gate: a KPI without a verdict */
 /* and 128 + the signal when ^C (130) or SIGTERM (143) stopped the work */
 
 struct cli {

@@ -32,9 +32,11 @@ static void ci_usage(FILE *f)
 		"gate tests each job's KPI (or --kpi METRIC, repeatable) of HEAD "
 		"against BASE with\nkab compare's tests (per boot when boots "
 		"differ), corrected for false\ndiscoveries over the gated KPIs "
-		"(q = 0.05), and exits 0 when none regressed\nsignificantly by "
-		"more than the threshold, 1 when one did, 2 on a usage error\n"
-		"or missing data.\n"
+		"(q = 0.05).  It exits 0 when none regressed\nsignificantly by "
+		"more than the threshold, 1 when one did, 3 (inconclusive)\n"
+		"when none did but one could not be judged (fewer than 2 boots "
+		"a side, or\nsides measured on different machines), 2 on a "
+		"usage error or missing data.\n"
 		"\n"
 		"matrix:\n"
 		"  --kernels A,B,...     the kernels each cell measures "
@@ -49,6 +51,9 @@ static void ci_usage(FILE *f)
 		"  --fail-on regression|change   what fails the gate "
 		"(regression)\n"
 		"  --threshold PCT       smallest |%%change| that fails (0)\n"
+		"  --allow-inconclusive  a KPI without a verdict passes (exit 0, "
+		"still\n"
+		"                        a skipped JUnit case)\n"
 		"  --kpi METRIC          gate on this metric instead of the "
 		"suite's KPI\n"
 		"  --junit FILE          JUnit XML: a test case per KPI\n"
@@ -165,6 +170,7 @@ static int gate(struct cli *cli, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "fail-on", required_argument, NULL, 'f' },
 		{ "threshold", required_argument, NULL, 't' },
+		{ "allow-inconclusive", no_argument, NULL, 'A' },
 		{ "kpi", required_argument, NULL, 'k' },
 		{ "junit", required_argument, NULL, 'j' },
 		{ "summary", required_argument, NULL, 's' },
@@ -199,6 +205,9 @@ static int gate(struct cli *cli, int argc, char **argv)
 				return cli_error(EXIT_USAGE, "--threshold '%s': "
 						 "give a percentage, e.g. 5",
 						 optarg);
+			break;
+		case 'A':
+			o.g.allow_inconclusive = true;
 			break;
 		case 'k':
 			o.g.kpi = xrealloc(o.g.kpi, (o.g.nr_kpi + 1) *

@@ -94,6 +94,9 @@ static void usage(FILE *f)
 		"  2    usage error or missing data: a bad option, job file or "
 		"parameter; a\n"
 		"       run, kernel, metric or database that is not there\n"
+		"  3    kab ci gate could not judge a KPI (too few boots a "
+		"side, or sides\n"
+		"       measured on different machines) and none failed\n"
 		"  130  interrupted by ^C (143: by SIGTERM); what was stored "
 		"is kept\n");
 }

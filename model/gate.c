@@ -21,9 +21,10 @@ static char *what(const struct kab_cell *c, const struct kpi_verdict *kv)
 				 "measure both in every cell", c->change,
 				 unit);
 	if (c->few)
-		return xasprintf("%+.1f%s, no verdict: %zu against %zu boots, "
+		return xasprintf("%+.1f%s, no verdict: %zu boot%s against %zu, "
 				 "2 a side at least", c->change, unit,
-				 c->units_base, c->units_head);
+				 c->units_base, c->units_base == 1 ? "" : "s",
+				 c->units_head);
 	if (!kv->significant)
 		return xasprintf("%+.1f%s, not significant (p = %.2g)",
 				 c->change, unit, kv->p);
@@ -40,6 +41,7 @@ static void judge(const struct gate_opts *o, struct gate_kpi *v)
 	v->kv = kpi_judge(c);
 	bad = o->fail_on_change ? v->kv.significant : v->kv.verdict < 0;
 	v->failed = bad && fabs(c->change) >= o->threshold;
+	v->inconclusive = c->confounded || c->few || isnan(v->kv.p);
 	v->regressed = v->kv.verdict < 0;
 	v->what = what(c, &v->kv);
 }
@@ -65,6 +67,7 @@ static void collect(struct gate *g, const struct gate_opts *o)
 			v->job = report_job_name(v->t);
 			judge(o, v);
 			g->failed += v->failed;
+			g->inconclusive += v->inconclusive;
 		}
 	}
 }
@@ -94,6 +97,22 @@ int gate_build(struct kab_db *db, const char *base, const char *head,
 				 " nor the other --kpi metrics" : "", base);
 	return model_err(err, KAB_MODEL_REFUSED, "no KPI to gate on in %s "
 			 "and %s: name one with --kpi METRIC", base, head);
+}
+
+enum gate_result gate_result(const struct gate *g,
+			     const struct gate_opts *o)
+{
+	if (g->failed)
+		return GATE_FAIL;
+	if (g->inconclusive && !o->allow_inconclusive)
+		return GATE_INCONCLUSIVE;
+	return GATE_PASS;
+}
+
+const char *gate_result_name(enum gate_result r)
+{
+	return r == GATE_FAIL ? "fail" :
+	       r == GATE_INCONCLUSIVE ? "inconclusive" : "pass";
 }
 
 void gate_free(struct gate *g)

@@ -230,6 +230,7 @@ const char *report_unjudged(const struct report_job *j);
 
 struct gate_opts {
 	bool fail_on_change;	/* else only regressions fail */
+	bool allow_inconclusive; /* a KPI without a verdict passes */
 	struct cmp_sel sel;	/* --force, --ignore-param */
 	double threshold;	/* |%change| a failure must exceed */
 	const char **kpi;	/* NULL: each suite's own */
@@ -242,6 +243,7 @@ struct gate_kpi {
 	const struct kab_row *row;
 	struct kpi_verdict kv;
 	bool failed, regressed;
+	bool inconclusive;	/* no verdict: too few boots, or confounded */
 	char *job;		/* "will-it-scale: mode=process ..." */
 	char *what;		/* "-81.6% regression (p = 0.0031)", ... */
 };
@@ -251,7 +253,19 @@ struct gate {
 	struct gate_kpi *v;
 	size_t nr;
 	size_t failed;		/* of v[] */
+	size_t inconclusive;	/* of v[] */
 };
+
+/* What the gate decided: it fails a pipeline unless it is a pass. */
+enum gate_result {
+	GATE_PASS,
+	GATE_FAIL,		/* a KPI regressed (or changed) */
+	GATE_INCONCLUSIVE,	/* none failed, some could not be judged */
+};
+
+enum gate_result gate_result(const struct gate *g,
+			     const struct gate_opts *o);
+const char *gate_result_name(enum gate_result r);
 
 /*
  * Judge each job's KPIs of BASE -> HEAD (Welch on the boot means, the

@@ -113,8 +113,11 @@ test_expect "merged runners are blocks: an offset between runners is no verdict,
 	not grep -q "no significant change" $TMP/split.rep
 	kab --db $TMP/split.db report --kpi x.ops --format markdown base head >$TMP/split.md
 	grep -q "kab has \*\*no verdict\*\* on .x.ops. (its sides" $TMP/split.md
-	# the gate agrees: no verdict is not a regression
-	kab --db $TMP/split.db ci gate --kpi x.ops base head
+	# the gate agrees: no verdict is not a regression, nor a pass
+	rc=0
+	kab --db $TMP/split.db ci gate --kpi x.ops base head || rc=$?
+	test $rc = 3
+	kab --db $TMP/split.db ci gate --allow-inconclusive --kpi x.ops base head
 	rc=0
 	kab --db $TMP/drop.db ci gate --kpi x.ops base head >/dev/null || rc=$?
 	test $rc = 1
@@ -218,6 +221,49 @@ test_expect "ci gate: exit 0 without a change, under the threshold, or on an imp
 	rc=0
 	kab --db $TMP/a.db ci gate --fail-on change head base || rc=$?
 	[ $rc = 1 ]
+'
+
+test_expect "ci gate: a KPI it cannot judge is inconclusive (exit 3), not a pass" '
+	# one boot a side (runs 1,2 and 3,4): malloc1 fell 80%, no verdict
+	rc=0
+	kab --db $TMP/a.db ci gate --junit $TMP/ji.xml --summary $TMP/si.md 1,2 3,4 >$TMP/o 2>$TMP/e || rc=$?
+	cat $TMP/o $TMP/e
+	[ $rc = 3 ]
+	grep -q "^inconclusive  will-it-scale: .*: -8[0-9.]*%, no verdict: 1 boot against 1, 2 a side at least$" $TMP/o
+	grep -q "^kab: ci gate: inconclusive: 2 of 2 KPIs have no verdict; measure more boots (or runs) a side, or let them pass with --allow-inconclusive$" $TMP/e
+	grep -q "^## kab ci gate: :warning: inconclusive, 2 of 2 KPIs without a verdict$" $TMP/si.md
+	grep -q "| \*\*inconclusive\*\* |$" $TMP/si.md
+	not grep -q "white_check_mark" $TMP/si.md
+	$PY - $TMP/ji.xml <<-PY
+	import sys, xml.etree.ElementTree as ET
+	r = ET.parse(sys.argv[1]).getroot()
+	assert r.get("failures") == "0" and r.get("skipped") == "2", r.attrib
+	for c in r.iter("testcase"):
+	    s = c.find("skipped")
+	    assert s is not None and "no verdict" in s.get("message"), c
+	PY
+	# let pass on purpose: exit 0, the cases still skipped, said so
+	kab --db $TMP/a.db ci gate --allow-inconclusive --junit $TMP/ja.xml --summary $TMP/sa.md --format json 1,2 3,4 >$TMP/j.json
+	grep -q "^## kab ci gate: :white_check_mark: no KPI regressed (2 without a verdict, let pass by --allow-inconclusive)$" $TMP/sa.md
+	grep -q "skipped=\"2\"" $TMP/ja.xml
+	$PY - $TMP/j.json <<-PY
+	import json, sys
+	g = json.load(open(sys.argv[1]))
+	assert g["result"] == "pass" and g["inconclusive"] == 2 and g["allow_inconclusive"], g
+	assert all(k["inconclusive"] and not k["failed"] for k in g["kpis"]), g
+	PY
+	rc=0
+	kab --db $TMP/a.db ci gate --format json 1,2 3,4 >$TMP/j.json 2>/dev/null || rc=$?
+	[ $rc = 3 ]
+	$PY -c "import json, sys; assert json.load(open(sys.argv[1]))[\"result\"] == \"inconclusive\"" $TMP/j.json
+	# a regression with an unjudged KPI beside it still fails (1):
+	# malloc1 has two boots a side (runs 1,7 and 3,9), radixsort one
+	rc=0
+	kab --db $TMP/a.db ci gate 1,2,7 3,4,9 >$TMP/o 2>&1 || rc=$?
+	cat $TMP/o
+	[ $rc = 1 ]
+	grep -q "^FAIL  will-it-scale" $TMP/o
+	grep -q "^inconclusive  stress-ng" $TMP/o
 '
 
 test_expect "ci gate: usage errors and missing data exit 2, never 1" '

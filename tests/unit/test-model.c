@@ -240,6 +240,18 @@ static void test_gate(void **state)
 	assert_int_equal(g.v[0].kv.verdict, 1);
 	assert_string_equal(g.v[0].job, "will-it-scale: mode=process "
 					 "nr_task=1 test=malloc1");
+	assert_int_equal(gate_result(&g, &o), GATE_PASS);
+	gate_free(&g);
+	/* one boot a side (runs 1 and 4): not judged, so not a pass */
+	assert_int_equal(gate_build(db, "1", "4", &o, &g, &err), 0);
+	assert_true(g.v[0].inconclusive && !g.v[0].failed);
+	assert_int_equal(g.inconclusive, 1);
+	assert_int_equal(gate_result(&g, &o), GATE_INCONCLUSIVE);
+	assert_string_equal(gate_result_name(gate_result(&g, &o)),
+			    "inconclusive");
+	o.allow_inconclusive = true;
+	assert_int_equal(gate_result(&g, &o), GATE_PASS);
+	o.allow_inconclusive = false;
 	gate_free(&g);
 	/* ... unless any change fails it */
 	o.fail_on_change = true;
@@ -252,6 +264,7 @@ static void test_gate(void **state)
 	assert_int_equal(gate_build(db, "head", "base", &o, &g, &err), 0);
 	assert_true(g.v[0].failed && g.v[0].regressed);
 	assert_non_null(strstr(g.v[0].what, "-50.0% regression (p = "));
+	assert_int_equal(gate_result(&g, &o), GATE_FAIL);
 	gate_free(&g);
 	o.threshold = 60;
 	assert_int_equal(gate_build(db, "head", "base", &o, &g, &err), 0);
