@@ -514,8 +514,8 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		rc = EXIT_RUN;
 		goto out;
 	}
-	if (cli_open_db(cli, db_opt, KAB_DB_WRITE, &c.db)) {
-		rc = EXIT_RUN;
+	rc = cli_open_db(cli, db_opt, KAB_DB_WRITE, &c.db);
+	if (rc) {
 		goto out;
 	}
 	/* Build what is to be built before the first boot. */

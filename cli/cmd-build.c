@@ -111,9 +111,10 @@ int cmd_build(struct cli *cli, int argc, char **argv)
 				 "REV] (see kab build --help)", a.tree ?
 				 "unexpected arguments" : "which kernel tree?");
 	}
-	if (cli_open_db(cli, db_opt, KAB_DB_WRITE, &db)) {
+	rc = cli_open_db(cli, db_opt, KAB_DB_WRITE, &db);
+	if (rc) {
 		free(a.kconfigs);
-		return EXIT_RUN;
+		return rc;
 	}
 	rc = cli_build(db, &a, rev, NULL, &b);
 	if (!rc && quiet) {

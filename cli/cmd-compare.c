@@ -410,6 +410,25 @@ static void one_table(const struct cmp_table *t, const struct cmp_opts *o,
 	}
 }
 
+/*
+ * lkp's table has no row that its rule does not show, and no table
+ * without one: stdout stays lkp's, stderr says why it is empty.
+ */
+static void lkp_empty_note(const struct cmp_set *set)
+{
+	size_t i, empty = 0;
+
+	for (i = 0; i < set->nr; i++)
+		empty += !set->t[i].c.nr_rows || !set->t[i].c.rows[0].shown;
+	if (!empty)
+		return;
+	fprintf(stderr, "kab: note: %zu of %zu job%s no row that lkp's rule "
+		"shows (nothing changed by it), so %s printed; kab compare "
+		"without --format lkp gives kab's verdict, --all every row\n",
+		empty, set->nr, set->nr == 1 ? " has" : "s have",
+		empty == 1 ? "its table is not" : "their tables are not");
+}
+
 static int compare(struct kab_db *db, char **specs, size_t nr,
 		   const struct cmp_opts *o)
 {
@@ -428,6 +447,8 @@ static int compare(struct kab_db *db, char **specs, size_t nr,
 	jtables = json_array();
 	for (i = 0; i < set.nr; i++)
 		one_table(&set.t[i], o, jtables, i == 0);
+	if (!strcmp(o->format, "lkp"))
+		lkp_empty_note(&set);
 	if (!strcmp(o->format, "json")) {
 		json_t *doc = json_pack("{s:s, s:s, s:f, s:f, s:O}",
 					"schema", "kab.compare/1", "test",

@@ -254,8 +254,8 @@ int cmd_import(struct cli *cli, int argc, char **argv)
 				       "" : " (--lkp: lkp result roots)");
 			goto out_opts;
 		}
-	if (cli_open_db(cli, db_opt, KAB_DB_WRITE, &db)) {
-		rc = EXIT_RUN;
+	rc = cli_open_db(cli, db_opt, KAB_DB_WRITE, &db);
+	if (rc) {
 		goto out_opts;
 	}
 	if (!strcmp(format, "lkp"))

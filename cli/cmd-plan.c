@@ -19,6 +19,8 @@ struct plan_args {
 	double detect, power, alpha;
 	struct kab_db *db;
 	size_t planned;
+	size_t groups, no_metric;	/* jobs seen, jobs without it */
+	char *near;			/* did you mean, for --kpi */
 	struct kab_err err;
 };
 
@@ -105,15 +107,25 @@ static int plan_group(void *arg, size_t k, const struct run_info *const *runs,
 	size_t i;
 	int rc;
 
-	if (k)
-		printf("\n");
-	printf("%s, job %s:\n", runs[0]->label, runs[0]->params);
+	a->groups++;
 	if (!s) {
-		printf("  no metric %s: name one with --kpi\n",
-		       metric ? metric : "(the job has no KPI kab knows)");
+		/* said once at the end, or per job when others have it */
+		const char **names = xcalloc(side->nr + 1, sizeof(*names));
+		const char *near;
+
+		for (i = 0; i < side->nr; i++)
+			names[i] = side->series[i].metric;
+		near = metric ? kab_nearest(metric, names, side->nr) : NULL;
+		if (near && !a->near)
+			a->near = xstrdup(near);
+		free(names);
+		a->no_metric++;
 		free(own);
 		return 0;
 	}
+	if (k)
+		printf("\n");
+	printf("%s, job %s:\n", runs[0]->label, runs[0]->params);
 	v = xmalloc(s->n * sizeof(*v));
 	for (i = 0; i < s->n; i++) {
 		mean += s->v[i] / s->n;
@@ -188,6 +200,30 @@ static int plan_group(void *arg, size_t k, const struct run_info *const *runs,
 	return 0;
 }
 
+/* Jobs without the metric: an error when nothing was planned. */
+static int no_metric(const struct plan_args *a, const char *side)
+{
+	char *msg;
+	int rc = EXIT_OK;
+
+	if (a->kpi)
+		msg = xasprintf("%zu of %zu jobs of %s have no %s%s%s%s: 'kab "
+				"show' of a run lists its metrics", a->no_metric,
+				a->groups, side, a->kpi, a->near ?
+				" (did you mean '" : "", a->near ? a->near : "",
+				a->near ? "'?)" : "");
+	else
+		msg = xasprintf("%zu of %zu jobs of %s have no KPI kab knows: "
+				"name one with --kpi METRIC", a->no_metric,
+				a->groups, side);
+	if (a->planned && !a->kpi)
+		fprintf(stderr, "kab: note: %s\n", msg);
+	else if (!a->planned)
+		rc = cli_error(EXIT_USAGE, "%s", msg);
+	free(msg);
+	return rc;
+}
+
 static double number(const char *opt, const char *s, double lo, double hi,
 		     bool *bad)
 {
@@ -259,8 +295,16 @@ int cmd_plan(struct cli *cli, int argc, char **argv)
 				&a.err);
 	kab_db_close(a.db);
 	if (rc > 0)
-		return cli_error(EXIT_USAGE, "%s", a.err.msg);
-	if (rc < 0)
-		return cli_error(EXIT_RUN, "%s", a.err.msg);
-	return a.planned ? EXIT_OK : EXIT_RUN;
+		rc = cli_error(EXIT_USAGE, "%s", a.err.msg);
+	else if (rc < 0)
+		rc = cli_error(EXIT_RUN, "%s", a.err.msg);
+	else if (a.no_metric)
+		rc = no_metric(&a, argv[optind]);
+	else
+		/* too few boots or no durations: missing data, as a label */
+		rc = a.planned ? EXIT_OK : cli_error(EXIT_USAGE, "nothing to "
+			"plan from %s: measure what the notes above ask",
+			argv[optind]);
+	free(a.near);
+	return rc;
 }

@@ -253,8 +253,8 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		}
 		target = "qemu";
 	}
-	if (cli_open_db(cli, db_opt, KAB_DB_WRITE, &c.db)) {
-		rc = EXIT_RUN;
+	rc = cli_open_db(cli, db_opt, KAB_DB_WRITE, &c.db);
+	if (rc) {
 		goto out;
 	}
 	if (ba.tree) {

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <gsl/gsl_errno.h>
 #include <pwd.h>
 #include <stdarg.h>
@@ -217,6 +218,21 @@ void cli_list_jobs(FILE *out)
 	free(dirs);
 }
 
+/* The directory that would hold path, when it is not there. */
+static const char *missing_dir(const char *path)
+{
+	static char dir[PATH_MAX];
+	struct stat st;
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return NULL;
+	*slash = '\0';
+	return stat(dir, &st) && errno == ENOENT ? dir : NULL;
+}
+
 int cli_open_db(struct cli *cli, const char *opt_db, enum kab_db_mode mode,
 		struct kab_db **db)
 {
@@ -231,6 +247,18 @@ int cli_open_db(struct cli *cli, const char *opt_db, enum kab_db_mode mode,
 		path = xstrdup(cli->db_path);
 	else
 		path = kab_db_default_path();
+	/*
+	 * kab makes its default's directory; one the user named that is
+	 * not there is a typo more often than a wish
+	 */
+	if (mode != KAB_DB_READ && (opt_db || cli->db_path ||
+				    getenv("KAB_DB")) && missing_dir(path)) {
+		ret = cli_error(EXIT_USAGE, "%s: no directory %s: create it "
+				"first (mkdir -p), or fix the path", path,
+				missing_dir(path));
+		free(path);
+		return ret;
+	}
 	ret = kab_db_open(path, mode, db, &err);
 	/* a database that is not there is missing data: 2, as a label */
 	if (ret && mode == KAB_DB_READ && stat(path, &st) && errno == ENOENT)
@@ -281,31 +309,6 @@ char *cli_cache_dir(void)
 	return cache;
 }
 
-/*
- * The one of names[0..nr) nearest to word, when it is near (2 edits or
- * fewer, and less than half the word) and no other is as near; or NULL.
- */
-static const char *nearest(const char *word, const char *const *names,
-			   size_t nr)
-{
-	const char *best = NULL;
-	int best_d = 3, d, len = (int)strlen(word);
-	size_t i;
-	bool tie = false;
-
-	for (i = 0; i < nr; i++) {
-		d = kab_edit_distance(word, names[i]);
-		if (d < best_d) {
-			best = names[i];
-			best_d = d;
-			tie = false;
-		} else if (d == best_d && best && strcmp(best, names[i])) {
-			tie = true;
-		}
-	}
-	return best && !tie && 2 * best_d < len ? best : NULL;
-}
-
 int cli_bad_option(const char *cmd, int opt, char *const argv[],
 		   const struct option *opts)
 {
@@ -336,7 +339,7 @@ int cli_bad_option(const char *cmd, int opt, char *const argv[],
 			names[nr] = opts[nr].name;
 			nr++;
 		}
-		near = nearest(name, names, nr);
+		near = kab_nearest(name, names, nr);
 	}
 	if (near)
 		return cli_error(EXIT_USAGE, "%s%sunknown option '%s': did you "
@@ -390,7 +393,7 @@ static int unknown_command(const char *word)
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		names[i] = commands[i].name;
 	names[i] = "help";
-	near = nearest(word, names, ARRAY_SIZE(names));
+	near = kab_nearest(word, names, ARRAY_SIZE(names));
 	if (near)
 		return cli_error(EXIT_USAGE, "'%s' is not a kab command: did "
 				 "you mean '%s'? see 'kab --help'", word, near);

@@ -185,5 +185,11 @@ char *kab_cmd_line(const char *cwd, struct kab_err *err, ...)
 
 /* Edits (insert, delete, change, swap two neighbours) from a to b. */
 int kab_edit_distance(const char *a, const char *b);
+/*
+ * The one of names[0..nr) nearest to word, when it is near (2 edits or
+ * fewer, and less than half the word) and no other is as near; or NULL.
+ */
+const char *kab_nearest(const char *word, const char *const *names,
+			size_t nr);
 
 #endif /* KAB_COMMON_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * distance.c - how far one word is from another, for "did you mean":
- * a misspelt job key, command or option.
+ * a misspelt job key, command, option, label or metric.
  */
 #include <stdio.h>
 #include <string.h>
@@ -35,4 +35,25 @@ int kab_edit_distance(const char *a, const char *b)
 		}
 	}
 	return d[la][lb];
+}
+
+const char *kab_nearest(const char *word, const char *const *names,
+			size_t nr)
+{
+	const char *best = NULL;
+	int best_d = 3, d, len = (int)strlen(word);
+	size_t i;
+	bool tie = false;
+
+	for (i = 0; i < nr; i++) {
+		d = kab_edit_distance(word, names[i]);
+		if (d < best_d) {
+			best = names[i];
+			best_d = d;
+			tie = false;
+		} else if (d == best_d && best && strcmp(best, names[i])) {
+			tie = true;
+		}
+	}
+	return best && !tie && 2 * best_d < len ? best : NULL;
 }

@@ -25,6 +25,10 @@ static char *what(const struct kab_cell *c, const struct kpi_verdict *kv)
 				 "2 a side at least", c->change, unit,
 				 c->units_base, c->units_base == 1 ? "" : "s",
 				 c->units_head);
+	if (isnan(kv->p))
+		return xasprintf("%+.1f%s, no verdict: a mean is not a finite "
+				 "number (a damaged database?)", c->change,
+				 unit);
 	if (!kv->significant)
 		return xasprintf("%+.1f%s, not significant (p = %.2g)",
 				 c->change, unit, kv->p);

@@ -89,6 +89,29 @@ static bool all_digits(const char *s)
 	return true;
 }
 
+/* A label that names no ok run: the user's typo, perhaps. */
+static int no_side(const struct run_list *all, const char *spec,
+		   struct kab_err *err)
+{
+	const char **labels = xcalloc(all->nr + 1, sizeof(*labels));
+	const char *near;
+	size_t i, n = 0;
+
+	for (i = 0; i < all->nr; i++)
+		if (!strcmp(all->v[i].status, "ok"))
+			labels[n++] = all->v[i].label;
+	near = kab_nearest(spec, labels, n);
+	if (near)
+		kab_err_set(err, "'%s' is neither a run id nor the label of a "
+			    "kernel with ok runs: did you mean '%s'? 'kab ls' "
+			    "lists them", spec, near);
+	else
+		kab_err_set(err, "'%s' is neither a run id nor the label of a "
+			    "kernel with ok runs: 'kab ls' lists them", spec);
+	free(labels);
+	return -1;
+}
+
 /* The runs a side names: ids ("3" or "3,4,5") or a kernel label. */
 int side_resolve(const struct run_list *all, const char *spec,
 		 struct side_runs *out, struct kab_err *err)
@@ -139,9 +162,7 @@ bad:
 		out->v[out->nr++] = &all->v[i];
 	}
 	if (!out->nr)
-		return kab_err_set(err, "'%s' is neither a run id nor the label "
-				   "of a kernel with ok runs: 'kab ls' lists "
-				   "them", spec);
+		return no_side(all, spec, err);
 	return 0;
 }
 

@@ -409,6 +409,63 @@ static bool everywhere(const struct cmp_set *set, const char *params)
 	return true;
 }
 
+/* A run on two sides would be compared with itself. */
+static int overlap(const struct cmp_set *s, char *const *specs,
+		   struct kab_err *err)
+{
+	size_t i, k, a, b;
+
+	for (i = 1; i < s->nr_sides; i++)
+		for (k = 0; k < i; k++)
+			for (a = 0; a < s->sides[i].nr; a++)
+				for (b = 0; b < s->sides[k].nr; b++)
+					if (s->sides[i].v[a] == s->sides[k].v[b])
+						return model_err(err,
+							KAB_MODEL_REFUSED,
+							"run %lld is on two "
+							"sides ('%s' and '%s'):"
+							" name each run on one "
+							"side", s->sides[i].v[a]->id,
+							specs[k], specs[i]);
+	return 0;
+}
+
+/* A --kpi that no table has is a typo, not an empty table. */
+static int check_kpis(const struct cmp_set *s, const struct kab_compare_opts *o,
+		      char *const *specs, size_t nr, struct kab_err *err)
+{
+	const char **names = NULL, *near;
+	size_t i, k, n = 0;
+	int rc;
+
+	for (k = 0; k < o->nr_kpi; k++) {
+		for (i = 0; i < s->nr; i++)
+			if (cmp_table_kpi(&s->t[i], o->kpi[k]))
+				break;
+		if (i < s->nr)
+			continue;
+		for (i = 0; i < s->nr; i++) {
+			const struct kab_comparison *c = &s->t[i].c;
+			size_t r;
+
+			names = xrealloc(names, (n + c->nr_rows + 1) *
+					 sizeof(*names));
+			for (r = 0; r < c->nr_rows; r++)
+				names[n++] = c->rows[r].metric;
+		}
+		near = kab_nearest(o->kpi[k], names, n);
+		rc = model_err(err, KAB_MODEL_REFUSED, "no job of %s%s%s has "
+			       "the metric %s: %s%s%s'kab compare --all %s %s' "
+			       "lists them", specs[0], nr > 2 ? " and its heads"
+			       : " and ", nr > 2 ? "" : specs[1], o->kpi[k],
+			       near ? "did you mean '" : "", near ? near : "",
+			       near ? "'? " : "", specs[0], specs[1]);
+		free(names);
+		return rc;
+	}
+	return 0;
+}
+
 int cmp_set_build(struct kab_db *db, char *const *specs, size_t nr,
 		  const struct kab_compare_opts *o,
 		  const struct cmp_sel *sel, struct cmp_set *out,
@@ -437,6 +494,8 @@ int cmp_set_build(struct kab_db *db, char *const *specs, size_t nr,
 						 "runs: compare two kernels "
 						 "(kab ls lists them)",
 						 specs[k], specs[i]);
+	if (overlap(out, specs, err))
+		return KAB_MODEL_REFUSED;
 	/* One table per parameter set of the base that every head ran. */
 	base = &out->sides[0];
 	for (i = 0; i < base->nr; i++) {
@@ -487,7 +546,7 @@ int cmp_set_build(struct kab_db *db, char *const *specs, size_t nr,
 	strbuf_release(&skipped);
 	if (!out->nr)
 		return no_common(out, specs, err);
-	return 0;
+	return check_kpis(out, o, specs, nr, err);
 }
 
 void cmp_set_free(struct cmp_set *s)

@@ -272,7 +272,7 @@ test_expect "ci gate: usage errors and missing data exit 2, never 1" '
 	expect_error 2 "no database at" -- kab --db $TMP/none.db ci gate base head
 	expect_error 2 "nosuch" -- kab --db $TMP/a.db ci gate base nosuch
 	# the KPI named is not there: said so, not "name one"
-	expect_error 2 "^kab: base and head have no nosuch.metric: .kab show base. lists their metrics$" -- \
+	expect_error 2 "^kab: no job of base and head has the metric nosuch.metric: .kab compare --all base head. lists them$" -- \
 		kab --db $TMP/a.db ci gate --kpi nosuch.metric base head
 	expect_error 2 "ci gate needs a base and a head" -- kab ci gate base
 	expect_error 2 "use .kab ci matrix. or .kab ci gate." -- kab ci wat

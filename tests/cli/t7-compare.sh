@@ -188,6 +188,28 @@ test_expect "bad sides are refused with the fix" '
 	expect_error 2 "--format .xml." -- "$KAB" compare --format xml base align
 '
 
+test_expect "a misspelt label or KPI, or a run on two sides, is refused; an empty lkp table is explained" '
+	expect_error 2 "^kab: .basee. is neither a run id nor the label of a kernel with ok runs: did you mean .base.? .kab ls. lists them$" -- "$KAB" compare basee align
+	expect_error 2 "^kab: no job of base and align has the metric will-it-scale.per_proces_ops: did you mean .will-it-scale.per_process_ops.? .kab compare --all base align. lists them$" -- \
+		"$KAB" compare --kpi will-it-scale.per_proces_ops base align
+	expect_error 2 "no job of base and align has the metric typo: .kab compare --all" -- "$KAB" compare --kpi typo base align
+	# report and the gate say the same of the same typo
+	expect_error 2 "no job of base and align has the metric typo" -- "$KAB" report --kpi typo base align
+	expect_error 2 "no job of base and align has the metric typo" -- "$KAB" ci gate --kpi typo base align
+	expect_error 2 "^kab: run 2 is on two sides (.1,2. and .2,3.): name each run on one side$" -- "$KAB" compare 1,2 2,3
+	# lkp prints nothing for two runs of one kernel: stderr says why
+	"$KAB" compare --format lkp 1 2 >$TMP/lkp.out 2>$TMP/lkp.err
+	test ! -s $TMP/lkp.out
+	grep -q "^kab: note: 1 of 1 job has no row that lkp.s rule shows" $TMP/lkp.err
+	# kab plan: missing data and a misspelt KPI are 2, never 1
+	expect_error 2 "^kab: nothing to plan from 1: measure what the notes above ask$" -- "$KAB" plan --detect 5 1
+	expect_error 2 "1 of 1 jobs of base have no will-it-scale.per_proces_ops (did you mean .will-it-scale.per_process_ops.?)" -- \
+		"$KAB" plan --detect 5 --kpi will-it-scale.per_proces_ops base
+	# a --db whose directory is not there is a typo, not a new database
+	expect_error 2 "no directory $TMP/nodir: create it first" -- "$KAB" --db $TMP/nodir/k.db import $TMP/seed.json
+	test ! -e $TMP/nodir
+'
+
 test_expect "runs of different parameters are not compared: the one that differs is named" '
 	$PY - $TMP/seed.json $TMP/other.json <<-PY
 	import json, sys

@@ -276,7 +276,7 @@ static void test_gate(void **state)
 	o.nr_kpi = 1;
 	assert_int_equal(gate_build(db, "base", "head", &o, &g, &err),
 			 KAB_MODEL_REFUSED);
-	assert_non_null(strstr(err.msg, "have no no.metric"));
+	assert_non_null(strstr(err.msg, "has the metric no.metric"));
 	gate_free(&g);
 }
 
