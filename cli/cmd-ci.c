@@ -134,8 +134,8 @@ static int matrix(int argc, char **argv)
 	sel.sets = sets;
 	sel.only = only;
 	if (optind >= argc) {
-		rc = cli_error(EXIT_USAGE, "ci matrix needs job files: 'kab ci "
-			       "matrix jobs/will-it-scale-malloc1.yaml'");
+		rc = cli_error(EXIT_USAGE, "ci matrix needs jobs: 'kab ci "
+			       "matrix will-it-scale-malloc1'");
 		goto out_sel;
 	}
 	kv = split_commas(kernels, &nk);

@@ -68,7 +68,8 @@ static void run_usage(FILE *f)
 		"  --list-jobs       the jobs kab finds by name, and where it "
 		"looks\n"
 		"\n"
-		"A progress line goes to stderr when it is a terminal.\n"
+		"Progress goes to stderr: a live line on a terminal, else a "
+		"line as each\nboot and iteration starts.\n"
 		"Exit status: 0 every run ok, 1 a run failed, 2 usage, 130 "
 		"interrupted (^C).\n");
 }
@@ -227,8 +228,9 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 	if (!nr_files) {
 		free(sets);
 		free(only);
-		return cli_error(EXIT_USAGE, "no job file: try 'kab run "
-				 "jobs/will-it-scale-malloc1.yaml'");
+		return cli_error(EXIT_USAGE, "no job: try 'kab run "
+				 "will-it-scale-malloc1' ('kab run --list-jobs' "
+				 "lists them)");
 	}
 	lists = xcalloc(nr_files, sizeof(*lists));
 	for (i = 0; i < nr_files; i++) {

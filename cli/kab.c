@@ -79,7 +79,7 @@ static void usage(FILE *f)
 		"  KAB_JOBS           directories (a:b) searched first for a "
 		"job named\n"
 		"                     without a path (kab run --list-jobs)\n"
-		"  KAB_SSH            the ssh command for --target ssh:HOST\n"
+		"  KAB_SSH            the ssh command for --target ssh://HOST\n"
 		"  KAB_KERNEL_CC      the compiler of kab build (default "
 		"gcc)\n"
 		"  KAB_NO_CCACHE      set: kab build does not use ccache\n"

@@ -153,16 +153,17 @@ static void sentence(FILE *out, const struct report *r)
 		fprintf(out, "kab noticed a %s of %s on:\n\n\n", change,
 			m->kpi->metric);
 	else if (report_unjudged(m))
-		fprintf(out, "kab has no verdict on %s: %s (%+.1f%s at n = "
-			"%zu against %zu) on:\n\n\n", m->kpi->metric,
+		fprintf(out, "kab has no verdict on %s: %s (%+.1f%s with %zu "
+			"boot%s against %zu) on:\n\n\n", m->kpi->metric,
 			report_unjudged(m), c->change, c->absolute ||
-			c->zero_base ? "" : "%", m->kpi->base.n, c->s.n);
+			c->zero_base ? "" : "%", c->units_base,
+			c->units_base == 1 ? "" : "s", c->units_head);
 	else
 		fprintf(out, "kab found no significant change of %s (%+.1f%s "
-			"at n = %zu against %zu, adjusted p = %.2g) on:\n\n\n",
-			m->kpi->metric, c->change, c->absolute ||
-			c->zero_base ? "" : "%", m->kpi->base.n, c->s.n,
-			m->kv.p);
+			"with %zu boot%s against %zu, adjusted p = %.2g) "
+			"on:\n\n\n", m->kpi->metric, c->change, c->absolute ||
+			c->zero_base ? "" : "%", c->units_base,
+			c->units_base == 1 ? "" : "s", c->units_head, m->kv.p);
 	free(change);
 }
 

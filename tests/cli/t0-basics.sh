@@ -100,7 +100,7 @@ test_expect "kab --help names every variable of the environment kab reads" '
 '
 
 test_expect "kab run without a job file is a usage error naming the fix" '
-	expect_error 2 "no job file" -- "$KAB" run
+	expect_error 2 "^kab: no job: try .kab run will-it-scale-malloc1. (.kab run --list-jobs. lists them)$" -- "$KAB" run
 '
 
 test_expect "kab show of a run that does not exist says so" '
