@@ -150,7 +150,12 @@ install: all $(MAN_STAMP)
 	$(if $(KAB_INSN),$(INSTALL) -m 0644 $(KAB_INSN) \
 		$(DESTDIR)$(LIBEXECDIR)/kab/kab-insn.so)
 	$(INSTALL) -m 0644 jobs/*.yaml $(DESTDIR)$(DATADIR)/kab/jobs/
-	$(INSTALL) -m 0644 $(BUILD)/man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	for m in $(BUILD)/man/*.1; do \
+		sed -e 's|@DATADIR@|$(DATADIR)|g' \
+		    -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' $$m \
+			>$(DESTDIR)$(MANDIR)/man1/$${m##*/} && \
+		chmod 0644 $(DESTDIR)$(MANDIR)/man1/$${m##*/} || exit 1; \
+	done
 	$(INSTALL) -m 0644 completion/kab.bash $(DESTDIR)$(BASHCOMPDIR)/kab
 	$(INSTALL) -m 0644 completion/_kab $(DESTDIR)$(ZSHCOMPDIR)/_kab
 

@@ -67,7 +67,10 @@ help2scd() {
 	END { flush_item(); if (inlit) print "```" }'
 }
 
-common() {
+# kab(1)'s FILES and ENVIRONMENT: the commands' pages point there, as
+# git's do to git(1).  @DATADIR@ and @LIBEXECDIR@ become the installed
+# paths at make install.
+files_env() {
 	cat "$top/doc/files.scd"
 	printf '\n# ENVIRONMENT\n\n'
 	section Environment | esc | awk '
@@ -80,6 +83,9 @@ common() {
 		}
 		{ s = $0; sub(/^ +/, "", s); printf "\t%s\n", s }' |
 		awk 'NR > 1 && /^\*/ { print "" } { print }'
+}
+
+exit_status() {
 	printf '\n# EXIT STATUS\n\n'
 	section "Exit status" | esc | sed 's/^  //' |
 		awk '/^[0-9]/ { if (NR > 1) print ""; printf "*%s*\n\t%s\n", $1, substr($0, index($0, $2)); next }
@@ -102,10 +108,29 @@ page() {
 		fi
 		if [ -f "$top/doc/$name.examples.scd" ]; then
 			printf '\n# EXAMPLES\n\n'
-			cat "$top/doc/$name.examples.scd"
+			# a backslash is scdoc's escape: a shell's, doubled
+			awk '/^```/ { lit = !lit; print; next }
+			     lit {
+				out = ""; s = $0
+				while ((i = index(s, "\\")) > 0) {
+					out = out substr(s, 1, i) "\\"
+					s = substr(s, i + 1)
+				}
+				$0 = out s
+			     }
+			     { print }' \
+				"$top/doc/$name.examples.scd"
 		fi
 		printf '\n'
-		common
+		if [ -n "$cmd" ]; then
+			exit_status
+			printf '\n# FILES AND ENVIRONMENT\n\n'
+			printf 'The database, the cache, the jobs by name, the config file and the\n'
+			printf 'environment variables are those of *kab*(1).\n'
+		else
+			files_env
+			exit_status
+		fi
 		printf '\n# SEE ALSO\n\n'
 		if [ -n "$cmd" ]; then
 			printf '*kab*(1)\n'

@@ -76,7 +76,7 @@ table_opts() {
 	fi
 }
 
-test_expect "each man page names every option of its command and no other, with ENVIRONMENT, FILES, EXIT STATUS, EXAMPLES" '
+test_expect "each man page names every option of its command and no other, with EXIT STATUS, EXAMPLES and a pointer to kab(1)" '
 	$IKAB --completion-helper commands >$TMP/cmds
 	test "$(wc -l <$TMP/cmds)" -ge 14
 	while read -r c; do
@@ -85,10 +85,13 @@ test_expect "each man page names every option of its command and no other, with 
 		test -f $page || fail "no man page for $c"
 		MANWIDTH=200 man -l $page 2>$TMP/man.err >$TMP/man.$c
 		not grep . $TMP/man.err
-		for s in NAME SYNOPSIS DESCRIPTION ENVIRONMENT FILES \
-			"EXIT STATUS" EXAMPLES; do
+		for s in NAME SYNOPSIS DESCRIPTION "EXIT STATUS" EXAMPLES \
+			"FILES AND ENVIRONMENT" "SEE ALSO"; do
 			grep -q "^$s\$" $TMP/man.$c || fail "kab-$c(1) has no $s"
 		done
+		# the files and variables are kab(1)'"'"'s, not repeated
+		not grep -q "^ENVIRONMENT\$" $TMP/man.$c
+		grep -q "are those of kab(1)" $TMP/man.$c
 		table_opts $c | { grep -v "^--help$" || true; } >$TMP/want.$c
 		if [ -s $TMP/want.$c ]; then
 			grep -q "^OPTIONS\$" $TMP/man.$c || fail "kab-$c(1) has no OPTIONS"
@@ -107,6 +110,26 @@ test_expect "each man page names every option of its command and no other, with 
 		done <$TMP/got.$c
 	done <$TMP/cmds
 	MANPATH=$ROOT/usr/share/man man -w kab | grep -q "$ROOT/usr/share/man/man1/kab.1"
+	MANWIDTH=200 man -l $ROOT/usr/share/man/man1/kab.1 >$TMP/man.kab 2>/dev/null
+	for s in ENVIRONMENT FILES "EXIT STATUS" COMMANDS; do
+		grep -q "^$s\$" $TMP/man.kab || fail "kab(1) has no $s"
+	done
+	grep -q "^ *KAB_DB\>" $TMP/man.kab
+	# FILES names the installed paths
+	grep -q "/usr/libexec/kab/kab-agent" $TMP/man.kab
+	not grep -q "@[A-Z]*@" $TMP/man.kab
+	# an example continued on the next line keeps its backslash
+	MANWIDTH=200 man -l $ROOT/usr/share/man/man1/kab-ab.1 2>/dev/null |
+		grep -q "^ *kab ab .*--b-label head \\\\$"
+'
+
+test_expect "man pages name the files where PREFIX put them" '
+	make -s -C "$TOP" install DESTDIR="$TMP/opt" PREFIX=/opt/k SAN=$SAN \
+		>$TMP/make.out 2>&1 || { cat $TMP/make.out; false; }
+	MANWIDTH=200 man -l $TMP/opt/opt/k/share/man/man1/kab.1 >$TMP/man.opt 2>/dev/null
+	grep -q "/opt/k/libexec/kab/kab-agent" $TMP/man.opt
+	grep -q "/opt/k/share/kab/jobs/" $TMP/man.opt
+	not grep -q "/usr/libexec" $TMP/man.opt
 '
 
 # bash's completion of the words "$@" (the cursor on the last one)
