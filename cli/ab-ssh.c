@@ -55,8 +55,9 @@ int ab_ssh_switch(struct kab_ssh *s, const struct ab_ssh_side *side,
 	if (side->setup) {
 		const char *const words[] = { "sh", "-c", side->setup, NULL };
 
-		fprintf(stderr, "kab: %s: switching %s: %s\n", side->label,
-			s->dest, side->setup);
+		if (cli_progress())
+			fprintf(stderr, "kab: %s: switching %s: %s\n",
+				side->label, s->dest, side->setup);
 		rc = kab_ssh_run(s, words, NULL, &err);
 		/* 255: the connection went down with the machine: fine */
 		if (rc && rc != 255) {
@@ -102,8 +103,9 @@ int ab_ssh_switch(struct kab_ssh *s, const struct ab_ssh_side *side,
 		}
 		sleep(1);
 	}
-	fprintf(stderr, "kab: %s: %s runs %s%s\n", side->label, s->dest, rel,
-		strcmp(now, before) ? " (rebooted)" : "");
+	if (cli_progress())
+		fprintf(stderr, "kab: %s: %s runs %s%s\n", side->label,
+			s->dest, rel, strcmp(now, before) ? " (rebooted)" : "");
 	free(before);
 	free(now);
 	*release = rel;

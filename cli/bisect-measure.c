@@ -188,7 +188,7 @@ int bisect_measure(struct bisect_ctx *b, const char *commit, int boots,
 	c.monitors = b->o->monitors;
 	c.qemu = &q;
 	c.brief = true;
-	c.tty = isatty(2);
+	c.tty = cli_live_progress();
 	c.nr_jobs = boots;
 	for (i = 0; i < boots; i++) {
 		c.job_nr = i + 1;

@@ -34,7 +34,7 @@ int cli_build(struct kab_db *db, const struct build_args *a, const char *rev,
 		.nr_fragments = a->nr_kconfigs,
 		.base = a->base,
 		.jobs = a->jobs,
-		.progress = isatty(2),
+		.progress = cli_live_progress(),
 		.label = label ? label : rev ? rev : a->tree,
 	};
 	struct kab_build_row row;
@@ -77,6 +77,8 @@ int cli_build(struct kab_db *db, const struct build_args *a, const char *rev,
 	if (ret)
 		return cli_error(EXIT_RUN, "%s: the whole log is %s", err.msg,
 				 b->log_path);
+	if (!cli_progress())
+		return 0;
 	if (b->cached)
 		fprintf(stderr, "kab: %s: cached build %s (%s)\n", o.label,
 			b->key, b->release);

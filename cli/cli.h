@@ -67,6 +67,21 @@ int cli_error(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Each line of notes (or none) as "kab: note: <line>" on stderr. */
 void cli_notes(const char *notes);
+/* "kab: note: <message>" on stderr, unless --quiet. */
+void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * --quiet (-1: errors and results only, no progress or notes), none
+ * (0), --verbose (1: also the commands kab runs, QEMU's among them).
+ * Every command takes them, before or after its name.
+ */
+extern int cli_verbosity;
+/* Progress lines at all (not --quiet). */
+bool cli_progress(void);
+/* A live progress line (\r, \e[K): stderr a terminal that is not dumb. */
+bool cli_live_progress(void);
+/* --verbose: argv as a shell command line on stderr. */
+void cli_show_command(void *ctx, const char *const *argv);
 /* 0, or EXIT_USAGE with the error printed: what --monitors may say. */
 int cli_check_monitors(const char *list);
 /*

@@ -601,7 +601,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		(long long)c.ab_id);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	c.tty = isatty(2);
+	c.tty = cli_live_progress();
 	c.brief = true;
 	agent = runjob_agent_path();
 	c.nr_jobs = max_boots * 2 * jobs.nr;

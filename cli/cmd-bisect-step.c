@@ -136,6 +136,8 @@ static void step_progress(const struct bisect_opts *o, long long id,
 	int left = p ? atoi(p + strlen("bisect_steps=")) : -1;
 	char e[32], eta[32];
 
+	if (!cli_progress())
+		goto out;
 	fmt_hms(el, e, sizeof(e));
 	fmt_hms(el / (done + 1) * (left + 1), eta, sizeof(eta));
 	fprintf(stderr, "kab: bisect %lld: step %d at %.12s", id, done + 1,
@@ -147,6 +149,7 @@ static void step_progress(const struct bisect_opts *o, long long id,
 	if (el >= 0 && left >= 0)
 		fprintf(stderr, ", ETA %s", eta);
 	fputc('\n', stderr);
+out:
 	free(vars);
 	free(bad);
 	free(good);
@@ -255,10 +258,11 @@ static int step(struct kab_db *db, const struct bisect_opts *o, long long id,
 			reason);
 	else
 		fprintf(stderr, "kab: bisect-step %.12s: %s (%s mean %g "
-			"over %zu boots, %.0f%% of the way from %s to %s; "
+			"over %zu boot%s, %.0f%% of the way from %s to %s; "
 			"p %.2g against %s, %.2g against %s)\n", commit,
 			cl.like == KAB_LIKE_GOOD ? o->term_old : o->term_new,
-			o->metric, cl.mean, nx, 100 * cl.position,
+			o->metric, cl.mean, nx, nx == 1 ? "" : "s",
+			100 * cl.position,
 			o->term_old, o->term_new, cl.p_good, o->term_old,
 			cl.p_bad, o->term_new);
 	rc = cl.like == KAB_LIKE_GOOD ? STEP_GOOD :

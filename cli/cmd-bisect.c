@@ -110,11 +110,13 @@ static int really_differs(struct kab_db *db, const struct bisect_opts *o,
 		*why = xstrdup(err.msg);
 		return 0;
 	}
-	*why = xasprintf("%s: %s %.12s mean %g (%zu boots), %s %.12s mean %g "
-			 "(%zu boots): %+.1f%%, p = %.2g (t-test of the boot "
-			 "means%s), noise floor %.1f%%", o->metric,
+	*why = xasprintf("%s: %s %.12s mean %g (%zu boot%s), %s %.12s mean "
+			 "%g (%zu boot%s): %+.1f%%, p = %.2g (t-test of the "
+			 "boot means%s), noise floor %.1f%%", o->metric,
 			 o->term_old, o->good, e.good_mean, e.good_boots,
+			 e.good_boots == 1 ? "" : "s",
 			 o->term_new, o->bad, e.bad_mean, e.bad_boots,
+			 e.bad_boots == 1 ? "" : "s",
 			 e.change, e.p, e.good_boots < 2 || e.bad_boots < 2 ?
 			 ": one boot a side cannot be tested, give --boots 2 "
 			 "or more" : "", e.floor);
@@ -277,11 +279,10 @@ static char *run_git_bisect(struct bisect_ctx *b, struct kab_db *db,
 	snprintf(ids, sizeof(ids), "%lld", id);
 	snprintf(owner, sizeof(owner), "%d", (int)getpid());
 	{
-		char *const argv[] = { "git", "bisect", "run", self, "--db",
-				       (char *)kab_db_path(db), "bisect-step",
-				       "--bisect", ids, "--owner", owner,
-				       NULL };
-		struct kab_spawn s = { .argv = argv, .cwd = wt,
+		char *argv[16] = { "git", "bisect", "run", self, "--db",
+				   (char *)kab_db_path(db) };
+		size_t na = 6;
+		struct kab_spawn s = { .cwd = wt,
 				       .merge_stderr = true,
 				       .pdeathsig = SIGTERM, .new_pgrp = true };
 		int fd, pf;
@@ -289,6 +290,17 @@ static char *run_git_bisect(struct bisect_ctx *b, struct kab_db *db,
 		char buf[4096];
 		ssize_t n;
 
+		/* the steps say as much as this kab was asked to */
+		if (cli_verbosity)
+			argv[na++] = cli_verbosity < 0 ? "--quiet" :
+				     "--verbose";
+		argv[na++] = "bisect-step";
+		argv[na++] = "--bisect";
+		argv[na++] = ids;
+		argv[na++] = "--owner";
+		argv[na++] = owner;
+		argv[na] = NULL;
+		s.argv = argv;
 		/* git's chatter goes to stderr; kab's table to stdout */
 		pid = kab_spawn(&s, &fd, &err);
 		if (pid < 0) {
@@ -472,9 +484,10 @@ static int bisect_run(struct kab_db *db, const struct bisect_opts *o,
 		cli_error(EXIT_RUN, "%s", err.msg);
 		goto out_ctx;
 	}
-	fprintf(stderr, "kab: bisect %lld of %s between %s %.12s and %s "
-		"%.12s (if it stops: kab bisect --resume %lld)\n", id,
-		o->metric, o->term_old, good, o->term_new, bad, id);
+	if (cli_progress())
+		fprintf(stderr, "kab: bisect %lld of %s between %s %.12s and "
+			"%s %.12s (if it stops: kab bisect --resume %lld)\n",
+			id, o->metric, o->term_old, good, o->term_new, bad, id);
 	if (endpoints(&b, db, id, good, bad, &row))
 		goto out_ctx;
 	if (!really_differs(db, o, &row, &why)) {

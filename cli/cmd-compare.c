@@ -422,9 +422,9 @@ static void lkp_empty_note(const struct cmp_set *set)
 		empty += !set->t[i].c.nr_rows || !set->t[i].c.rows[0].shown;
 	if (!empty)
 		return;
-	fprintf(stderr, "kab: note: %zu of %zu job%s no row that lkp's rule "
+	cli_note("%zu of %zu job%s no row that lkp's rule "
 		"shows (nothing changed by it), so %s printed; kab compare "
-		"without --format lkp gives kab's verdict, --all every row\n",
+		"without --format lkp gives kab's verdict, --all every row",
 		empty, set->nr, set->nr == 1 ? " has" : "s have",
 		empty == 1 ? "its table is not" : "their tables are not");
 }

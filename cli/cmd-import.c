@@ -268,8 +268,8 @@ int cmd_import(struct cli *cli, int argc, char **argv)
 	if (rc) {
 		/* each run is stored whole or not at all: say which stayed */
 		if (added)
-			fprintf(stderr, "kab: note: %d run%s imported into %s "
-				"before that error stay\n", added,
+			cli_note("%d run%s imported into %s "
+				"before that error stay", added,
 				added == 1 ? "" : "s", kab_db_path(db));
 		kab_db_close(db);
 		goto out_opts;

@@ -56,8 +56,9 @@ int cmd_merge(struct cli *cli, int argc, char **argv)
 			rc = cli_error(EXIT_USAGE, "%s", err.msg);
 			break;
 		}
-		printf("%s: %d runs merged (%d samples, %d boots, %d kernels, "
+		printf("%s: %d run%s merged (%d samples, %d boots, %d kernels, "
 		       "%d builds), %d already there\n", argv[i], st.runs,
+		       st.runs == 1 ? "" : "s",
 		       st.samples, st.boots, st.kernels, st.builds,
 		       st.runs_known);
 	}

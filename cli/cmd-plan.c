@@ -137,8 +137,8 @@ static int plan_group(void *arg, size_t k, const struct run_info *const *runs,
 	free(v);
 	in.within_var = an.ms_within;
 	in.between_var = kab_anova_between_var(&an);
-	printf("  %s: %zu boot%s, %zu iterations", s->metric, an.groups,
-	       an.groups == 1 ? "" : "s", s->n);
+	printf("  %s: %zu boot%s, %zu iteration%s", s->metric, an.groups,
+	       an.groups == 1 ? "" : "s", s->n, s->n == 1 ? "" : "s");
 	if (isnan(in.between_var)) {
 		printf("\n  cannot tell the variance between boots from the "
 		       "variance within them: measure 2 boots or more of 2 "
@@ -217,7 +217,7 @@ static int no_metric(const struct plan_args *a, const char *side)
 				"name one with --kpi METRIC", a->no_metric,
 				a->groups, side);
 	if (a->planned && !a->kpi)
-		fprintf(stderr, "kab: note: %s\n", msg);
+		cli_note("%s", msg);
 	else if (!a->planned)
 		rc = cli_error(EXIT_USAGE, "%s", msg);
 	free(msg);

@@ -308,7 +308,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	c.tty = isatty(2);
+	c.tty = cli_live_progress();
 	agent = runjob_agent_path();
 	for (i = 0; i < nr_files && !fatal && !stop_requested; i++) {
 		for (j = 0; j < lists[i].nr && !fatal && !stop_requested; j++) {

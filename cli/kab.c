@@ -41,7 +41,7 @@ static void usage(FILE *f)
 	size_t i;
 
 	fprintf(f,
-		"usage: kab [--db PATH] <command> [<args>]\n"
+		"usage: kab [--db PATH] [--quiet | --verbose] <command> [<args>]\n"
 		"       kab --help | --version\n"
 		"\n"
 		"kab compares the performance of kernel builds: it runs "
@@ -52,6 +52,10 @@ static void usage(FILE *f)
 		fprintf(f, "  %-11s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f,
 		"\n'kab <command> --help' describes a command.\n"
+		"\nEvery command takes --quiet (errors and results only, no "
+		"progress or notes)\nand --verbose (also the commands kab "
+		"runs, QEMU's among them), before or\nafter its name (-q and "
+		"-v before it).\n"
 		"\nDatabase: --db PATH, else $KAB_DB, else "
 		"$XDG_DATA_HOME/kab/kab.db\n(~/.local/share/kab/kab.db).\n"
 		"\nEnvironment:\n"
@@ -132,11 +136,62 @@ int cli_error(int code, const char *fmt, ...)
 	return code;
 }
 
+int cli_verbosity;
+
+bool cli_progress(void)
+{
+	return cli_verbosity >= 0;
+}
+
+bool cli_live_progress(void)
+{
+	const char *term = getenv("TERM");
+
+	return cli_progress() && isatty(2) && term && *term &&
+	       strcmp(term, "dumb");
+}
+
+void cli_note(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *msg;
+	va_list ap;
+
+	if (cli_verbosity < 0)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	strbuf_add_visible(&sb, msg ? msg : fmt, strlen(msg ? msg : fmt));
+	fprintf(stderr, "kab: note: %s\n", sb.len ? sb.buf : "");
+	strbuf_release(&sb);
+	free(msg);
+}
+
+void cli_show_command(void *ctx, const char *const *argv)
+{
+	struct strbuf sb = STRBUF_INIT, vis = STRBUF_INIT;
+	size_t i;
+
+	if (cli_verbosity < 1)
+		return;
+	for (i = 0; argv[i]; i++) {
+		if (i)
+			strbuf_addstr(&sb, " ");
+		strbuf_add_shell_word(&sb, argv[i]);
+	}
+	strbuf_add_visible(&vis, sb.buf, sb.len);
+	fprintf(stderr, "kab: running %s\n", vis.buf);
+	strbuf_release(&sb);
+	strbuf_release(&vis);
+}
+
 void cli_notes(const char *notes)
 {
 	const char *p = notes, *nl;
 
-	for (; p && *p; p = *nl ? nl + 1 : nl) {
+	for (; cli_verbosity >= 0 && p && *p; p = *nl ? nl + 1 : nl) {
 		struct strbuf sb = STRBUF_INIT;
 
 		nl = strchrnul(p, '\n');
@@ -186,7 +241,7 @@ int cli_load_jobs(const char *path, const struct kab_jobsel *sel,
 		struct strbuf sb = STRBUF_INIT;
 
 		strbuf_add_visible(&sb, out->note, strlen(out->note));
-		fprintf(stderr, "kab: note: %s\n", sb.buf);
+		cli_note("%s", sb.buf);
 		strbuf_release(&sb);
 	}
 	return 0;
@@ -496,6 +551,38 @@ static int complete_words(struct cli *cli, const char *what)
 	return EXIT_OK;
 }
 
+/*
+ * --quiet and --verbose after a command's name, up to "--": every
+ * command takes them, so they are taken out before its own options
+ * are parsed (kab build's --quiet is also its own).
+ */
+static int take_verbosity(int argc, char **argv, int skip)
+{
+	bool build = !strcmp(argv[0], "build");
+	int i, o = skip;
+
+	for (i = skip; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			while (i < argc)
+				argv[o++] = argv[i++];
+			break;
+		}
+		if (!strcmp(argv[i], "--quiet")) {
+			cli_verbosity = -1;
+			if (build)
+				argv[o++] = argv[i];
+			continue;
+		}
+		if (!strcmp(argv[i], "--verbose")) {
+			cli_verbosity = 1;
+			continue;
+		}
+		argv[o++] = argv[i];
+	}
+	argv[o] = NULL;
+	return o;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli cli = { 0 };
@@ -525,6 +612,14 @@ int main(int argc, char **argv)
 		} else if (!strncmp(argv[0], "--db=", 5)) {
 			cli.db_path = argv[0] + 5;
 			argv++, argc--;
+		} else if (!strcmp(argv[0], "--quiet") ||
+			   !strcmp(argv[0], "-q")) {
+			cli_verbosity = -1;
+			argv++, argc--;
+		} else if (!strcmp(argv[0], "--verbose") ||
+			   !strcmp(argv[0], "-v")) {
+			cli_verbosity = 1;
+			argv++, argc--;
 		} else if (!strcmp(argv[0], "--completion-helper")) {
 			return output_done("", complete_words(&cli, argc > 1 ?
 						argv[1] : "commands"));
@@ -549,6 +644,7 @@ int main(int argc, char **argv)
 
 		argv = cli_config_argv(section, ci ? 2 : 1, &argc, argv);
 		free(section);
+		argc = take_verbosity(argc, argv, ci ? 2 : 1);
 	}
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[0], commands[i].name))

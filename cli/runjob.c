@@ -78,7 +78,7 @@ static void progress_plain(struct run_ctx *c, bool boot)
 	double now = now_mono();
 	bool of_all;
 
-	if (c->tty)
+	if (c->tty || !cli_progress())
 		return;
 	progress_where(c, where, sizeof(where));
 	fmt_secs(now - (c->t_all ? c->t_all : now), el, sizeof(el));
@@ -220,7 +220,7 @@ static void on_log(void *arg, const char *msg)
 		return;
 	snprintf(last, sizeof(last), "%s", msg);
 	progress_clear(c);
-	fprintf(stderr, "kab: note: %s\n", msg);
+	cli_note("%s", msg);
 }
 
 static const struct kab_collect_ops store_ops = {
@@ -337,6 +337,7 @@ static int run_once(struct run_ctx *c, const char *agent, bool *fatal)
 		.stop = &stop_requested,
 		.tick = progress,
 		.tick_ctx = c,
+		.command = cli_show_command,
 	};
 	struct kab_collector *col = kab_collector_new(&store_ops, c);
 	struct kab_reader_stats stats;
@@ -408,22 +409,26 @@ static int run_once(struct run_ctx *c, const char *agent, bool *fatal)
 		cli_error(EXIT_RUN, "%s %s did not start: %s", c->job->suite,
 			  c->job->test, msg ? msg : "no run record");
 	} else if (status == KAB_RUN_OK && c->brief && !c->qemu) {
-		printf("turn %d/%d %s: run %lld ok, %d iterations\n",
+		printf("turn %d/%d %s: run %lld ok, %d iteration%s\n",
 		       c->job_nr, c->nr_jobs, c->label, (long long)c->run_id,
-		       kab_collector_iterations(col));
+		       kab_collector_iterations(col),
+		       kab_collector_iterations(col) == 1 ? "" : "s");
 		fflush(stdout);
 	} else if (status == KAB_RUN_OK && c->brief) {
-		printf("boot %d/%d %s: run %lld ok, %d iterations, agent up "
+		printf("boot %d/%d %s: run %lld ok, %d iteration%s, agent up "
 		       "after %.1f s, first sample at %.1f s, %.0f s under "
 		       "%s (%s)\n", c->job_nr, c->nr_jobs, c->label,
 		       (long long)c->run_id, kab_collector_iterations(col),
+		       kab_collector_iterations(col) == 1 ? "" : "s",
 		       boot.hello, boot.first_sample, boot.seconds, boot.accel,
 		       boot.entry);
 		fflush(stdout);
 	} else if (status == KAB_RUN_OK) {
-		printf("run %lld: %s %s (%s): %d iterations, stored in %s\n",
+		printf("run %lld: %s %s (%s): %d iteration%s, stored in %s\n",
 		       (long long)c->run_id, c->job->suite, c->job->test, desc,
-		       kab_collector_iterations(col), kab_db_path(c->db));
+		       kab_collector_iterations(col),
+		       kab_collector_iterations(col) == 1 ? "" : "s",
+		       kab_db_path(c->db));
 		glob = xasprintf("%s.*", c->job->suite);
 		cli_print_summary(stdout, c->db, c->run_id, glob, &err);
 		free(glob);
@@ -437,7 +442,7 @@ static int run_once(struct run_ctx *c, const char *agent, bool *fatal)
 			  kab_db_path(c->db));
 	}
 	if (status == KAB_RUN_OK && kab_collector_lost(col))
-		fprintf(stderr, "kab: note: run %lld: %s\n",
+		cli_note("run %lld: %s",
 			(long long)c->run_id, msg);
 	if (stats.garbage_bytes || stats.bad_records) {
 		char run[32] = "";
@@ -445,8 +450,8 @@ static int run_once(struct run_ctx *c, const char *agent, bool *fatal)
 		if (c->run_id > 0)
 			snprintf(run, sizeof(run), "run %lld: ",
 				 (long long)c->run_id);
-		fprintf(stderr, "kab: note: %sskipped %llu bytes of noise and "
-			"%llu bad records in the stream\n", run,
+		cli_note("%sskipped %llu bytes of noise and "
+			"%llu bad records in the stream", run,
 			(unsigned long long)stats.garbage_bytes,
 			(unsigned long long)stats.bad_records);
 	}
@@ -477,10 +482,10 @@ static int run_once(struct run_ctx *c, const char *agent, bool *fatal)
 		/* under icount the host's load is out of the numbers */
 		if (boot.host_busy > KAB_HOST_BUSY &&
 		    strncmp(boot.clock, "icount", 6))
-			fprintf(stderr, "kab: note: run %lld: other processes "
+			cli_note("run %lld: other processes "
 				"kept %.0f%% of the host's CPUs busy during this "
 				"boot: under %s its numbers are the host's as "
-				"much as the kernel's; run kab alone\n",
+				"much as the kernel's; run kab alone",
 				(long long)c->run_id, 100 * boot.host_busy,
 				boot.accel);
 		if (kab_db_boot_insert(c->db, &row, NULL, &err)) {
@@ -519,10 +524,10 @@ int runjob_one(struct run_ctx *c, const char *agent, bool *fatal)
 
 	if (c->qemu && c->last_outcome == KAB_BOOT_HOST_STALL && !*fatal &&
 	    !stop_requested) {
-		fprintf(stderr, "kab: note: the guest reported an RCU stall "
+		cli_note("the guest reported an RCU stall "
 			"or a lockup, as an emulated CPU the host does not run "
 			"for a minute does: that boot is a host-stall, its "
-			"samples are not used; booting once more\n");
+			"samples are not used; booting once more");
 		rc = run_once(c, agent, fatal);
 	}
 	return rc;

@@ -345,12 +345,12 @@ static char *reproduce(const struct report *r, const struct report_job *j,
 			strbuf_addf(&sb, " --runs %d %s\n",
 				    side[i]->nr_iterations, file);
 		}
-		strbuf_addf(&sb, "# repeat both %zu times, interleaved; the "
+		strbuf_addf(&sb, "# repeat both %zu time%s, interleaved; the "
 			    "command line the kernels had is in 'kab show'\n",
-			    t->runs[1].nr);
+			    t->runs[1].nr, t->runs[1].nr == 1 ? "" : "s");
 	} else {
-		strbuf_addf(&sb, "# on each kernel in turn, %zu times:\n",
-			    t->runs[1].nr);
+		strbuf_addf(&sb, "# on each kernel in turn, %zu time%s:\n",
+			    t->runs[1].nr, t->runs[1].nr == 1 ? "" : "s");
 		strbuf_addf(&sb, "kab run --kernel-label LABEL --runs %d %s\n",
 			    head->nr_iterations, file);
 	}

@@ -480,6 +480,8 @@ struct kab_target_opts {
 	const volatile int *stop;	/* set by a signal handler */
 	void (*tick)(void *ctx);	/* called a few times a second */
 	void *tick_ctx;
+	/* qemu: the command line about to run (NULL-terminated) */
+	void (*command)(void *ctx, const char *const *argv);
 };
 
 /*

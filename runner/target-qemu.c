@@ -290,6 +290,7 @@ int kab_target_qemu(const struct kab_target_opts *o,
 	double t0, deadline;
 	int fds[2], status, logfd, errfd, ret = -1;
 	char *said, last[512];
+	const char *argv[40];
 	json_t *jj;
 	pid_t pid;
 
@@ -406,6 +407,43 @@ retry:
 	 * iterations under SAN=1 may have been that.
 	 */
 	fcntl(fds[1], F_SETPIPE_SZ, 1 << 20);
+	{
+		size_t n = 0;
+		const char *const fixed[] = {
+			qemu, "-name", "kab", "-nodefaults",
+			"-display", "none",
+			"-no-reboot", "-accel", kvm ? "kvm" : "tcg",
+			"-cpu", kvm ? "host" : icount ? EXACT_CPU : "max",
+			"-smp", smp, "-m", q->mem, "-kernel",
+			vmlinux ? vmlinux : q->kernel, "-initrd",
+			initrd, "-append", append, "-serial", serial0,
+			"-serial", "stdio",
+		};
+
+		memcpy(argv, fixed, sizeof(fixed));
+		n = ARRAY_SIZE(fixed);
+		/*
+		 * All guest RAM touched before the guest runs: the host's
+		 * page faults and THP luck stop landing in the measurement.
+		 * Between-boot spread of malloc1 under TCG: 20% -> 10%.
+		 */
+		if (prealloc())
+			argv[n++] = "-mem-prealloc";
+		/* the guest's clock is its instructions */
+		if (icount) {
+			argv[n++] = "-icount";
+			argv[n++] = icount;
+			argv[n++] = "-rtc";
+			argv[n++] = EXACT_RTC;
+		}
+		if (plugin) {
+			argv[n++] = "-plugin";
+			argv[n++] = plugin;
+		}
+		argv[n] = NULL;
+	}
+	if (o->command)
+		o->command(o->tick_ctx, argv);
 	/* what QEMU says comes out as kab's notes, not raw */
 	errfd = kab_stderr_file();
 	kab_hostload_start(&load);
@@ -432,45 +470,7 @@ retry:
 				sched_setaffinity(0, sizeof(set), &set);
 		}
 		signal(SIGINT, SIG_DFL);
-		{
-			const char *argv[40];
-			size_t n = 0;
-			const char *const fixed[] = {
-				qemu, "-name", "kab", "-nodefaults",
-				"-display", "none",
-				"-no-reboot", "-accel", kvm ? "kvm" : "tcg",
-				"-cpu", kvm ? "host" : icount ? EXACT_CPU :
-				"max", "-smp", smp,
-				"-m", q->mem, "-kernel",
-				vmlinux ? vmlinux : q->kernel, "-initrd",
-				initrd, "-append", append, "-serial", serial0,
-				"-serial", "stdio",
-			};
-
-			memcpy(argv, fixed, sizeof(fixed));
-			n = ARRAY_SIZE(fixed);
-			/*
-			 * All guest RAM touched before the guest runs: the
-			 * host's page faults and THP luck stop landing in
-			 * the measurement.  Between-boot spread of malloc1
-			 * under TCG: 20% -> 10%.
-			 */
-			if (prealloc())
-				argv[n++] = "-mem-prealloc";
-			/* the guest's clock is its instructions */
-			if (icount) {
-				argv[n++] = "-icount";
-				argv[n++] = icount;
-				argv[n++] = "-rtc";
-				argv[n++] = EXACT_RTC;
-			}
-			if (plugin) {
-				argv[n++] = "-plugin";
-				argv[n++] = plugin;
-			}
-			argv[n] = NULL;
-			execv(qemu, (char *const *)argv);
-		}
+		execv(qemu, (char *const *)argv);
 		_exit(127);
 	}
 	close(fds[1]);

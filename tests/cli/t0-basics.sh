@@ -126,7 +126,7 @@ test_expect "the database defaults to KAB_DB, then XDG_DATA_HOME, then HOME" '
 '
 
 test_expect "a live progress line goes to a terminal, plain lines to a pipe" '
-	script -qec "$KAB run --runs 2 --set nr_task=1 --set warmup=0 --set testtime=1s $TOP/jobs/will-it-scale-malloc1.yaml" /dev/null >$TMP/tty
+	script -qec "TERM=xterm $KAB run --runs 2 --set nr_task=1 --set warmup=0 --set testtime=1s $TOP/jobs/will-it-scale-malloc1.yaml" /dev/null >$TMP/tty
 	grep -aq "\[1/1\] will-it-scale malloc1: iteration 2 of 2, elapsed 0:0[0-9], ETA 0:0" $TMP/tty
 	# the live line is redrawn in place: a terminal gets no plain lines
 	not grep -aq "^kab: \[1/1\] will-it-scale malloc1: iteration" $TMP/tty
@@ -137,6 +137,33 @@ test_expect "a live progress line goes to a terminal, plain lines to a pipe" '
 	grep -q "^kab: \[1/1\] will-it-scale malloc1: iteration 1 of 2, elapsed 0:0[0-9], ETA 0:0[0-9]$" $TMP/e
 	grep -q "^kab: \[1/1\] will-it-scale malloc1: iteration 2 of 2, elapsed 0:0[0-9], ETA 0:0[0-9]$" $TMP/e
 	not grep -q "$(printf "\r")" $TMP/e
+'
+
+test_expect "TERM=dumb gets plain lines, --quiet none: errors and results only" '
+	Q="--runs 2 --set nr_task=1 --set warmup=0 --set testtime=1s"
+	script -qec "TERM=dumb $KAB run $Q will-it-scale-malloc1" /dev/null >$TMP/dumb
+	grep -aq "^kab: \[1/1\] will-it-scale malloc1: iteration 2 of 2" $TMP/dumb
+	not grep -aq "$(printf "\033")" $TMP/dumb
+	# --quiet after the command or -q before it: no progress, no note
+	kab run --quiet $Q --monitors nosuch-and-more will-it-scale-malloc1 >$TMP/o 2>$TMP/e || true
+	kab run $Q --quiet will-it-scale-malloc1 >$TMP/o 2>$TMP/e
+	cat $TMP/e
+	test ! -s $TMP/e
+	grep -q "will-it-scale.per_process_ops" $TMP/o
+	script -qec "TERM=xterm $KAB -q run $Q will-it-scale-malloc1" /dev/null >$TMP/qtty
+	not grep -aq "iteration [0-9] of" $TMP/qtty
+	grep -aq "will-it-scale.per_process_ops" $TMP/qtty
+	# errors still go out under --quiet
+	expect_error 2 "no job" -- "$KAB" --quiet run
+	# notes too: kab compare --format lkp of a run with itself says
+	# why it printed nothing, unless asked to be quiet
+	id=$(sqlite3 $KAB_DB "SELECT max(id) FROM runs")
+	kab compare --format lkp $((id - 1)) $id >$TMP/o 2>$TMP/e
+	grep -q "^kab: note: " $TMP/e
+	kab compare --quiet --format lkp $((id - 1)) $id >$TMP/o 2>$TMP/e
+	test ! -s $TMP/e
+	# and --quiet is no option value: kab build keeps its own
+	"$KAB" build --help | grep -q -- "--quiet, -q"
 '
 
 test_done

@@ -43,7 +43,7 @@ tables = {}
 for line in open(sys.argv[1]):
     cmd, opt = line.split()
     tables.setdefault(cmd, set()).add(opt)
-glob = {"--db", "--help", "--version"}
+glob = {"--db", "--help", "--version", "--quiet", "--verbose"}
 
 def lines(path):
     """(number, text) of what is a command line: in markdown and scdoc

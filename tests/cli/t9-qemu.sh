@@ -149,9 +149,11 @@ test_expect "a PVH kernel boots unpacked, once per image; KAB_BOOT=bzimage does 
 
 test_expect "a kernel that panics at boot is a panic, with no samples" '
 	before=$(sql "SELECT count(*) FROM samples")
-	expect_error 1 "boot panic: .*Kernel panic" -- "$KAB" run --target qemu \
+	expect_error 1 "boot panic: .*Kernel panic" -- "$KAB" run --verbose --target qemu \
 		--cmdline "rdinit=/nonexistent" $SHORT $JOB
 	grep -q "the console.s last lines" $TMP/stderr
+	# --verbose shows the QEMU it ran, as a shell would take it
+	grep -q "^kab: running [^ ]*qemu-system-x86_64 -name kab .* -append .*rdinit=/nonexistent" $TMP/stderr
 	test "$(sql "SELECT count(*) FROM samples")" = "$before"
 	test "$(sql "SELECT outcome FROM boots ORDER BY id DESC LIMIT 1")" = panic
 	sql "SELECT problem FROM boots ORDER BY id DESC LIMIT 1" >$TMP/pipe
