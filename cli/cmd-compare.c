@@ -239,7 +239,7 @@ static void markdown_table(FILE *out, const struct kab_table_head *h,
  * called (power 0.8), or that it cannot call anything; one note each.
  */
 static void plan_notes(FILE *out, const struct kab_table_head *h,
-		       const struct kab_comparison *c)
+		       const struct kab_comparison *c, const char *more)
 {
 	size_t r, i;
 
@@ -256,11 +256,10 @@ static void plan_notes(FILE *out, const struct kab_table_head *h,
 				continue;
 			if (x->few) {
 				fprintf(out, "note: %s -> %s: %s has fewer "
-					"than 2 boots on a side, so no verdict "
-					"is possible: run %d or more boots a "
-					"side\n", h->base->id,
-					h->heads[i].id, row->metric,
-					c->opts->floor > 0 ? 2 : 3);
+					"than 2 boots (or runs) on a side, so "
+					"no verdict is possible: measure more "
+					"(%s)\n", h->base->id,
+					h->heads[i].id, row->metric, more);
 				continue;
 			}
 			d = kab_detectable(n, x->unit_sd, c->opts->fdr, 0.8);
@@ -292,14 +291,17 @@ static void plan_notes(FILE *out, const struct kab_table_head *h,
 	}
 }
 
-static void text_table(FILE *out, const struct kab_table_head *h,
-		       const struct kab_comparison *c, const struct cmp_opts *o)
+static void text_table(FILE *out, const struct cmp_table *t,
+		       const struct cmp_opts *o)
 {
+	const struct kab_table_head *h = &t->h;
+	const struct kab_comparison *c = &t->c;
+	char *more = cmp_more_units(t, c->opts->floor > 0 ? 2 : 3);
 	size_t r, i, called = 0;
 
 	kab_kpi_summary(out, c, h->base, h->heads);
 	if (o->c.test == KAB_TEST_WELCH)
-		plan_notes(out, h, c);
+		plan_notes(out, h, c, more);
 	kab_lkp_header(out, h, false);
 	kab_lkp_columns(out, c->nr_heads);
 	for (r = 0; r < c->nr_rows; r++) {
@@ -313,11 +315,10 @@ static void text_table(FILE *out, const struct kab_table_head *h,
 		fprintf(out, "\n(no significant change in %zu metrics; --all "
 			"shows them)\n", c->nr_rows);
 	if (c->few_rows)
-		fprintf(out, "\nnote: %zu metrics have fewer than 2 boots on a "
-			"side and get no verdict: boots, not iterations, are "
-			"the samples; run %d or more boots a side (kab ab "
-			"--boots %d)\n", c->few_rows,
-			c->opts->floor > 0 ? 2 : 3, c->opts->floor > 0 ? 2 : 3);
+		fprintf(out, "\nnote: %zu metrics have fewer than 2 boots (or "
+			"runs) on a side and get no verdict: boots, not "
+			"iterations, are the samples; measure more (%s)\n",
+			c->few_rows, more);
 	if (c->weak_rows)
 		fprintf(out, "\nnote: with these boot counts the U test cannot "
 			"call a change among %zu metrics at q = %g: need >= "
@@ -340,6 +341,7 @@ static void text_table(FILE *out, const struct kab_table_head *h,
 			"their %%change is lkp's, over a base of 1e-100; "
 			"--format json has their absolute change\n",
 			c->zero_rows);
+	free(more);
 }
 
 static void plots(FILE *out, const struct kab_table_head *h,
@@ -402,7 +404,7 @@ static void one_table(const struct cmp_table *t, const struct cmp_opts *o,
 			printf("note: these numbers come from QEMU TCG "
 			       "emulation, not a real CPU: compare kernels, "
 			       "not machines\n");
-		text_table(stdout, &t->h, &t->c, o);
+		text_table(stdout, t, o);
 		if (o->plot) {
 			printf("\n");
 			plots(stdout, &t->h, &t->c);

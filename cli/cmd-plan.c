@@ -103,6 +103,7 @@ static int plan_group(void *arg, size_t k, const struct run_info *const *runs,
 	struct kab_plan_out out;
 	struct kab_anova an;
 	double *v, mean = 0;
+	char *more;
 	bool log_scale = true;
 	size_t i;
 	int rc;
@@ -140,9 +141,11 @@ static int plan_group(void *arg, size_t k, const struct run_info *const *runs,
 	printf("  %s: %zu boot%s, %zu iteration%s", s->metric, an.groups,
 	       an.groups == 1 ? "" : "s", s->n, s->n == 1 ? "" : "s");
 	if (isnan(in.between_var)) {
+		more = runs_more_units(runs, nr, 2, 2);
 		printf("\n  cannot tell the variance between boots from the "
-		       "variance within them: measure 2 boots or more of 2 "
-		       "iterations or more\n");
+		       "variance within them: measure 2 boots (or runs) or "
+		       "more of 2 iterations or more (%s)\n", more);
+		free(more);
 		free(own);
 		return 0;
 	}
@@ -193,8 +196,9 @@ static int plan_group(void *arg, size_t k, const struct run_info *const *runs,
 	       "of %zu iteration%s (power %.2f), about %.0f s a side\n",
 	       a->detect, a->alpha, a->power, out.boots, out.iters,
 	       out.iters == 1 ? "" : "s", out.power, out.seconds);
-	printf("  kab ab --boots %zu --runs-per-boot %zu ...\n", out.boots,
-	       out.iters);
+	more = runs_more_units(runs, nr, out.boots, out.iters);
+	printf("  %s\n", more);
+	free(more);
 	a->planned++;
 	free(own);
 	return 0;

@@ -30,6 +30,10 @@ static void run_usage(FILE *f)
 		"running kernel's\n"
 		"                    release)\n"
 		"  --runs N          iterations of each job (default 3)\n"
+		"  --repeat N        run the job list N times, interleaved (a "
+		"run is a\n"
+		"                    sample: with 2 or more a side, kab "
+		"compare decides)\n"
 		"  --set KEY=VALUE   override a job parameter; a list is "
 		"[a, b]; KEY= leaves\n"
 		"                    it out\n"
@@ -74,11 +78,31 @@ static void run_usage(FILE *f)
 		"interrupted (^C).\n");
 }
 
+/* After --repeat: what was stored, and the comparison it allows. */
+static void repeated(struct run_ctx *c, int ok, int all)
+{
+	struct strbuf sb = STRBUF_INIT, vis = STRBUF_INIT;
+	struct kab_run run = { 0 };
+	struct kab_err err;
+
+	if (kab_db_run_get(c->db, c->run_id, &run, &err))
+		return;
+	strbuf_add_shell_word(&sb, run.kernel.label);
+	strbuf_add_visible(&vis, sb.buf, sb.len);
+	printf("%d of %d runs ok, labelled %s: with another kernel's runs, "
+	       "'kab compare %s OTHER' decides\n", ok, all, vis.buf,
+	       vis.buf);
+	strbuf_release(&sb);
+	strbuf_release(&vis);
+	kab_run_free(&run);
+}
+
 int cmd_run(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "kernel-label", required_argument, NULL, 'l' },
 		{ "runs", required_argument, NULL, 'n' },
+		{ "repeat", required_argument, NULL, 'r' },
 		{ "set", required_argument, NULL, 's' },
 		{ "only", required_argument, NULL, 'o' },
 		{ "monitors", required_argument, NULL, 'm' },
@@ -112,6 +136,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 	const char *db_opt = NULL;
 	char **sets = NULL, **only = NULL, *agent, *end;
 	int nr_sets = 0, nr_only = 0, opt, i, j, nr_files, rc = EXIT_OK;
+	int repeat = 1, r, ok = 0;
 	bool fatal = false;
 	struct kab_err err;
 
@@ -129,6 +154,16 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 				return cli_error(EXIT_USAGE, "--runs '%s': give "
 						 "a number of iterations from "
 						 "1 to 100000", optarg);
+			}
+			break;
+		case 'r':
+			repeat = strtol(optarg, &end, 10);
+			if (*end || repeat < 1 || repeat > 1000) {
+				free(sets);
+				free(only);
+				return cli_error(EXIT_USAGE, "--repeat '%s': give "
+						 "a number of runs of each job "
+						 "from 1 to 1000", optarg);
 			}
 			break;
 		case 's':
@@ -239,7 +274,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		rc = cli_load_jobs(argv[optind + i], &sel, &lists[i]);
 		if (rc)
 			goto out;
-		c.nr_jobs += lists[i].nr;
+		c.nr_jobs += lists[i].nr * repeat;
 	}
 	if (runjob_qemu_check(&q)) {
 		rc = EXIT_USAGE;
@@ -310,14 +345,21 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	c.tty = cli_live_progress();
 	agent = runjob_agent_path();
-	for (i = 0; i < nr_files && !fatal && !stop_requested; i++) {
-		for (j = 0; j < lists[i].nr && !fatal && !stop_requested; j++) {
-			c.job = &lists[i].jobs[j];
-			c.job_nr++;
-			if (runjob_one(&c, agent, &fatal))
-				rc = EXIT_RUN;
-		}
-	}
+	/* repeated: a line a run, then how to compare them */
+	c.brief = repeat > 1;
+	for (r = 0; r < repeat && !fatal && !stop_requested; r++)
+		for (i = 0; i < nr_files && !fatal && !stop_requested; i++)
+			for (j = 0; j < lists[i].nr && !fatal &&
+			     !stop_requested; j++) {
+				c.job = &lists[i].jobs[j];
+				c.job_nr++;
+				if (runjob_one(&c, agent, &fatal))
+					rc = EXIT_RUN;
+				else
+					ok++;
+			}
+	if (repeat > 1 && ok)
+		repeated(&c, ok, c.nr_jobs);
 	if (stop_requested)
 		rc = cli_error(runjob_stop_code(EXIT_RUN), "interrupted: runs "
 			       "not started were skipped; what was stored is "

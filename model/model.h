@@ -37,6 +37,7 @@ struct run_info {
 	bool emulated;		/* QEMU TCG */
 	char *clock;		/* wall, icount:N: must match too */
 	bool exact;		/* timed by icount */
+	char *target;		/* qemu, local or ssh */
 	char *block;		/* the CI runner it was merged from */
 	json_t *params_obj;
 	json_t *host;		/* lkp's axes among it: kconfig, compiler ... */
@@ -225,6 +226,17 @@ char *report_job_name(const struct cmp_table *t);
 char *report_change(const struct report_job *j);
 /* Why a job's KPI has no verdict at all, or NULL when it has one. */
 const char *report_unjudged(const struct report_job *j);
+
+/*
+ * The command that gives a table's sides n units each, for the notes
+ * that ask for more: "kab ab --boots 3" for QEMU's boots, "kab run
+ * --repeat 3 on each kernel" for runs here, kab ab's kernel switching
+ * over ssh.
+ */
+char *cmp_more_units(const struct cmp_table *t, size_t n);
+/* The same for runs of one side, with iters iterations each (0: any). */
+char *runs_more_units(const struct run_info *const *runs, size_t nr,
+		      size_t n, size_t iters);
 
 /* ---- the gate of a CI pipeline ---- */
 

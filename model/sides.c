@@ -41,6 +41,7 @@ static int keep_run(void *arg, const struct kab_run *r)
 	ri->emulated = cpu && strstr(cpu, "TCG");
 	ri->clock = xstrdup(r->clock ? r->clock : "wall");
 	ri->exact = !strncmp(ri->clock, "icount", 6);
+	ri->target = xstrdup(r->target ? r->target : "local");
 	return 0;
 }
 
@@ -62,6 +63,7 @@ void runs_free(struct run_list *l)
 		free(l->v[i].params);
 		free(l->v[i].machine);
 		free(l->v[i].clock);
+		free(l->v[i].target);
 		json_decref(l->v[i].params_obj);
 		json_decref(l->v[i].host);
 	}
@@ -376,4 +378,28 @@ int side_foreach_group(struct kab_db *db, const char *spec,
 	free(sr.v);
 	runs_free(&all);
 	return rc;
+}
+
+char *runs_more_units(const struct run_info *const *runs, size_t nr,
+		      size_t n, size_t iters)
+{
+	char it[48] = "";
+	bool qemu = false, ssh = false;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		qemu |= !strcmp(runs[i]->target, "qemu");
+		ssh |= !strcmp(runs[i]->target, "ssh");
+	}
+	/* kab ab's iterations of a boot are --runs-per-boot, kab run's --runs */
+	if (iters)
+		snprintf(it, sizeof(it), " --runs%s %zu",
+			 qemu || ssh ? "-per-boot" : "", iters);
+	if (qemu)
+		return xasprintf("kab ab --boots %zu%s", n, it);
+	if (ssh)
+		return xasprintf("kab ab --target ssh://HOST --a-setup CMD "
+				 "--b-setup CMD --boots %zu%s", n, it);
+	return xasprintf("kab run --repeat %zu%s on each kernel", n,
+			 iters ? it : "");
 }

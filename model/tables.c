@@ -178,6 +178,22 @@ static char *job_kpi(const struct cmp_table *t)
 	return NULL;
 }
 
+char *cmp_more_units(const struct cmp_table *t, size_t n)
+{
+	const struct run_info **all = NULL;
+	size_t i, k, nr = 0;
+	char *cmd;
+
+	for (i = 0; i < t->nr_sides; i++)
+		for (k = 0; k < t->runs[i].nr; k++) {
+			all = xrealloc(all, (nr + 1) * sizeof(*all));
+			all[nr++] = t->runs[i].v[k];
+		}
+	cmd = runs_more_units(all, nr, n, 0);
+	free(all);
+	return cmd;
+}
+
 const struct kab_row *cmp_table_kpi(const struct cmp_table *t,
 				    const char *metric)
 {

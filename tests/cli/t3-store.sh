@@ -234,4 +234,26 @@ test_expect "CSV fields with quotes or commas read back as they were" '
 	PY
 '
 
+test_expect "kab run --repeat: runs of each job interleaved, enough for a verdict here" '
+	Q="--runs 2 --set nr_task=1 --set warmup=0 --set testtime=1s --monitors none"
+	kab --db $TMP/rep.db run --repeat 2 --kernel-label one $Q $JOB $TOP/jobs/stress-ng-radixsort.yaml >$TMP/o
+	cat $TMP/o
+	grep -q "^turn 4/4 one: run 4 ok, 2 iterations$" $TMP/o
+	grep -q "^4 of 4 runs ok, labelled one: with another kernel.s runs, .kab compare one OTHER. decides$" $TMP/o
+	# interleaved: malloc1, radixsort, malloc1, radixsort
+	test "$(sqlite3 $TMP/rep.db "SELECT group_concat(json_extract(params, \"\$.test\"), \" \") FROM (SELECT params FROM runs ORDER BY id)")" = "malloc1 radixsort malloc1 radixsort"
+	kab --db $TMP/rep.db run --repeat 2 --kernel-label two $Q $JOB >/dev/null
+	kab --db $TMP/rep.db compare two one >$TMP/c
+	cat $TMP/c
+	# two runs a side: tested (a verdict or its plan), never "no verdict"
+	not grep -q "fewer than 2" $TMP/c
+	grep -q "will-it-scale.per_process_ops" $TMP/c
+	# one run a side: the note names the command that works here
+	kab --db $TMP/rep.db compare 1 5 >$TMP/c1
+	grep -q "measure more (kab run --repeat 3 on each kernel)" $TMP/c1
+	kab --db $TMP/rep.db plan --detect 5 1 >$TMP/p1 2>&1 || true
+	grep -q "(kab run --repeat 2 --runs 2 on each kernel)" $TMP/p1
+	expect_error 2 "--repeat .0.: give a number of runs" -- "$KAB" run --repeat 0 $JOB
+'
+
 test_done
