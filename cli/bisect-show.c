@@ -16,18 +16,16 @@ static void print_table(struct kab_db *db, const struct bisect_history *l,
 	char *up = xasprintf("%s^", first);
 	char *parent = tree ? kab_cmd_line(tree, NULL, "git", "rev-parse",
 					   "--verify", "-q", up, NULL) : NULL;
-	const char *pr = NULL, *fr = NULL;
-	size_t i;
+	char *pr = NULL, *fr = NULL;
 
-	for (i = 0; i < l->nr; i++) {
-		if (parent && !strcmp(l->v[i].commit, parent) && l->v[i].runs &&
-		    strcmp(l->v[i].verdict, "skip"))
-			pr = l->v[i].runs;
-		if (!strcmp(l->v[i].commit, first) && l->v[i].runs)
-			fr = l->v[i].runs;
-	}
+	/* every boot of the two: the bisect's and its check's */
+	if (parent)
+		pr = l->r.parent_runs ? xstrdup(l->r.parent_runs) :
+		     bisect_commit_runs(l, parent);
+	fr = l->r.culprit_runs ? xstrdup(l->r.culprit_runs) :
+	     bisect_commit_runs(l, first);
 	if (pr && fr) {
-		char *specs[2] = { (char *)pr, (char *)fr };
+		char *specs[2] = { pr, fr };
 
 		printf("%.12s (parent) against %.12s (first bad):\n\n", parent,
 		       first);
@@ -37,6 +35,8 @@ static void print_table(struct kab_db *db, const struct bisect_history *l,
 		printf("(the parent of %.12s was not measured: no table)\n\n",
 		       first);
 	}
+	free(pr);
+	free(fr);
 	free(parent);
 	free(up);
 }
@@ -114,6 +114,8 @@ int bisect_show(struct kab_db *db, long long id)
 		       o.term_new ? o.term_new : "bad");
 		if (i < l->nr && l->v[i].subject)
 			printf("    %s\n", l->v[i].subject);
+		if (h.r.verified)
+			printf("%s\n", h.r.verified);
 		printf("\n");
 		print_table(db, l, tree, h.r.first_bad);
 	}

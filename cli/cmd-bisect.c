@@ -39,7 +39,11 @@ static void bisect_usage(FILE *f)
 		"is like-good or like-bad by its samples against both "
 		"endpoints';\none that resembles neither is booted again, up "
 		"to --max-boots (3), then\nskipped, as are commits that do "
-		"not build or boot.\n"
+		"not build or boot.  The first bad commit\nis then checked "
+		"against its parent, as KernelCI checks a culprit: both\nare "
+		"booted again, interleaved, until their comparison is decided "
+		"(at\nmost --max-boots rounds), and kab says whether the change "
+		"is verified\nas that commit's.\n"
 		"\n");
 	bisect_options_help(f);
 	fprintf(f,
@@ -95,6 +99,99 @@ out:
 	measured_free(&m[0]);
 	measured_free(&m[1]);
 	return ret;
+}
+
+/* *runs with more ("3,4") appended, in place */
+static void add_runs_str(char **runs, const char *more)
+{
+	char *all = *runs ? xasprintf("%s,%s", *runs, more) : xstrdup(more);
+
+	free(*runs);
+	*runs = all;
+}
+
+/* runs, with the runs of m appended, into *runs */
+static void add_runs(char **runs, const struct measured *m)
+{
+	char *more = runs_join(m->runs, m->nr);
+
+	add_runs_str(runs, more);
+	free(more);
+}
+
+/*
+ * A culprit is checked before it is named, as KernelCI does: it and its
+ * parent are booted again, a boot each a round, interleaved, until
+ * their comparison is decided or --max-boots rounds have not decided
+ * it; the boots the bisect already gave them count.  What it found is
+ * stored with the bisect and said.
+ */
+static void verify(struct bisect_ctx *b, struct kab_db *db, long long id,
+		   const char *first, const struct kab_bisect_row *row)
+{
+	const struct bisect_opts *o = b->o;
+	char *up = xasprintf("%s^", first), *parent, *runs[2] = { NULL };
+	struct bisect_endpoints ends;
+	struct bisect_history h;
+	struct bisect_check chk;
+	struct kab_err err;
+	char *sentence;
+	int round, i;
+
+	parent = kab_cmd_line(o->tree, NULL, "git", "rev-parse", "--verify",
+			      "-q", up, NULL);
+	free(up);
+	if (!parent)
+		return;		/* the root commit: nothing before it */
+	if (bisect_endpoints_test(db, o->metric, row->good_runs,
+				  row->bad_runs, o->alpha, o->noise, &ends,
+				  &err) ||
+	    bisect_history_load(db, id, o->tree, &h, &err)) {
+		free(parent);
+		return;
+	}
+	/* a resumed bisect keeps the boots an earlier check stored */
+	runs[0] = h.r.parent_runs ? xstrdup(h.r.parent_runs) :
+		  bisect_commit_runs(&h, parent);
+	runs[1] = h.r.culprit_runs ? xstrdup(h.r.culprit_runs) :
+		  bisect_commit_runs(&h, first);
+	bisect_history_free(&h);
+	for (round = 0;; round++) {
+		if (bisect_check_culprit(db, o->metric, runs[0], runs[1],
+					 o->alpha, o->noise, ends.change, &chk,
+					 &err))
+			break;
+		if (chk.confirmed || round >= o->max_boots || stop_requested)
+			break;
+		if (!round && cli_progress())
+			fprintf(stderr, "kab: bisect %lld: checking %.12s "
+				"against its parent %.12s, booted again "
+				"interleaved\n", id, first, parent);
+		for (i = 0; i < 2 && !stop_requested; i++) {
+			struct measured m = { 0 };
+
+			if (bisect_measure(b, i ? first : parent, 1, &m)) {
+				measured_free(&m);
+				goto out;
+			}
+			add_runs(&runs[i], &m);
+			measured_free(&m);
+		}
+		kab_db_bisect_set(db, id, "parent_runs", runs[0], &err);
+		kab_db_bisect_set(db, id, "culprit_runs", runs[1], &err);
+	}
+	if (stop_requested)
+		goto out;
+	sentence = bisect_check_sentence(&chk, parent, first);
+	kab_db_bisect_set(db, id, "parent_runs", runs[0], &err);
+	kab_db_bisect_set(db, id, "culprit_runs", runs[1], &err);
+	kab_db_bisect_set(db, id, "verified", sentence, &err);
+	fprintf(stderr, "kab: %s\n", sentence);
+	free(sentence);
+out:
+	free(runs[0]);
+	free(runs[1]);
+	free(parent);
 }
 
 /* Does the metric really differ between the endpoints?  *why says. */
@@ -507,6 +604,13 @@ static int bisect_run(struct kab_db *db, const struct bisect_opts *o,
 			kab_db_bisect_finish(db, id, "inconclusive", NULL, why,
 					     &err);
 		cli_error(EXIT_RUN, "bisect %lld: %s", id, why);
+		goto out_ctx;
+	}
+	verify(&b, db, id, first, &row);
+	if (stop_requested) {
+		cli_error(EXIT_RUN, "bisect %lld: stopped while checking %.12s "
+			  "against its parent: kab bisect --resume %lld goes "
+			  "on", id, first, id);
 		goto out_ctx;
 	}
 	kab_db_bisect_finish(db, id, "done", first, NULL, &err);

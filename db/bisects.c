@@ -40,7 +40,9 @@ int kab_db_bisect_set(struct kab_db *db, int64_t id, const char *column,
 		      const char *value, struct kab_err *err)
 {
 	static const char *const ok[] = { "good_runs", "bad_runs",
-					  "first_bad", "message", NULL };
+					  "first_bad", "message",
+					  "parent_runs", "culprit_runs",
+					  "verified", NULL };
 	sqlite3_stmt *st;
 	char *sql;
 	int i, rc;
@@ -101,7 +103,8 @@ int kab_db_bisect_get(struct kab_db *db, int64_t id,
 	memset(out, 0, sizeof(*out));
 	if (sqlite3_prepare_v2(db->h, "SELECT argv, metric, good, bad, "
 			       "good_runs, bad_runs, status, first_bad, "
-			       "message, created_at, ended_at FROM bisects "
+			       "message, created_at, ended_at, parent_runs, "
+			       "culprit_runs, verified FROM bisects "
 			       "WHERE id = ?", -1, &st, NULL))
 		return db_fail(db, err, "reading the bisect");
 	sqlite3_bind_int64(st, 1, id);
@@ -119,6 +122,9 @@ int kab_db_bisect_get(struct kab_db *db, int64_t id,
 		out->message = col(st, 8);
 		out->created_at = col(st, 9);
 		out->ended_at = col(st, 10);
+		out->parent_runs = col(st, 11);
+		out->culprit_runs = col(st, 12);
+		out->verified = col(st, 13);
 	}
 	sqlite3_finalize(st);
 	if (rc == SQLITE_ROW)
@@ -143,6 +149,9 @@ void kab_bisect_row_free(struct kab_bisect_row *r)
 	free(r->message);
 	free(r->created_at);
 	free(r->ended_at);
+	free(r->parent_runs);
+	free(r->culprit_runs);
+	free(r->verified);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -16,7 +16,7 @@
 
 #include "../common/common.h"
 
-#define KAB_DB_SCHEMA_VERSION 8
+#define KAB_DB_SCHEMA_VERSION 9
 
 struct kab_db;
 
@@ -299,6 +299,9 @@ struct kab_bisect_row {
 	char *first_bad;
 	char *message;
 	char *created_at, *ended_at;
+	/* the first bad commit and its parent, booted again to check */
+	char *parent_runs, *culprit_runs;	/* "3,4,5" */
+	char *verified;		/* the check's sentence, or NULL */
 };
 
 struct kab_bisect_step {
@@ -315,7 +318,10 @@ struct kab_bisect_step {
 int kab_db_bisect_create(struct kab_db *db, const char *argv_json,
 			 const char *metric, const char *good, const char *bad,
 			 int64_t *id, struct kab_err *err);
-/* Set a column of a bisect: good_runs, bad_runs, first_bad, message. */
+/*
+ * Set a column of a bisect: good_runs, bad_runs, first_bad, message,
+ * parent_runs, culprit_runs, verified.
+ */
 int kab_db_bisect_set(struct kab_db *db, int64_t id, const char *column,
 		      const char *value, struct kab_err *err);
 int kab_db_bisect_finish(struct kab_db *db, int64_t id, const char *status,

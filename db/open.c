@@ -199,6 +199,14 @@ static const char *const migrations[] = {
 	 * before) or icount:N (a QEMU guest's instructions).
 	 */
 	"ALTER TABLE runs ADD COLUMN clock TEXT NOT NULL DEFAULT 'wall';",
+
+	/*
+	 * 8 -> 9: a bisect's culprit checked against its parent, booted
+	 * again interleaved: their runs and what the test said.
+	 */
+	"ALTER TABLE bisects ADD COLUMN parent_runs TEXT;"
+	"ALTER TABLE bisects ADD COLUMN culprit_runs TEXT;"
+	"ALTER TABLE bisects ADD COLUMN verified TEXT;",
 };
 
 char *kab_db_default_path(void)

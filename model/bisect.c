@@ -365,3 +365,57 @@ void bisect_trend_free(struct kab_trend_point *pts, size_t nr)
 	}
 	free(pts);
 }
+
+/* ---- the culprit against its parent ---- */
+
+int bisect_check_culprit(struct kab_db *db, const char *metric,
+			 const char *parent_runs, const char *culprit_runs,
+			 double alpha, double noise, double change,
+			 struct bisect_check *out, struct kab_err *err)
+{
+	memset(out, 0, sizeof(*out));
+	out->e.p = NAN;
+	if (!parent_runs || !culprit_runs)
+		return 0;
+	if (bisect_endpoints_test(db, metric, parent_runs, culprit_runs,
+				  alpha, noise, &out->e, err))
+		return KAB_MODEL_REFUSED;
+	out->confirmed = out->e.differs && out->e.good_boots >= 2 &&
+			 out->e.bad_boots >= 2 &&
+			 (out->e.change > 0) == (change > 0);
+	return 0;
+}
+
+char *bisect_check_sentence(const struct bisect_check *c,
+			    const char *parent, const char *culprit)
+{
+	const struct bisect_endpoints *e = &c->e;
+
+	if (c->confirmed)
+		return xasprintf("verified: %.12s against its parent %.12s, "
+				 "booted again interleaved (%zu against %zu "
+				 "boots): %+.1f%%, p = %.2g, beyond the %.1f%% "
+				 "floor: the change is this commit's", culprit,
+				 parent, e->good_boots, e->bad_boots, e->change,
+				 e->p, e->floor);
+	return xasprintf("not verified: %.12s against its parent %.12s (%zu "
+			 "against %zu boots): %+.1f%%, p = %.2g, floor %.1f%%: "
+			 "the change may be spread over several commits or be "
+			 "near the noise; 'kab compare' of their runs shows "
+			 "it", culprit, parent, e->good_boots, e->bad_boots,
+			 e->change, e->p, e->floor);
+}
+
+char *bisect_commit_runs(const struct bisect_history *h, const char *commit)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < h->nr; i++) {
+		if (strcmp(h->v[i].commit, commit) || !h->v[i].runs ||
+		    !strcmp(h->v[i].verdict, "skip"))
+			continue;
+		strbuf_addf(&sb, "%s%s", sb.len ? "," : "", h->v[i].runs);
+	}
+	return sb.len ? strbuf_detach(&sb) : NULL;
+}

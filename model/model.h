@@ -335,6 +335,24 @@ int bisect_endpoints_test(struct kab_db *db, const char *metric,
 			  double alpha, double noise,
 			  struct bisect_endpoints *out, struct kab_err *err);
 
+/*
+ * The first bad commit checked against its parent, as KernelCI does:
+ * confirmed when their test differs, with 2 boots a side or more, in
+ * the direction the endpoints moved (change, %).
+ */
+struct bisect_check {
+	struct bisect_endpoints e;	/* good: the parent, bad: the culprit */
+	bool confirmed;
+};
+
+int bisect_check_culprit(struct kab_db *db, const char *metric,
+			 const char *parent_runs, const char *culprit_runs,
+			 double alpha, double noise, double change,
+			 struct bisect_check *out, struct kab_err *err);
+/* What the check found, a sentence for the user and the database. */
+char *bisect_check_sentence(const struct bisect_check *c,
+			    const char *parent, const char *culprit);
+
 /* A commit a bisect tested, or one of its endpoints. */
 struct bisect_tested {
 	char *commit;
@@ -360,6 +378,11 @@ struct bisect_history {
 int bisect_history_load(struct kab_db *db, int64_t id, const char *tree,
 			struct bisect_history *h, struct kab_err *err);
 void bisect_history_free(struct bisect_history *h);
+/*
+ * The runs a bisect's history holds of commit (its steps, not skips,
+ * and an endpoint), joined "3,4,5", or NULL.
+ */
+char *bisect_commit_runs(const struct bisect_history *h, const char *commit);
 /* Its tested commits' samples, named by 7 digits, for a trend chart. */
 struct kab_trend_point *bisect_trend_points(struct kab_db *db,
 					    const struct bisect_history *h,

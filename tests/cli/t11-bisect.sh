@@ -116,6 +116,18 @@ test_expect "kab bisect names the seeded commit; killed, it resumes" '
 	[ $resumes = 0 ] || grep -q "^kab: bisect-step ${C4:0:12}: slow" $TMP/e1 $TMP/e $TMP/eall
 	grep -q "^$C4 is the first slow commit" $TMP/o
 	grep -q "c4: slub_debug, the regression" $TMP/o
+	# checked against its parent before it was named, and stored
+	grep -q "^kab: verified: ${C4:0:12} against its parent ${C3:0:12}, booted again interleaved ([0-9]* against [0-9]* boots): -[0-9.]*%, p = .*: the change is this commit.s$" $TMP/e
+	grep -q "^verified: ${C4:0:12} against its parent" $TMP/o
+	sql "SELECT verified FROM bisects WHERE id = 1" | grep -q "^verified: "
+	n3=$(sql "SELECT parent_runs FROM bisects WHERE id = 1" | tr , "\n" | wc -l)
+	n4=$(sql "SELECT culprit_runs FROM bisects WHERE id = 1" | tr , "\n" | wc -l)
+	[ $n3 -ge 2 ] && [ $n4 -ge 2 ]
+	# and the closing table of the two has a verdict, not "no verdict"
+	sed -n "/(parent) against/,/^tested commits/p" $TMP/o >$TMP/tab
+	cat $TMP/tab
+	grep -q "^kab noticed a [0-9.]*% regression of will-it-scale.per_process_ops" $TMP/tab
+	not grep -q "fewer than 2" $TMP/tab
 	# a plain line as each step starts (stderr is a file here)
 	grep -q "^kab: bisect 1: step [0-9]* at [0-9a-f]\{12\}, about [0-9]* more after it, elapsed [0-9]*:[0-9][0-9]:[0-9][0-9], ETA [0-9]*:[0-9][0-9]:[0-9][0-9]$" $TMP/e1 $TMP/e
 	test "$(sql "SELECT status || '"'"' '"'"' || first_bad FROM bisects WHERE id = 1")" = "done $C4"

@@ -186,7 +186,7 @@ test_expect "merge upgrades an older database in a copy, not in place" '
 	kab merge $TMP/o2.db $TMP/old.db >$TMP/pipe
 	grep -q "24 runs merged" $TMP/pipe
 	[ "$(sqlite3 $TMP/old.db "PRAGMA user_version")" = 4 ]
-	[ "$(sqlite3 $TMP/o2.db "PRAGMA user_version")" = 8 ]
+	[ "$(sqlite3 $TMP/o2.db "PRAGMA user_version")" = 9 ]
 	# its runs were timed by the clocks of their machines
 	[ "$(sqlite3 $TMP/o2.db "select distinct clock from runs")" = wall ]
 '

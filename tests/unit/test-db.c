@@ -465,6 +465,9 @@ static void test_migration_host_stall(void **state)
 	exec_sql(p, "DROP TABLE stacks; ALTER TABLE boots DROP COLUMN host_busy; "
 		 "ALTER TABLE runs DROP COLUMN block; "
 		 "ALTER TABLE runs DROP COLUMN clock; "
+		 "ALTER TABLE bisects DROP COLUMN parent_runs; "
+		 "ALTER TABLE bisects DROP COLUMN culprit_runs; "
+		 "ALTER TABLE bisects DROP COLUMN verified; "
 		 "PRAGMA user_version = 5");
 	assert_int_equal(kab_db_open(p, KAB_DB_WRITE, &db, &err), 0);
 	console = kab_db_boot_console(db, id, &len, &err);
@@ -513,6 +516,9 @@ static void test_reader_of_older_schema(void **state)
 	assert_int_equal(kab_db_run_insert(db, &r, &err), 0);
 	kab_db_close(db);
 	exec_sql(p, "DROP TABLE stacks; ALTER TABLE runs DROP COLUMN clock; "
+		 "ALTER TABLE bisects DROP COLUMN parent_runs; "
+		 "ALTER TABLE bisects DROP COLUMN culprit_runs; "
+		 "ALTER TABLE bisects DROP COLUMN verified; "
 		 "PRAGMA user_version = 6");
 	assert_int_equal(kab_db_open(p, KAB_DB_READ, &db, &err), 0);
 	assert_int_equal(kab_db_run_get(db, r.id, &back, &err), 0);
