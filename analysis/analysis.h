@@ -334,7 +334,15 @@ struct kab_compare_opts {
 	const char *const *suites;
 	size_t nr_suites;
 	bool lkp_rows;		/* lkp's rows exactly: no KPI row forced */
+	/*
+	 * Shown perf-profile rows at most, those that moved most (0:
+	 * KAB_PROFILE_ROWS, < 0: all).  A profile has thousands of call
+	 * chains; the few that carry the change are what a reader needs.
+	 */
+	int profile_rows;
 };
+
+#define KAB_PROFILE_ROWS 10
 
 struct kab_cell {
 	struct kab_summary s;
@@ -381,6 +389,7 @@ struct kab_comparison {
 	size_t zero_rows;	/* rows whose base mean is 0 */
 	size_t confounded_rows;	/* rows whose sides share no block */
 	size_t blocked_rows;	/* rows tested within blocks */
+	size_t hidden_profile;	/* significant perf-profile rows not shown */
 	const struct kab_compare_opts *opts;
 };
 

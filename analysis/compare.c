@@ -526,6 +526,67 @@ static void count_notes(struct kab_comparison *out, size_t n_other)
 			out->need_n++;
 }
 
+/* |change| of a row's largest move (cells: one per head) */
+static size_t moved_heads;
+
+static double moved(const struct kab_row *r)
+{
+	double m = 0;
+	size_t h;
+
+	for (h = 0; h < moved_heads; h++)
+		if (fabs(r->cells[h].change) > m)
+			m = fabs(r->cells[h].change);
+	return m;
+}
+
+static int by_moved(const void *a, const void *b)
+{
+	double x = moved(*(const struct kab_row *const *)a);
+	double y = moved(*(const struct kab_row *const *)b);
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/*
+ * lkp prints the perf-profile rows its rule passes, a handful; kab's
+ * tests pass hundreds of a long profile's call chains.  Keep the ones
+ * that moved most, count the others.
+ */
+static void limit_profile(struct kab_comparison *out)
+{
+	const struct kab_compare_opts *o = out->opts;
+	size_t i, n = 0, max = o->profile_rows > 0 ? (size_t)o->profile_rows :
+			      KAB_PROFILE_ROWS;
+	struct kab_row **v;
+
+	if (o->all || o->profile_rows < 0 || o->lkp_rows)
+		return;
+	v = calloc(out->nr_rows + 1, sizeof(*v));
+	if (!v)
+		return;		/* all of them, then */
+	for (i = 0; i < out->nr_rows; i++)
+		if (out->rows[i].shown && !out->rows[i].kpi &&
+		    !strncmp(out->rows[i].metric, "perf-profile.", 13))
+			v[n++] = &out->rows[i];
+	if (n > max) {
+		moved_heads = out->nr_heads;
+		qsort(v, n, sizeof(*v), by_moved);
+		for (i = max; i < n; i++) {
+			size_t h;
+
+			v[i]->shown = false;
+			out->hidden_profile++;
+			for (h = 0; h < out->nr_heads; h++)
+				if (v[i]->cells[h].zero_base) {
+					out->zero_rows--;
+					break;
+				}
+		}
+	}
+	free(v);
+}
+
 static int cmp_names(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -638,6 +699,7 @@ int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 		adjust_family(&out, 1, h, false);
 	}
 	count_notes(out, n_other);
+	limit_profile(out);
 	count_families(out);
 	if (n)
 		qsort(out->rows, n, sizeof(*out->rows), cmp_rows);

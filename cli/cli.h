@@ -138,6 +138,11 @@ void cli_fmt_value(double v, char *buf, size_t n);
 int cli_show_boots(FILE *out, struct kab_db *db, const char *spec,
 		   const char *glob, struct kab_err *err);
 /* Print per-metric n / mean / stddev of a run; glob filters metrics. */
+/*
+ * Where a metric is printed: 0 the KPI, 1 the suite's own (suite.*),
+ * 2 a monitor, 3 a perf-profile row (shown only when asked for).
+ */
+int cli_metric_rank(const char *metric, const char *kpi, const char *suite);
 int cli_print_summary(FILE *out, struct kab_db *db, long long run_id,
 		      const char *glob, struct kab_err *err);
 void cli_print_run_header(FILE *out, const struct kab_run *r);

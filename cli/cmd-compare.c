@@ -45,6 +45,9 @@ static void compare_usage(FILE *f)
 		"under --clock\n"
 		"                        icount, its resolution: 0.5)\n"
 		"  --all                 every row, significant or not\n"
+		"  --profile-rows N|all  perf-profile rows shown at most, those "
+		"that moved\n"
+		"                        most (10)\n"
 		"  --stats               append adjusted p, boots, scale, F and "
 		"the 95%% interval\n"
 		"                        of the change\n"
@@ -314,6 +317,12 @@ static void text_table(FILE *out, const struct cmp_table *t,
 	if (!called)
 		fprintf(out, "\n(no significant change in %zu metrics; --all "
 			"shows them)\n", c->nr_rows);
+	if (c->hidden_profile)
+		fprintf(out, "\n(%zu more perf-profile rows changed; the %d "
+			"that moved most are shown: --profile-rows all or --all "
+			"shows them)\n", c->hidden_profile,
+			o->c.profile_rows > 0 ? o->c.profile_rows :
+			KAB_PROFILE_ROWS);
 	if (c->few_rows)
 		fprintf(out, "\nnote: %zu metrics have fewer than 2 boots (or "
 			"runs) on a side and get no verdict: boots, not "
@@ -491,6 +500,7 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
 		{ "fdr", required_argument, NULL, 'q' },
 		{ "noise", required_argument, NULL, 'n' },
 		{ "all", no_argument, NULL, 'a' },
+		{ "profile-rows", required_argument, NULL, 'P' },
 		{ "stats", no_argument, NULL, 's' },
 		{ "kpi", required_argument, NULL, 'k' },
 		{ "format", required_argument, NULL, 'f' },
@@ -525,6 +535,15 @@ int cmd_compare(struct cli *cli, int argc, char **argv)
 			else
 				return cli_error(EXIT_USAGE, "--test '%s': use "
 						 "welch, mwu or lkp", optarg);
+			break;
+		case 'P':
+			if (!strcmp(optarg, "all")) {
+				o.c.profile_rows = -1;
+				break;
+			}
+			o.c.profile_rows = (int)parse_num("--profile-rows",
+							  optarg, 1, 100000,
+							  &bad);
 			break;
 		case 'q':
 			o.c.fdr = parse_num("--fdr", optarg, 1e-9, 1, &bad);

@@ -128,6 +128,10 @@ static void table(FILE *out, const struct cmp_table *t)
 	if (!shown)
 		fprintf(out, "\n(none of the %zu metrics changed "
 			"significantly)\n", t->c.nr_rows);
+	if (t->c.hidden_profile)
+		fprintf(out, "\n(and %zu more perf-profile rows: kab compare "
+			"--profile-rows all shows them)\n",
+			t->c.hidden_profile);
 }
 
 static void kpi_plot(FILE *out, const struct report_job *j)

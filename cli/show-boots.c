@@ -54,9 +54,12 @@ static void print_group(FILE *out, const struct run_info *const *runs,
 			size_t nr, const struct kab_side *side,
 			const char *glob)
 {
-	const char *key;
+	const char *key, *suite = json_string_value(json_object_get(
+					runs[0]->params_obj, "testcase"));
+	size_t i, hidden = 0;
+	char *kpi;
 	json_t *val;
-	size_t i;
+	int rank;
 
 	fprintf(out, "kernel %s: run%s ", runs[0]->label, nr == 1 ? "" : "s");
 	for (i = 0; i < nr; i++)
@@ -68,9 +71,28 @@ static void print_group(FILE *out, const struct run_info *const *runs,
 	fprintf(out, "%6s %5s %14s %8s %8s %8s %8s %8s %6s  %s\n", "n",
 		"boots", "mean", "%stddev", "within", "between", "F", "p",
 		"b/w", "metric");
-	for (i = 0; i < side->nr; i++)
-		if (!glob || !fnmatch(glob, side->series[i].metric, 0))
+	kpi = kab_suite_kpi(suite, json_string_value(json_object_get(
+				runs[0]->params_obj, "test")),
+			    json_string_value(json_object_get(
+				runs[0]->params_obj, "mode")));
+	/* the KPI, the suite's own, the monitors, the profile (if asked) */
+	for (rank = 0; rank < 4; rank++)
+		for (i = 0; i < side->nr; i++) {
+			const char *m = side->series[i].metric;
+
+			if (cli_metric_rank(m, kpi, suite) != rank ||
+			    (glob && fnmatch(glob, m, 0)))
+				continue;
+			if (rank == 3 && !glob) {
+				hidden++;
+				continue;
+			}
 			print_metric(out, &side->series[i]);
+		}
+	if (hidden)
+		fprintf(out, "(and %zu perf-profile rows: --metric "
+			"'perf-profile.*' shows them)\n", hidden);
+	free(kpi);
 }
 
 struct show_ctx {

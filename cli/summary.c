@@ -73,6 +73,19 @@ static bool is_monitor(const char *m)
 	       !strncmp(m, "perf-stat.", 10);
 }
 
+int cli_metric_rank(const char *metric, const char *kpi, const char *suite)
+{
+	size_t n = suite ? strlen(suite) : 0;
+
+	if (kpi && !strcmp(metric, kpi))
+		return 0;
+	if (n && !strncmp(metric, suite, n) && metric[n] == '.')
+		return 1;
+	if (!strncmp(metric, "perf-profile.", 13))
+		return 3;
+	return 2;
+}
+
 /* The benchmark's own metrics first, then monitors, each by name. */
 static int cmp_series(const void *a, const void *b)
 {
@@ -149,33 +162,68 @@ json_t *cli_summary_json(struct kab_db *db, long long run_id,
 	return metrics;
 }
 
+/* the run's KPI and suite: what is printed first */
+static void kpi_of(struct kab_db *db, long long run_id, char **kpi,
+		   char **suite)
+{
+	struct kab_run r = { 0 };
+	struct kab_err err;
+
+	*kpi = *suite = NULL;
+	if (kab_db_run_get(db, run_id, &r, &err))
+		return;
+	*suite = xstrdup(json_string_value(json_object_get(r.params,
+							   "testcase")) ?: "");
+	*kpi = kab_suite_kpi(*suite, json_string_value(json_object_get(
+				r.params, "test")),
+			     json_string_value(json_object_get(r.params,
+							       "mode")));
+	kab_run_free(&r);
+}
+
 int cli_print_summary(FILE *out, struct kab_db *db, long long run_id,
 		      const char *glob, struct kab_err *err)
 {
 	struct collect c = { .glob = glob };
-	int i;
+	size_t hidden = 0;
+	char *kpi, *suite;
+	int i, rank;
 
 	if (kab_db_samples_foreach(db, run_id, add_sample, &c, err))
 		return -1;
+	kpi_of(db, run_id, &kpi, &suite);
 	if (c.nr)
 		qsort(c.s, c.nr, sizeof(*c.s), cmp_series);
 	if (c.nr)
 		fprintf(out, "%6s %14s %14s %8s %14s %14s %14s  %s\n", "n",
 			"mean", "stddev", "%stddev", "median", "min", "max",
 			"metric");
-	for (i = 0; i < c.nr; i++) {
-		struct kab_summary s;
-		char mean[32], sd[32], med[32], lo[32], hi[32];
+	/* the KPI, the suite's own, the monitors, the profile (if asked) */
+	for (rank = 0; rank < 4; rank++)
+		for (i = 0; i < c.nr; i++) {
+			struct kab_summary s;
+			char mean[32], sd[32], med[32], lo[32], hi[32];
 
-		kab_summarize(c.s[i].v, c.s[i].n, &s);
-		cli_fmt_value(s.mean, mean, sizeof(mean));
-		cli_fmt_value(s.stddev, sd, sizeof(sd));
-		cli_fmt_value(s.median, med, sizeof(med));
-		cli_fmt_value(s.min, lo, sizeof(lo));
-		cli_fmt_value(s.max, hi, sizeof(hi));
-		fprintf(out, "%6zu %14s %14s %7.1f%% %14s %14s %14s  %s\n",
-			s.n, mean, sd, kab_summary_pct(&s), med, lo, hi,
-			c.s[i].metric);
+			if (cli_metric_rank(c.s[i].metric, kpi, suite) != rank)
+				continue;
+			if (rank == 3 && !glob) {
+				hidden++;
+				continue;
+			}
+			kab_summarize(c.s[i].v, c.s[i].n, &s);
+			cli_fmt_value(s.mean, mean, sizeof(mean));
+			cli_fmt_value(s.stddev, sd, sizeof(sd));
+			cli_fmt_value(s.median, med, sizeof(med));
+			cli_fmt_value(s.min, lo, sizeof(lo));
+			cli_fmt_value(s.max, hi, sizeof(hi));
+			fprintf(out, "%6zu %14s %14s %7.1f%% %14s %14s %14s  "
+				"%s\n", s.n, mean, sd, kab_summary_pct(&s), med,
+				lo, hi, c.s[i].metric);
+		}
+	if (hidden)
+		fprintf(out, "(and %zu perf-profile rows: --metric "
+			"'perf-profile.*' shows them)\n", hidden);
+	for (i = 0; i < c.nr; i++) {
 		free(c.s[i].metric);
 		free(c.s[i].v);
 	}
@@ -183,6 +231,8 @@ int cli_print_summary(FILE *out, struct kab_db *db, long long run_id,
 		fprintf(out, "(no samples%s%s)\n", glob ? " matching " : "",
 			glob ? glob : "");
 	free(c.s);
+	free(kpi);
+	free(suite);
 	return 0;
 }
 

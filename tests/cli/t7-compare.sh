@@ -120,7 +120,7 @@ test_expect "one boot a side: no verdict, and the need is said" '
 	# each run is a boot: 5 iterations of one boot are one sample
 	kab compare --all 1 4 >$TMP/few.txt
 	cat $TMP/few.txt
-	grep -q "note: 8 metrics have fewer than 2 boots on a side and get no verdict: boots, not iterations, are the samples; run 3 or more boots a side" $TMP/few.txt
+	grep -q "note: 8 metrics have fewer than 2 boots (or runs) on a side and get no verdict: boots, not iterations, are the samples; measure more (kab run --repeat 3 on each kernel)" $TMP/few.txt
 	grep "will-it-scale.per_process_ops" $TMP/few.txt >$TMP/pipe
 	grep -q "(boots<2)$" $TMP/pipe
 	not grep -q "^kab noticed" $TMP/few.txt
@@ -318,6 +318,46 @@ test_expect "ls, show, compare, report and ci gate speak JSON with a schema vers
 	# nothing on stdout before the command knows it succeeds
 	expect_error 2 "not a run id\|neither a run id" -- kab show --format json 1 999x
 	not grep -q . $TMP/stdout
+'
+
+test_expect "a long profile: the KPI first, the perf-profile rows that moved most, the rest counted" '
+	# the report fixture with 40 call chains a malloc1 run: 30 move (by 1 to 30
+	# points), 10 do not
+	$PY $FIXTURES/make-report-export.py | $PY -c "
+import json, sys
+d = json.load(sys.stdin)
+for r in d[\"runs\"]:
+    head = r[\"kernel\"][\"label\"] == \"head\"
+    for it in r[\"iterations\"]:
+        if \"will-it-scale.per_process_ops\" not in it[\"metrics\"]:
+            continue
+        for k in range(40):
+            move = (k + 1) if head and k < 30 else 0
+            it[\"metrics\"][\"perf-profile.children.cpu-clock.f%02d\" % k] = 40.0 + move + 0.01 * it[\"iteration\"]
+json.dump(d, sys.stdout)" >$TMP/prof.json
+	kab --db $TMP/prof.db import $TMP/prof.json >/dev/null
+	kab --db $TMP/prof.db compare base head >$TMP/p
+	cat $TMP/p
+	test "$(grep -c "perf-profile.children" $TMP/p)" = 10
+	# the ten that moved most: f29 (30 points) down to f20
+	grep -q "perf-profile.children.cpu-clock.f29$" $TMP/p
+	grep -q "perf-profile.children.cpu-clock.f20$" $TMP/p
+	not grep -q "perf-profile.children.cpu-clock.f19$" $TMP/p
+	grep -q "^(20 more perf-profile rows changed; the 10 that moved most are shown: --profile-rows all or --all shows them)$" $TMP/p
+	kab --db $TMP/prof.db compare --profile-rows all base head >$TMP/pa
+	test "$(grep -c "perf-profile.children" $TMP/pa)" = 30
+	kab --db $TMP/prof.db compare --profile-rows 3 base head >$TMP/p3
+	test "$(grep -c "perf-profile.children" $TMP/p3)" = 3
+	expect_error 2 "--profile-rows .x." -- "$KAB" --db $TMP/prof.db compare --profile-rows x base head
+	# kab show: the KPI on the first line of the table, the profile counted
+	kab --db $TMP/prof.db show head >$TMP/s
+	sed -n 3p $TMP/s | grep -q " will-it-scale.per_process_ops$"
+	grep -q "^(and 40 perf-profile rows: --metric .perf-profile.\*. shows them)$" $TMP/s
+	not grep -q "perf-profile.children" $TMP/s
+	kab --db $TMP/prof.db show --metric "perf-profile.*" head | grep -q "cpu-clock.f39$"
+	id=$(sqlite3 $TMP/prof.db "SELECT min(id) FROM runs WHERE params LIKE '"'"'%malloc1%'"'"'")
+	kab --db $TMP/prof.db show $id >$TMP/s1
+	grep -A1 "^ *n  *mean" $TMP/s1 | tail -1 | grep -q " will-it-scale.per_process_ops$"
 '
 
 test_done
