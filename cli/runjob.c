@@ -346,7 +346,8 @@ static int run_once(struct run_ctx *c, const char *agent, bool *fatal)
 	struct kab_err err;
 	struct kab_boot boot = { 0 };
 	enum kab_boot_outcome outcome = KAB_BOOT_OK;
-	char *desc, *glob, bootmsg[512];
+	char *desc, *glob, bootmsg[512], busymsg[256];
+	double busy = -1;
 	int ret;
 
 	c->run_id = -1;
@@ -383,8 +384,21 @@ static int run_once(struct run_ctx *c, const char *agent, bool *fatal)
 			msg = "the connection dropped (or the agent died) "
 			      "before the run ended";
 	} else {
+		o.host_busy = &busy;
 		ret = kab_target_local(&o, col, &err);
 		status = kab_collector_finish(col, &msg);
+		/* said, and kept with the run (kab show prints it) */
+		if (!ret && status == KAB_RUN_OK && busy > KAB_HOST_BUSY) {
+			snprintf(busymsg, sizeof(busymsg), "other processes "
+				 "kept %.0f%% of this machine's CPUs busy "
+				 "during the run: its numbers are theirs as "
+				 "much as the kernel's; run kab alone",
+				 100 * busy);
+			cli_note("run %lld: %s", (long long)c->run_id,
+				 busymsg);
+			if (!msg)
+				msg = busymsg;
+		}
 	}
 	kab_collector_stats(col, &stats);
 	progress_clear(c);
@@ -398,7 +412,7 @@ static int run_once(struct run_ctx *c, const char *agent, bool *fatal)
 	}
 	if (c->run_id > 0 &&
 	    kab_db_run_finish(c->db, c->run_id, kab_run_status_name(status),
-			      status == KAB_RUN_OK &&
+			      status == KAB_RUN_OK && msg != busymsg &&
 			      !kab_collector_lost(col) ? NULL : msg,
 			      stats.garbage_bytes, stats.bad_records, &err)) {
 		cli_error(EXIT_RUN, "%s", err.msg);

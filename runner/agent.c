@@ -212,6 +212,7 @@ static int iteration(struct agent *a, int it, int *records,
 		;
 	mons = xcalloc(i, sizeof(*mons));
 	kab_profile_set_freq(kab_monitor_profile_freq(a->o->monitors));
+	kab_profile_set_machine(a->o->guest);
 	for (i = 0; kab_monitors[i]; i++) {
 		struct kab_err note = { { 0 } };
 		struct kab_monitor_state *st;

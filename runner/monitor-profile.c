@@ -14,6 +14,7 @@
  * process that may not watch every CPU watches the workload and what it
  * forks instead, and says so.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <sched.h>
 #include <linux/perf_event.h>
@@ -51,6 +52,7 @@ struct ring {
 struct pmap {
 	uint64_t start, end, pgoff;
 	char *path;
+	char *label;	/* "[libc.so.6]": a frame in it without a symbol */
 };
 
 struct proc_maps {
@@ -81,6 +83,19 @@ struct kab_monitor_state {
 
 /* Hz: lkp's perf-profile default unless --monitors perf-profile=HZ */
 static int profile_freq = KAB_PROFILE_FREQ;
+
+/*
+ * What is sampled: in a guest kab owns, every CPU (kernel threads the
+ * workload wakes count, as lkp samples them); on a machine others use
+ * (here, over ssh), the workload's processes, or a neighbour's compiler
+ * fills the profile.
+ */
+static bool profile_machine;
+
+void kab_profile_set_machine(bool whole)
+{
+	profile_machine = whole;
+}
 
 void kab_profile_set_freq(int hz)
 {
@@ -128,6 +143,12 @@ static int open_first(pid_t *pid, int cpu, struct choice *c,
 	};
 	pid_t scopes[] = { -1, *pid };
 	size_t s, i;
+
+	/* not our machine: the workload's processes, and nothing else */
+	if (!profile_machine) {
+		scopes[0] = *pid;
+		scopes[1] = *pid;
+	}
 	int fd, first_errno = 0;
 
 	for (s = 0; s < ARRAY_SIZE(scopes); s++)
@@ -137,7 +158,7 @@ static int open_first(pid_t *pid, int cpu, struct choice *c,
 			if (fd >= 0) {
 				*c = tries[i];
 				*pid = scopes[s];
-				if (s)
+				if (s && profile_machine)
 					kab_err_set(note, "perf-profile: "
 						    "cannot sample every CPU "
 						    "(%s): the workload's "
@@ -288,6 +309,21 @@ static void note_pid(struct kab_monitor_state *st, int pid)
 		st->new_pids[st->nr_new++] = pid;
 }
 
+/*
+ * "[libc.so.6]" for a file's frames without a symbol; a metric name
+ * takes no space, comma or quote, so anything odd becomes _.
+ */
+static char *file_label(const char *base)
+{
+	char *l = xasprintf("[%s]", *base ? base : "?");
+	char *c;
+
+	for (c = l + 1; c[1]; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("._+-", *c))
+			*c = '_';
+	return l;
+}
+
 /* "start-end perms offset dev inode path": the executable ones. */
 static void read_maps(struct kab_monitor_state *st, int pid)
 {
@@ -321,8 +357,11 @@ static void read_maps(struct kab_monitor_state *st, int pid)
 			if (*file == '/') {
 				p->m = xrealloc(p->m, (p->nr + 1) *
 						      sizeof(*p->m));
+				char *path = xstrndup(file, nl - file);
+				const char *base = strrchr(path, '/') + 1;
+
 				p->m[p->nr++] = (struct pmap){
-					a, b, off, xstrndup(file, nl - file) };
+					a, b, off, path, file_label(base) };
 			}
 		}
 		line = *nl ? nl + 1 : nl;
@@ -379,11 +418,16 @@ static struct kab_elfsyms *elf_of(struct elf_cache **cache, size_t *nr,
 	return (*cache)[(*nr)++].syms;
 }
 
-/* A user address of process p by its function's name, or NULL. */
+/*
+ * A user address of process p by its function's name; by its file's
+ * ("[libc.so.6]") when that has no symbol for it; NULL outside every
+ * mapped file (JIT code, a process gone before its maps were read).
+ */
 static const char *user_name(struct proc_maps *p, uint64_t ip,
 			     struct elf_cache **cache, size_t *nr)
 {
 	struct kab_elfsyms *e;
+	const char *name;
 	uint64_t vaddr;
 	size_t i;
 
@@ -397,8 +441,9 @@ static const char *user_name(struct proc_maps *p, uint64_t ip,
 	e = elf_of(cache, nr, p->m[i].path);
 	if (!e || !kab_elfsyms_vaddr(e, ip - p->m[i].start + p->m[i].pgoff,
 				     &vaddr))
-		return NULL;
-	return kab_elfsyms_lookup(e, vaddr);
+		return p->m[i].label;
+	name = kab_elfsyms_lookup(e, vaddr);
+	return name ? name : p->m[i].label;
 }
 
 /* Every kept sample by its functions' names, into prof. */
@@ -429,9 +474,8 @@ static void name_samples(struct kab_monitor_state *st,
 			       user_name(p, ips[i], &cache, &nr_cache) : NULL;
 			if (!name)
 				name = "[unknown]";
-			/* frames of one unknown stretch are one */
-			if (n && names[n - 1] == name &&
-			    !strcmp(name, "[unknown]"))
+			/* frames of one unknown stretch (or file's) are one */
+			if (n && names[n - 1] == name && name[0] == '[')
 				continue;
 			names[n++] = name;
 		}
@@ -519,8 +563,10 @@ static void profile_stop(struct kab_monitor_state *st, double elapsed,
 	for (i = 0; i < (int)st->nr_procs; i++) {
 		size_t k;
 
-		for (k = 0; k < st->procs[i].nr; k++)
+		for (k = 0; k < st->procs[i].nr; k++) {
 			free(st->procs[i].m[k].path);
+			free(st->procs[i].m[k].label);
+		}
 		free(st->procs[i].m);
 	}
 	free(st->procs);

@@ -388,6 +388,11 @@ int kab_monitor_profile_freq(const char *list);
 char *kab_monitor_names(void);
 /* Set by the agent before the monitors start: perf-profile's Hz. */
 void kab_profile_set_freq(int hz);
+/*
+ * perf-profile samples every CPU (true: a guest kab owns) or the
+ * workload's processes only (false, the default: a shared machine).
+ */
+void kab_profile_set_machine(bool whole);
 
 /* Returns 0 when every iteration succeeded, 1 when the job failed. */
 int kab_agent_run(const struct kab_agent_opts *opts);
@@ -482,6 +487,11 @@ struct kab_target_opts {
 	void *tick_ctx;
 	/* qemu: the command line about to run (NULL-terminated) */
 	void (*command)(void *ctx, const char *const *argv);
+	/*
+	 * local: set to the share of the CPUs other processes kept busy
+	 * while the agent ran (0 to 1; -1 unknown), when not NULL
+	 */
+	double *host_busy;
 };
 
 /*

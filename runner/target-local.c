@@ -70,14 +70,19 @@ static pid_t spawn_agent(const struct kab_target_opts *o, int *in_fd,
 int kab_target_local(const struct kab_target_opts *o, struct kab_collector *c,
 		     struct kab_err *err)
 {
-	int in_fd = -1, out_fd = -1, status;
+	int in_fd = -1, out_fd = -1, status, ret;
+	struct kab_hostload load;
 	bool timed_out;
 	pid_t pid;
 
+	/* the machine is shared: what else ran is part of the numbers */
+	kab_hostload_start(&load);
 	pid = spawn_agent(o, &in_fd, &out_fd, err);
 	if (pid < 0)
 		return -1;
 	kab_send_job(in_fd, o->job);
-	return kab_pump(pid, out_fd, c, o, 0, &timed_out, &status, NULL,
-			err);
+	ret = kab_pump(pid, out_fd, c, o, 0, &timed_out, &status, NULL, err);
+	if (o->host_busy)
+		*o->host_busy = kab_hostload_other(&load);
+	return ret;
 }

@@ -174,7 +174,8 @@ test_expect "--monitors picks the monitors; none stores only the workload" '
 '
 
 test_expect "perf-profile=HZ sets the profile's sampling frequency" '
-	# every CPU is sampled, idle or not: samples follow the frequency
+	# the workload'"'"'s processes are sampled (1 s of a task on a CPU
+	# here): samples follow the frequency
 	for hz in 200 2000; do
 		kab run --monitors perf-profile=$hz --runs 1 --set nr_task=1 \
 			--set warmup=0 --set testtime=1s $JOB >$TMP/o
@@ -184,6 +185,30 @@ test_expect "perf-profile=HZ sets the profile's sampling frequency" '
 	done
 	echo "200 Hz: $n200 samples, 2000 Hz: $n2000"
 	check "$n2000 > 5 * $n200"
+'
+
+test_expect "on this machine the profile is the workload's: a neighbour is not in it, its files label what has no symbol" '
+	# a neighbour writing to /dev/null as fast as it can
+	yes >/dev/null &
+	hog=$!
+	kab run --monitors perf-profile --runs 1 --set nr_task=1 --set warmup=0 \
+		--set testtime=2s $JOB >$TMP/o 2>$TMP/e || { kill $hog; false; }
+	kill $hog
+	id=$(sql "SELECT max(id) FROM runs")
+	sql "SELECT metric FROM samples WHERE run_id = $id AND metric LIKE '"'"'perf-profile.%'"'"'" >$TMP/prof
+	# the workload is there, with kernel symbols (kallsyms as root) ...
+	grep -q "^perf-profile.children.cpu-clock.exc_page_fault$" $TMP/prof
+	# ... and the neighbour is not: its writes and its program
+	not grep -q "write_null\|ksys_write" $TMP/prof
+	not grep -q "\[yes\]" $TMP/prof
+	# a user frame without a symbol is named by its file
+	grep -q "^perf-profile.self.cpu-clock.\[libc.so.6\]$" $TMP/prof
+	not grep -q "cannot sample every CPU" $TMP/e
+	# the neighbour kept one CPU of the machine busy: said, and kept
+	cat $TMP/e
+	grep -q "^kab: note: run $id: other processes kept [0-9]*% of this machine.s CPUs busy during the run" $TMP/e
+	sql "SELECT message FROM runs WHERE id = $id" | grep -q "^other processes kept"
+	kab show $id | grep -q "message: *other processes kept"
 '
 
 test_expect "the compiled loop still calls malloc and free" '

@@ -50,9 +50,9 @@ test_expect "kill -9 of kab keeps the stored iterations and marks the run interr
 	grep -Eq "^ +$id .* interrupted +$stored/50 " $TMP/ls
 	kab show $id >$TMP/pipe
 	grep -q "message: *kab stopped while the run was going" $TMP/pipe
-	# The agent noticed its reader was gone and stopped too.
-	sleep 2
-	not pgrep -f "kab-agent --job" >/dev/null
+	# The agent noticed its reader was gone and stopped too, and the
+	# workload processes it forked with it.
+	gone "kab-agent --job" 10
 '
 
 test_expect "kill -9 of the agent: kab stores the run as interrupted" '
@@ -81,7 +81,8 @@ test_expect "SIGINT stops the run cleanly: exit 130, one message, samples kept" 
 	test "$(sql "SELECT status FROM runs WHERE id = $id")" = interrupted
 	check "$(sql "SELECT count(DISTINCT iteration) FROM samples WHERE run_id = $id") >= 3"
 	iterations_whole $id
-	not pgrep -f "kab-agent --job" >/dev/null
+	# the agent, and the workload processes it forked, with it
+	gone "kab-agent --job" 5
 '
 
 test_expect "SIGTERM stops the run as ^C does: exit 143, samples kept" '
