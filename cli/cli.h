@@ -62,6 +62,14 @@ char **cli_config_argv(const char *section, int skip, int *argc,
 		       char **argv);
 int cli_config_line(int argi);
 
+/*
+ * Values for shell completion ('kab --completion-helper WHAT [CMD]'):
+ * WHAT metrics (of the newest runs), params (KEY= of every job),
+ * monitors, formats (CMD's --format values).  EXIT_OK when printed, -1
+ * when WHAT is none of them.
+ */
+int cli_complete_values(struct cli *cli, const char *what, const char *cmd);
+
 /* "kab: <message>" on stderr; returns code. */
 int cli_error(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -220,7 +220,7 @@ int cmd_import(struct cli *cli, int argc, char **argv)
 	}
 	if (strcmp(format, "json") && strcmp(format, "csv") &&
 	    strcmp(format, "lkp")) {
-		rc = cli_error(EXIT_USAGE, "--format '%s': use json or csv",
+		rc = cli_error(EXIT_USAGE, "--format '%s': use json, csv or lkp",
 			       format);
 		goto out_opts;
 	}

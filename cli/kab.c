@@ -493,7 +493,8 @@ static int add_word(void *arg, const struct kab_run *r)
  * kab [--db P] --completion-helper commands|jobs|runs|labels: the words
  * shell completion offers (hidden; contrib/completion/ calls it).
  */
-static int complete_words(struct cli *cli, const char *what)
+static int complete_words(struct cli *cli, const char *what,
+			  const char *arg)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct kab_db *db;
@@ -517,9 +518,12 @@ static int complete_words(struct cli *cli, const char *what)
 		free(v);
 		return EXIT_OK;
 	}
+	if (!cli_complete_values(cli, what, arg))
+		return EXIT_OK;
 	if (strcmp(what, "runs") && strcmp(what, "labels"))
 		return cli_error(EXIT_USAGE, "--completion-helper '%s': "
-				 "commands, jobs, runs or labels", what);
+				 "commands, jobs, runs, labels, metrics, "
+				 "params, monitors or formats CMD", what);
 	path = cli->db_path ? xstrdup(cli->db_path) : kab_db_default_path();
 	n = kab_db_open(path, KAB_DB_READ, &db, &err);
 	free(path);
@@ -622,7 +626,8 @@ int main(int argc, char **argv)
 			argv++, argc--;
 		} else if (!strcmp(argv[0], "--completion-helper")) {
 			return output_done("", complete_words(&cli, argc > 1 ?
-						argv[1] : "commands"));
+						argv[1] : "commands",
+						argc > 2 ? argv[2] : NULL));
 		} else {
 			return cli_error(EXIT_USAGE, "unknown option '%s': see "
 					 "'kab --help'", argv[0]);

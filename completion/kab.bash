@@ -63,6 +63,41 @@ _kab()
 		COMPREPLY=($(compgen -W "$(_kab_words labels)" -- "$cur"))
 		return
 		;;
+	--kpi|--metric)
+		COMPREPLY=($(compgen -W "$(_kab_words metrics)" -- "$cur"))
+		return
+		;;
+	--set|--only)
+		COMPREPLY=($(compgen -W "$(_kab_words params)" -- "$cur"))
+		compopt -o nospace 2>/dev/null
+		return
+		;;
+	--monitors)
+		COMPREPLY=($(compgen -W "$(_kab_words monitors)" -- "$cur"))
+		return
+		;;
+	--target)
+		COMPREPLY=($(compgen -W "local qemu ssh://" -- "$cur"))
+		compopt -o nospace 2>/dev/null
+		return
+		;;
+	--clock)
+		COMPREPLY=($(compgen -W "auto icount wall icount:" -- "$cur"))
+		return
+		;;
+	--test)
+		COMPREPLY=($(compgen -W "welch mwu lkp" -- "$cur"))
+		return
+		;;
+	--fail-on)
+		COMPREPLY=($(compgen -W "regression change" -- "$cur"))
+		return
+		;;
+	--format)
+		# each command's own formats, as its --help lists them
+		COMPREPLY=($(compgen -W "$(_kab_words formats $cmd)" -- "$cur"))
+		return
+		;;
 	esac
 
 	if [ -z "$cmd" ]; then

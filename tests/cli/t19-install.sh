@@ -158,6 +158,22 @@ test_expect "bash completes commands, options, job names, labels and run ids" '
 	bash_complete kab run --kernel-label "" >$TMP/c; grep -qx stdin $TMP/c
 '
 
+test_expect "bash completes option values: formats, metrics, parameters, monitors, targets" '
+	bash_complete kab compare --format "" >$TMP/c
+	grep -qx lkp $TMP/c; grep -qx markdown $TMP/c; not grep -qx html $TMP/c
+	bash_complete kab report --format h >$TMP/c; grep -qx html $TMP/c
+	bash_complete kab ci gate --format "" >$TMP/c; grep -qx json $TMP/c
+	# the metrics of the stored runs, a profile'"'"'s call chains left out
+	bash_complete kab compare --kpi will-it-scale.per >$TMP/c
+	grep -qx will-it-scale.per_process_ops $TMP/c
+	bash_complete kab run --set test >$TMP/c; grep -qx testtime= $TMP/c
+	bash_complete kab run --monitors perf >$TMP/c
+	grep -qx perf-profile $TMP/c; grep -qx perf-stat $TMP/c
+	bash_complete kab run --target "" >$TMP/c; grep -qx qemu $TMP/c; grep -qx ssh:// $TMP/c
+	bash_complete kab run --clock i >$TMP/c; grep -qx icount $TMP/c
+	bash_complete kab ci gate --fail-on "" >$TMP/c; grep -qx change $TMP/c
+'
+
 # zsh's completion of the words "$@", with compadd and _files recorded
 zsh_complete() {
 	env -u KAB_AGENT PATH="$ROOT/usr/bin:$PATH" zsh -f -c '
@@ -178,6 +194,8 @@ test_expect "zsh completes commands, options, job names and labels" '
 	zsh_complete kab run "" >$TMP/c; grep -qx will-it-scale-malloc1 $TMP/c
 	zsh_complete kab report "" >$TMP/c; grep -qx a $TMP/c
 	zsh_complete kab import "" >$TMP/c; grep -qx _files $TMP/c
+	zsh_complete kab compare --format "" >$TMP/c; grep -qx lkp $TMP/c
+	zsh_complete kab run --monitors "" >$TMP/c; grep -qx perf-profile $TMP/c
 '
 
 test_expect "make uninstall removes every file make install put there" '
