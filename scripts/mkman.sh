@@ -105,6 +105,11 @@ page() {
 			"$kab" --help | awk '/^Commands:/ { on = 1; next }
 				on && /^$/ { exit }
 				on { c = $1; $1 = ""; sub(/^ +/, ""); printf "*kab-%s*(1)\n\t%s\n\n", c, $0 }'
+			# the options every command takes
+			printf '# COMMON OPTIONS\n\n'
+			"$kab" --help | awk '/^Every command takes/ { on = 1 }
+				on && /^$/ { exit } on { print }' | esc
+			printf '\n'
 		fi
 		if [ -f "$top/doc/$name.examples.scd" ]; then
 			printf '\n# EXAMPLES\n\n'
