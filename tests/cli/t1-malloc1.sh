@@ -47,7 +47,12 @@ test_expect "warmup drops exactly its seconds; testtime measures its own" '
 	check "$ops >= 0.8 * $total"
 	check "$el >= 1 && $el < 1.9"
 	warmup_run 2
-	check "$ops > $MIN_OPS && $ops < 0.5 * $total"
+	check "$ops > $MIN_OPS && $ops < $total"
+	# A steady allocator does a third of its pairs in the measured
+	# second; ASan'"'"'s is not steady (CI once counted 3 pairs in the
+	# two warm-up seconds, 23 in the third), so there only "some were
+	# dropped" says anything.
+	[ -n "${KAB_SAN:-}" ] || check "$ops < 0.5 * $total"
 	check "$el >= 3 && $el < 3.9"
 '
 
