@@ -3,9 +3,12 @@
  * agent.c - kab-agent: the program that runs on the machine under test.
  *
  *   kab-agent --job FILE|- [--iterations N] [--out PATH] [--exact]
+ *             [--host-load]
  *
  * --exact: the clock counts guest instructions (QEMU icount), so each
- * iteration is fixed work timed by it.
+ * iteration is fixed work timed by it.  --host-load: say (a log record)
+ * when other processes kept the machine busy during the run, for a kab
+ * that cannot see them (over ssh).
  *
  * Reads one expanded job as JSON, runs it and writes the record stream
  * to stdout (or PATH, a serial port in a guest).  Whatever the workload
@@ -26,7 +29,8 @@ static int usage(int code)
 {
 	fprintf(code ? stderr : stdout,
 		"usage: kab-agent --job FILE|- [--iterations N] [--out PATH]\n"
-		"                 [--monitors all|none|NAME,...] [--exact]\n");
+		"                 [--monitors all|none|NAME,...] [--exact]\n"
+		"                 [--host-load]\n");
 	return code;
 }
 
@@ -52,6 +56,7 @@ int main(int argc, char **argv)
 		{ "out", required_argument, NULL, 'o' },
 		{ "monitors", required_argument, NULL, 'm' },
 		{ "exact", no_argument, NULL, 'x' },
+		{ "host-load", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -97,6 +102,9 @@ int main(int argc, char **argv)
 				free(bad);
 				return 2;
 			}
+			break;
+		case 'L':
+			o.host_load = true;
 			break;
 		case 'x':
 			o.exact = true;

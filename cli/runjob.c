@@ -215,6 +215,13 @@ static void on_log(void *arg, const char *msg)
 	static char last[1024];
 	struct run_ctx *c = arg;
 
+	/* the machine was busy (here or there): this run's, kept with it */
+	if (!strncmp(msg, KAB_HOST_BUSY_MSG, strlen(KAB_HOST_BUSY_MSG))) {
+		snprintf(c->busy, sizeof(c->busy), "%s", msg);
+		progress_clear(c);
+		cli_note("run %lld: %s", (long long)c->run_id, msg);
+		return;
+	}
 	/* The same note for every run of a job list is said once. */
 	if (!strcmp(last, msg))
 		return;
@@ -346,11 +353,12 @@ static int run_once(struct run_ctx *c, const char *agent, bool *fatal)
 	struct kab_err err;
 	struct kab_boot boot = { 0 };
 	enum kab_boot_outcome outcome = KAB_BOOT_OK;
-	char *desc, *glob, bootmsg[512], busymsg[256];
+	char *desc, *glob, bootmsg[512];
 	double busy = -1;
 	int ret;
 
 	c->run_id = -1;
+	c->busy[0] = '\0';
 	c->cur = 0;
 	c->t0 = now_mono();
 	if (!c->t_all)
@@ -387,19 +395,18 @@ static int run_once(struct run_ctx *c, const char *agent, bool *fatal)
 		o.host_busy = &busy;
 		ret = kab_target_local(&o, col, &err);
 		status = kab_collector_finish(col, &msg);
-		/* said, and kept with the run (kab show prints it) */
-		if (!ret && status == KAB_RUN_OK && busy > KAB_HOST_BUSY) {
-			snprintf(busymsg, sizeof(busymsg), "other processes "
-				 "kept %.0f%% of this machine's CPUs busy "
-				 "during the run: its numbers are theirs as "
-				 "much as the kernel's; run kab alone",
-				 100 * busy);
+		if (!ret && busy > KAB_HOST_BUSY) {
+			snprintf(c->busy, sizeof(c->busy), KAB_HOST_BUSY_MSG
+				 " %.0f%% of this machine's CPUs busy during "
+				 "the run: its numbers are theirs as much as "
+				 "the kernel's; run kab alone", 100 * busy);
 			cli_note("run %lld: %s", (long long)c->run_id,
-				 busymsg);
-			if (!msg)
-				msg = busymsg;
+				 c->busy);
 		}
 	}
+	/* the machine was busy (said above, or by the agent over ssh) */
+	if (!ret && status == KAB_RUN_OK && !msg && c->busy[0])
+		msg = c->busy;
 	kab_collector_stats(col, &stats);
 	progress_clear(c);
 	if (c->failed_store) {
@@ -412,7 +419,7 @@ static int run_once(struct run_ctx *c, const char *agent, bool *fatal)
 	}
 	if (c->run_id > 0 &&
 	    kab_db_run_finish(c->db, c->run_id, kab_run_status_name(status),
-			      status == KAB_RUN_OK && msg != busymsg &&
+			      status == KAB_RUN_OK && msg != c->busy &&
 			      !kab_collector_lost(col) ? NULL : msg,
 			      stats.garbage_bytes, stats.bad_records, &err)) {
 		cli_error(EXIT_RUN, "%s", err.msg);

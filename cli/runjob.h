@@ -27,6 +27,7 @@ struct run_ctx {
 	int64_t run_id;
 	struct kab_err err;
 	bool failed_store;
+	char busy[256];		/* the agent's "other processes kept ..." */
 	/* progress */
 	bool tty;
 	int job_nr, nr_jobs;
@@ -35,7 +36,6 @@ struct run_ctx {
 };
 
 /* Other processes' share of the host above which a boot gets a note. */
-#define KAB_HOST_BUSY 0.25
 
 /* The signal (SIGINT, SIGTERM) that asked kab to stop; every target
  * watches it. */

@@ -326,12 +326,32 @@ static json_t *resolved_params(struct agent *a)
 	return o;
 }
 
+/*
+ * Other processes' share of the machine's CPUs over the run (the
+ * agent's own and its workload's left out), said when it is more than
+ * KAB_HOST_BUSY: here or on a test machine, the numbers are theirs as
+ * much as the kernel's.
+ */
+static void say_host_load(struct agent *a, const struct kab_hostload *l)
+{
+	double busy = kab_hostload_other(l);
+	char msg[256];
+
+	if (!(busy > KAB_HOST_BUSY))
+		return;
+	snprintf(msg, sizeof(msg), KAB_HOST_BUSY_MSG " %.0f%% of this "
+		 "machine's CPUs busy during the run: its numbers are theirs "
+		 "as much as the kernel's; run kab alone", 100 * busy);
+	emit_msg(a, "log", msg);
+}
+
 int kab_agent_run(const struct kab_agent_opts *opts)
 {
 	struct agent a = { .o = opts, .nr_cpus = kab_nr_cpus() };
 	struct sigaction sa = { .sa_handler = on_signal };
 	const char *status = "ok";
 	struct kab_err err = { { 0 } };
+	struct kab_hostload load;
 	int it, rc;
 
 	sigaction(SIGTERM, &sa, NULL);
@@ -354,6 +374,8 @@ int kab_agent_run(const struct kab_agent_opts *opts)
 		emit(&a, "end", json_pack("{s:s}", "status", "failed"));
 		return 1;
 	}
+	/* a machine others use: how much of it they took is said */
+	kab_hostload_start(&load);
 	emit(&a, "start", json_pack("{s:o, s:o, s:o, s:i, s:f}",
 				    "job", kab_job_to_json(opts->job),
 				    "host", kab_host_facts(),
@@ -381,6 +403,8 @@ int kab_agent_run(const struct kab_agent_opts *opts)
 		emit(&a, "iter_end", json_pack("{s:i, s:i}", "iteration", it,
 					       "records", records));
 	}
+	if (opts->host_load)
+		say_host_load(&a, &load);
 	emit(&a, "end", json_pack("{s:s, s:i}", "status", status,
 				  "iterations", it - 1));
 	return strcmp(status, "ok") ? 1 : 0;

@@ -367,6 +367,7 @@ struct kab_agent_opts {
 	const char *monitors;	/* "a,b", "none"; NULL: all */
 	bool guest;		/* we own the machine: settings may change */
 	bool exact;		/* kab_runctx's: time is guest instructions */
+	bool host_load;		/* say how busy others kept the machine */
 };
 
 /* perf-profile's sampling frequency: lkp's default, and its bounds. */
@@ -396,6 +397,14 @@ void kab_profile_set_machine(bool whole);
 
 /* Returns 0 when every iteration succeeded, 1 when the job failed. */
 int kab_agent_run(const struct kab_agent_opts *opts);
+
+/*
+ * Other processes busier than this share of the CPUs make a run's (or
+ * a TCG boot's) numbers theirs as much as the kernel's: said, and kept.
+ * The agent's log message for it begins with KAB_HOST_BUSY_MSG.
+ */
+#define KAB_HOST_BUSY		0.25
+#define KAB_HOST_BUSY_MSG	"other processes kept"
 
 /*
  * The guest's initramfs for a job, built once per content: returns its
@@ -488,8 +497,10 @@ struct kab_target_opts {
 	/* qemu: the command line about to run (NULL-terminated) */
 	void (*command)(void *ctx, const char *const *argv);
 	/*
-	 * local: set to the share of the CPUs other processes kept busy
-	 * while the agent ran (0 to 1; -1 unknown), when not NULL
+	 * local: set to the share of the CPUs other processes (not kab,
+	 * not the agent) kept busy during the run (0 to 1; -1 unknown).
+	 * Over ssh the agent measures its machine and says it in a log
+	 * message beginning with KAB_HOST_BUSY_MSG.
 	 */
 	double *host_busy;
 };

@@ -42,6 +42,8 @@ int kab_target_ssh(const struct kab_target_opts *o, struct kab_ssh *s,
 	words[n++] = iters;
 	words[n++] = "--monitors";
 	words[n++] = o->monitors ? o->monitors : "all";
+	/* kab cannot see that machine's other processes: the agent can */
+	words[n++] = "--host-load";
 	words[n] = NULL;
 	pid = kab_ssh_spawn(s, words, &in_fd, &out_fd, &err_fd, err);
 	free(loader);

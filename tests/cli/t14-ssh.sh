@@ -39,6 +39,19 @@ test_expect "a second run finds the agent there and ships nothing" '
 	[ "$(sql "select count(*) from runs where status = \"ok\"")" = 2 ]
 '
 
+test_expect "a busy test machine: its agent says so, kab keeps it with the run" '
+	# the machine is this one: a neighbour keeps a CPU of it busy
+	yes >/dev/null &
+	hog=$!
+	kab run --target ssh://kabtest --runs 1 --set testtime=2s $QUICK --monitors none $JOB >$TMP/o 2>$TMP/e || { kill $hog; false; }
+	kill $hog
+	cat $TMP/e
+	id=$(sql "select max(id) from runs")
+	grep -q "^kab: note: run $id: other processes kept [0-9]*% of this machine.s CPUs busy during the run" $TMP/e
+	sql "select message from runs where id = $id" | grep -q "^other processes kept"
+	[ "$(sql "select status from runs where id = $id")" = ok ]
+'
+
 test_expect "stress-ng goes along when the machine has none" '
 	not $KAB_SSH kabtest "command -v stress-ng"
 	kab run --target ssh://kabtest --runs 1 --set testtime=1s \
