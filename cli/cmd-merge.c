@@ -53,7 +53,9 @@ int cmd_merge(struct cli *cli, int argc, char **argv)
 		return cli_error(EXIT_USAGE, "%s", err.msg);
 	for (i = optind + 1; i < argc; i++) {
 		if (kab_db_merge(db, argv[i], &st, &err)) {
-			rc = cli_error(EXIT_USAGE, "%s", err.msg);
+			/* the output could not be written: 1; the input: 2 */
+			rc = cli_error(st.io ? EXIT_RUN : EXIT_USAGE, "%s",
+				       err.msg);
 			break;
 		}
 		printf("%s: %d run%s merged (%d samples, %d boots, %d kernels, "

@@ -253,6 +253,8 @@ struct kab_merge_stats {
 	int runs;		/* copied */
 	int runs_known;		/* already here: same UUID */
 	int kernels, samples, boots, builds;
+	bool io;		/* on failure: reading or writing failed
+				 * (a full disk, no TMPDIR), not the source */
 };
 
 /*

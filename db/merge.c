@@ -82,8 +82,12 @@ static int source_version(const char *path, int *v, struct kab_err *err)
 
 	if (access(path, R_OK))
 		return kab_err_set(err, "cannot read %s: check the path", path);
+	/* views and triggers counted before anything is copied or run */
 	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) ||
-	    sqlite3_prepare_v2(h, "PRAGMA user_version", -1, &st, NULL)) {
+	    sqlite3_prepare_v2(h, "SELECT (SELECT user_version FROM "
+			       "pragma_user_version), (SELECT count(*) FROM "
+			       "sqlite_master WHERE type NOT IN ('table', "
+			       "'index'))", -1, &st, NULL)) {
 		kab_err_set(err, "%s is not a usable database (%s): check the "
 			    "path", path, sqlite3_errmsg(h));
 		sqlite3_close(h);
@@ -92,6 +96,10 @@ static int source_version(const char *path, int *v, struct kab_err *err)
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		*v = sqlite3_column_int(st, 0);
 		rc = 0;
+		if (sqlite3_column_int(st, 1))
+			rc = kab_err_set(err, "%s has views or triggers kab "
+					 "never makes: merge only databases "
+					 "kab wrote", path);
 	} else {
 		kab_err_set(err, "%s is not a usable database (%s): check the "
 			    "path", path, sqlite3_errmsg(h));
@@ -102,9 +110,11 @@ static int source_version(const char *path, int *v, struct kab_err *err)
 }
 
 /* An older source is upgraded in a copy, never in place. */
-static char *upgraded_copy(const char *path, struct kab_err *err)
+static char *upgraded_copy(const char *path, bool *io, struct kab_err *err)
 {
-	char tmpl[] = "/tmp/kab-merge.XXXXXX";
+	const char *dir = getenv("TMPDIR");
+	char *tmpl = xasprintf("%s/kab-merge.XXXXXX", dir && *dir ? dir :
+			       "/tmp");
 	int fd = mkstemp(tmpl);
 	sqlite3 *src = NULL, *dst = NULL;
 	sqlite3_backup *b;
@@ -112,8 +122,11 @@ static char *upgraded_copy(const char *path, struct kab_err *err)
 	int rc = -1;
 
 	if (fd < 0) {
-		kab_err_set(err, "cannot make a temporary copy of %s: %m: set "
-			    "TMPDIR", path);
+		*io = true;
+		kab_err_set(err, "cannot make a temporary copy of %s in %s: "
+			    "%m: set TMPDIR to a writable directory", path,
+			    dir && *dir ? dir : "/tmp");
+		free(tmpl);
 		return NULL;
 	}
 	close(fd);
@@ -130,9 +143,10 @@ static char *upgraded_copy(const char *path, struct kab_err *err)
 	sqlite3_close(dst);
 	if (!rc && !kab_db_open(tmpl, KAB_DB_WRITE, &db, err)) {
 		kab_db_close(db);
-		return xstrdup(tmpl);
+		return tmpl;
 	}
 	unlink(tmpl);
+	free(tmpl);
 	return NULL;
 }
 
@@ -233,6 +247,99 @@ static bool src_has_stacks(struct kab_db *db)
 		sqlite3_finalize(q);
 	}
 	return has;
+}
+
+/*
+ * The text columns of the boots, A/Bs and builds a merge brings along,
+ * held to the rules of a run's: text (no control characters) of a
+ * bounded length.  A boot's problem may span lines (a panic's); its
+ * console, a build's config and log are blobs every writer escapes.
+ */
+static const struct text_col {
+	const char *table, *col;
+	size_t max;
+	bool lines;
+} text_cols[] = {
+	{ "boots", "kernel_label", 4096, false },
+	{ "boots", "kernel_path", 4096, false },
+	{ "boots", "cmdline", 4096, false },
+	{ "boots", "outcome", 64, false },
+	{ "boots", "problem", 65536, true },
+	{ "boots", "accel", 64, false },
+	{ "boots", "qemu_version", 255, false },
+	{ "boots", "mem", 64, false },
+	{ "boots", "started_at", 64, false },
+	{ "boots", "entry", 255, false },
+	{ "abs", "argv", 65536, false },
+	{ "abs", "created_at", 64, false },
+	{ "abs", "status", 64, false },
+	{ "builds", "status", 64, false },
+	{ "builds", "cache_key", 255, false },
+	{ "builds", "tree", 4096, false },
+	{ "builds", "rev", 4096, false },
+	{ "builds", "commit_sha", 64, false },
+	{ "builds", "subject", 4096, false },
+	{ "builds", "source_id", 255, false },
+	{ "builds", "compiler", 4096, false },
+	{ "builds", "config_sha256", 64, false },
+	{ "builds", "release", 255, false },
+	{ "builds", "image_path", 4096, false },
+	{ "builds", "image_sha256", 64, false },
+	{ "builds", "created_at", 64, false },
+};
+
+static bool col_text_ok(const struct text_col *c, const char *v)
+{
+	char *copy;
+	bool ok;
+
+	if (!c->lines)
+		return kab_text_ok(v, c->max);
+	/* lines of text: newline and tab allowed, escapes not */
+	copy = xstrdup(v);
+	for (char *p = copy; *p; p++)
+		if (*p == '\n' || *p == '\t')
+			*p = ' ';
+	ok = kab_text_ok(copy, c->max);
+	free(copy);
+	return ok;
+}
+
+static int src_text_ok(struct kab_db *db, const char *path,
+		       struct kab_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(text_cols); i++) {
+		const struct text_col *c = &text_cols[i];
+		char *sql = xasprintf("SELECT typeof(%s), %s FROM src.%s "
+				      "WHERE %s IS NOT NULL", c->col, c->col,
+				      c->table, c->col);
+		sqlite3_stmt *q;
+		int step, bad = 0;
+
+		if (sqlite3_prepare_v2(db->h, sql, -1, &q, NULL)) {
+			free(sql);
+			return db_fail(db, err, "merging");
+		}
+		free(sql);
+		while (!bad && (step = sqlite3_step(q)) == SQLITE_ROW)
+			bad = strcmp((const char *)sqlite3_column_text(q, 0),
+				     "text") ||
+			      !col_text_ok(c, (const char *)
+					   sqlite3_column_text(q, 1));
+		sqlite3_finalize(q);
+		if (bad)
+			return kab_err_set(err, "%s: a %s's %s is not text "
+					   "(control characters or too long): "
+					   "merge only databases kab wrote",
+					   path, c->table[0] == 'a' ? "A/B" :
+					   c->table[0] == 'b' && c->table[1] ==
+					   'o' ? "boot" : "build", c->col);
+		if (step != SQLITE_DONE)
+			return db_fail(db, err, "merging");
+	}
+	return 0;
 }
 
 static int merge_attached(struct kab_db *db, const char *path,
@@ -370,6 +477,22 @@ static int src_plain(struct kab_db *db, const char *path, struct kab_err *err)
 	return 0;
 }
 
+/* Did the last statement fail for want of disk, memory or a lock? */
+static bool io_failure(struct kab_db *db)
+{
+	switch (sqlite3_errcode(db->h)) {
+	case SQLITE_FULL:
+	case SQLITE_IOERR:
+	case SQLITE_CANTOPEN:
+	case SQLITE_READONLY:
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+	case SQLITE_NOMEM:
+		return true;
+	}
+	return false;
+}
+
 int kab_db_merge(struct kab_db *db, const char *path,
 		 struct kab_merge_stats *st, struct kab_err *err)
 {
@@ -388,7 +511,7 @@ int kab_db_merge(struct kab_db *db, const char *path,
 		return kab_err_set(err, "%s is not a kab database: check the "
 				   "path", path);
 	if (v < KAB_DB_SCHEMA_VERSION) {
-		copy_path = upgraded_copy(path, err);
+		copy_path = upgraded_copy(path, &st->io, err);
 		if (!copy_path)
 			return -1;
 		src = copy_path;
@@ -398,13 +521,15 @@ int kab_db_merge(struct kab_db *db, const char *path,
 	sqlite3_free(sql);
 	if (rc)
 		goto out;
-	rc = src_plain(db, path, err) || db_exec(db, "BEGIN IMMEDIATE", err);
+	rc = src_plain(db, path, err) || src_text_ok(db, path, err) ||
+	     db_exec(db, "BEGIN IMMEDIATE", err);
 	if (!rc) {
 		rc = merge_attached(db, path, st, err);
+		if (!rc)
+			rc = db_exec(db, "COMMIT", err);
+		st->io = rc && io_failure(db);
 		if (rc)
 			db_exec(db, "ROLLBACK", NULL);
-		else
-			rc = db_exec(db, "COMMIT", err);
 	}
 	db_exec(db, "DROP TABLE IF EXISTS temp.run_map; DROP TABLE IF EXISTS "
 		"temp.ab_map; DETACH DATABASE src", NULL);

@@ -339,7 +339,7 @@ static int user_version(struct kab_db *db, int *out, struct kab_err *err)
  * two reads would make a fresh database look like someone else's.
  */
 static int schema_state(struct kab_db *db, int *version, int *tables,
-			struct kab_err *err)
+			int *foreign, struct kab_err *err)
 {
 	double give_up = now_mono() + 10;
 	sqlite3_stmt *st;
@@ -347,8 +347,9 @@ static int schema_state(struct kab_db *db, int *version, int *tables,
 
 	if (sqlite3_prepare_v2(db->h, "SELECT (SELECT user_version FROM "
 			       "pragma_user_version), (SELECT count(*) FROM "
-			       "sqlite_master WHERE type = 'table')", -1, &st,
-			       NULL))
+			       "sqlite_master WHERE type = 'table'), (SELECT "
+			       "count(*) FROM sqlite_master WHERE type NOT IN "
+			       "('table', 'index'))", -1, &st, NULL))
 		return db_fail(db, err, "opening");
 	/* another kab recovering or converting it: busy, at once */
 	while ((rc = sqlite3_step(st)) != SQLITE_ROW) {
@@ -360,6 +361,7 @@ static int schema_state(struct kab_db *db, int *version, int *tables,
 	}
 	*version = sqlite3_column_int(st, 0);
 	*tables = sqlite3_column_int(st, 1);
+	*foreign = sqlite3_column_int(st, 2);
 	sqlite3_finalize(st);
 	return 0;
 }
@@ -461,7 +463,7 @@ int kab_db_open(const char *path, enum kab_db_mode mode, struct kab_db **out,
 {
 	char *uri = NULL;
 	struct kab_db *db;
-	int flags, v = 0, tables = 0;
+	int flags, v = 0, tables = 0, foreign = 0;
 
 	*out = NULL;
 	if (mode == KAB_DB_WRITE && make_parent(path, err))
@@ -502,8 +504,19 @@ int kab_db_open(const char *path, enum kab_db_mode mode, struct kab_db **out,
 	uri = NULL;
 	sqlite3_busy_timeout(db->h, 10000);
 	sqlite3_extended_result_codes(db->h, 1);
-	if (schema_state(db, &v, &tables, err))
+	if (schema_state(db, &v, &tables, &foreign, err))
 		goto fail;
+	/*
+	 * kab makes tables and indexes only: a view or trigger is someone
+	 * else's SQL, which a migration or a read would run (a recursive
+	 * view never ends).  Refused before anything reads a table.
+	 */
+	if (foreign) {
+		kab_err_set(err, "%s has views or triggers kab never makes: "
+			    "use a database kab wrote (or drop them with "
+			    "sqlite3)", path);
+		goto fail;
+	}
 	if (v > KAB_DB_SCHEMA_VERSION) {
 		kab_err_set(err, "%s has schema version %d, newer than this "
 			    "kab's %d: upgrade kab", path, v,
