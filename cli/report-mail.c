@@ -17,6 +17,8 @@
 
 #define SMTP_LINE	998
 #define FOLD		78
+/* the longest word a header keeps as it is (below SMTP_LINE, folded) */
+#define MAX_WORD	900
 
 /* Header values come from the command line: no control characters. */
 static int check_value(const char *what, const char *s, bool address,
@@ -24,6 +26,10 @@ static int check_value(const char *what, const char *s, bool address,
 {
 	const unsigned char *p;
 
+	/* a folded header's lines stay under SMTP's 998 */
+	if (strlen(s) > MAX_WORD)
+		return kab_err_set(err, "%s is %zu bytes long: give at most "
+				   "%d", what, strlen(s), MAX_WORD);
 	for (p = (const unsigned char *)s; *p; p++)
 		if (*p < 0x20 || *p == 0x7f)
 			return kab_err_set(err, "%s '%s' holds a control "
@@ -75,6 +81,19 @@ static void header(struct strbuf *sb, const char *name, const char *v)
 	free(value);
 }
 
+/* A word too long to fold under SMTP's line limit? */
+static bool long_word(const char *s)
+{
+	while (*s) {
+		size_t n = strcspn(s, " ");
+
+		if (n > MAX_WORD)
+			return true;
+		s += n + !!s[n];
+	}
+	return false;
+}
+
 /* RFC 2047 encoded words, split between UTF-8 characters. */
 static void header_utf8(struct strbuf *sb, const char *name, const char *v)
 {
@@ -123,14 +142,26 @@ static bool long_lines(const char *s)
 	return false;
 }
 
-/* Quoted-printable (RFC 2045 6.7), soft breaks under 76 columns. */
+/* Would this line read as an mbox separator (mboxrd: >*From )? */
+static bool from_line(const char *s)
+{
+	return !strncmp(s + strspn(s, ">"), "From ", 5);
+}
+
+/*
+ * Quoted-printable (RFC 2045 6.7), soft breaks under 76 columns.  A
+ * line that would read as an mbox separator has its first character
+ * encoded (=46rom, =3EFrom): it decodes to itself, and no mbox reader
+ * takes it for the start of a message or unescapes it.
+ */
 static void quoted_printable(struct strbuf *sb, const char *s)
 {
 	size_t col = 0;
 
 	for (; *s; s++) {
 		unsigned char c = *s;
-		bool lit = (c >= 33 && c <= 126 && c != '=') ||
+		bool lit = (c >= 33 && c <= 126 && c != '=' &&
+			    !(col == 0 && from_line(s))) ||
 			   ((c == ' ' || c == '\t') && s[1] && s[1] != '\n');
 
 		if (c == '\n') {
@@ -141,6 +172,8 @@ static void quoted_printable(struct strbuf *sb, const char *s)
 		if (col + (lit ? 1 : 3) > 75) {
 			strbuf_addstr(sb, "=\n");
 			col = 0;
+			/* a new line: a From there is encoded too */
+			lit = lit && !from_line(s);
 		}
 		if (lit)
 			strbuf_add(sb, s, 1);
@@ -154,9 +187,9 @@ static void quoted_printable(struct strbuf *sb, const char *s)
 static void mbox_body(struct strbuf *sb, const char *s)
 {
 	while (*s) {
-		size_t n = strcspn(s, "\n"), q = strspn(s, ">");
+		size_t n = strcspn(s, "\n");
 
-		if (!strncmp(s + q, "From ", 5))
+		if (from_line(s))
 			strbuf_addstr(sb, ">");
 		strbuf_add(sb, s, n);
 		strbuf_addstr(sb, "\n");
@@ -248,7 +281,7 @@ char *report_mbox(const struct report *r, const struct report_mail *m,
 	header(&sb, "From", m->from);
 	address_list(&sb, "To", m->to, m->nr_to);
 	address_list(&sb, "Cc", m->cc, m->nr_cc);
-	if (ascii(r->subject))
+	if (ascii(r->subject) && !long_word(r->subject))
 		header(&sb, "Subject", r->subject);
 	else
 		header_utf8(&sb, "Subject", r->subject);

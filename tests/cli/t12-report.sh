@@ -178,6 +178,29 @@ test_expect "a line longer than SMTP allows makes the body quoted-printable" '
 	[ "$(mbox_check $TMP/l.mbox "$subject" $TMP/l.txt)" = quoted-printable ]
 '
 
+test_expect "quoted-printable: no soft break starts a line an mbox reads as From" '
+	# "From ab" every 7 characters: soft breaks every 75 hit each offset
+	# (a label of an older kab, spaces and all; sides by run ids)
+	from=h$(printf "From ab%.0s" $(seq 160))
+	sqlite3 $TMP/l.db "UPDATE kernels SET label = '"'"'$from'"'"' WHERE label = '"'"'base'"'"'"
+	a=$(sqlite3 $TMP/l.db "SELECT group_concat(r.id) FROM runs r JOIN kernels k ON k.id = r.kernel_id WHERE k.label LIKE '"'"'hFrom%'"'"'")
+	b=$(sqlite3 $TMP/l.db "SELECT group_concat(r.id) FROM runs r JOIN kernels k ON k.id = r.kernel_id WHERE k.label LIKE '"'"'head-%'"'"'")
+	send --db $TMP/l.db --mbox $TMP/f.mbox -o $TMP/f.txt "$a" "$b"
+	subject=$(sed -n "s/^Subject: //p" $TMP/f.txt)
+	[ "$(mbox_check $TMP/f.mbox "$subject" $TMP/f.txt)" = quoted-printable ]
+	test "$(grep -c "^>*From " $TMP/f.mbox)" = 1
+	$PY -c "import mailbox, sys; n = len(mailbox.mbox(sys.argv[1])); assert n == 1, n" $TMP/f.mbox
+'
+
+test_expect "a subject word longer than SMTP allows is RFC 2047 encoded" '
+	long=$(printf "s%.0s" $(seq 1200))
+	send --subsystem "$long" --mbox $TMP/s.mbox -o $TMP/s.txt base head
+	grep -q "^Subject: =?UTF-8?B?" $TMP/s.mbox
+	subject=$(sed -n "s/^Subject: //p" $TMP/s.txt)
+	mbox_check $TMP/s.mbox "$subject" $TMP/s.txt
+	expect_error 2 "--in-reply-to is 1200 bytes long" -- send --in-reply-to "$long" --mbox $TMP/bad.mbox base head
+'
+
 test_expect "header injection and bad addresses are refused, nothing written" '
 	expect_error 2 "--to .* holds a control character" -- send --to "x@example.org
 Bcc: victim@example.org" --mbox $TMP/bad.mbox base head
