@@ -104,8 +104,11 @@ int bisect_show(struct kab_db *db, long long id)
 	printf("bisect %lld: %s, %s %.12s, %s %.12s: %s\n", id, h.r.metric,
 	       o.term_old ? o.term_old : "good", h.r.good,
 	       o.term_new ? o.term_new : "bad", h.r.bad, h.r.status);
-	if (h.r.message)
-		printf("  %s\n", h.r.message);
+	if (h.r.message) {
+		fputs("  ", stdout);
+		fput_visible(stdout, h.r.message);
+		fputc('\n', stdout);
+	}
 	if (h.r.first_bad) {
 		for (i = 0; i < l->nr && strcmp(l->v[i].commit,
 						 h.r.first_bad); i++)

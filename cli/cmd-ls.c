@@ -143,16 +143,17 @@ static void print_rows(struct ls_ctx *c)
 static int parse_since(const char *s, char *out, size_t n)
 {
 	int y, mo, d, h = 0, mi = 0, sec = 0, used = 0;
-	char unit;
-	long v;
+	size_t digits = strspn(s, "0123456789");
 
-	if (sscanf(s, "%ld%c%n", &v, &unit, &used) == 2 && !s[used] &&
-	    v >= 0 && strchr("mhd", unit) && strspn(s, "0123456789") ==
-	    strlen(s) - 1) {
-		double t = now_wall() - v * (unit == 'm' ? 60 : unit == 'h' ?
-					     3600 : 86400);
+	if (digits && digits <= 18 && s[digits] && strchr("mhd", s[digits]) &&
+	    !s[digits + 1]) {
+		/* up to 18 digits fit a long; an age past 1970 is 1970 */
+		char unit = s[digits];
+		double age = strtod(s, NULL) * (unit == 'm' ? 60 : unit == 'h' ?
+						 3600 : 86400);
+		double t = now_wall() - age;
 
-		iso8601_utc(t, out, n);
+		iso8601_utc(t > 0 ? t : 0, out, n);
 		return 0;
 	}
 	used = 0;

@@ -20,6 +20,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,9 +89,25 @@ int cli_config_load(void)
 	if (!cfg.path)
 		return 0;
 	if (read_file(cfg.path, &sb, &err)) {
-		/* no file: no defaults; one that cannot be read: say so */
-		if (access(cfg.path, F_OK) && errno == ENOENT)
+		/*
+		 * No file: no defaults.  A default place this user cannot
+		 * look into (~/.config of mode 0700 of another user, 000):
+		 * no file as far as kab can know, said once.  A file that
+		 * is there but cannot be read, or $KAB_CONFIG's: an error.
+		 */
+		struct stat st;
+
+		if (stat(cfg.path, &st) && (errno == ENOENT ||
+					    errno == ENOTDIR))
 			return 0;
+		if (stat(cfg.path, &st) && errno == EACCES &&
+		    !(getenv("KAB_CONFIG") && *getenv("KAB_CONFIG"))) {
+			cli_note("cannot look into the directory of %s (%s): "
+				 "no config file is read; fix its permissions "
+				 "or set KAB_CONFIG", cfg.path,
+				 strerror(EACCES));
+			return 0;
+		}
 		return cli_error(EXIT_USAGE, "%s: set KAB_CONFIG to another "
 				 "file or fix it", err.msg);
 	}

@@ -247,8 +247,12 @@ static void run_header(FILE *out, const struct kab_run *r)
 	if (r->ended_at)
 		fprintf(out, " .. %s", r->ended_at);
 	fprintf(out, "\n");
-	if (r->message)
-		fprintf(out, "  message:    %s\n", r->message);
+	if (r->message) {
+		/* one line, whatever an older database holds */
+		fputs("  message:    ", out);
+		fput_visible(out, r->message);
+		fputc('\n', out);
+	}
 	fprintf(out, "  kernel:     %s (release %s)\n", r->kernel.label,
 		r->kernel.release);
 	if (r->kernel.cmdline && *r->kernel.cmdline)

@@ -353,6 +353,16 @@ void strbuf_add_visible(struct strbuf *sb, const char *s, size_t n)
 	}
 }
 
+void fput_visible(FILE *out, const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_visible(&sb, s, strlen(s));
+	if (sb.len)
+		fputs(sb.buf, out);
+	strbuf_release(&sb);
+}
+
 void fput_note_lines(FILE *out, const char *title, const char *text)
 {
 	struct strbuf sb = STRBUF_INIT;

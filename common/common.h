@@ -97,6 +97,8 @@ bool kab_sample_ok(double v);
  * \n, \t and \xNN.
  */
 void strbuf_add_visible(struct strbuf *sb, const char *s, size_t n);
+/* s on one line of out, made visible as strbuf_add_visible makes it. */
+void fput_visible(FILE *out, const char *s);
 /*
  * "kab: note: TITLE:" and then each line of text as "kab: note: | line",
  * made visible: what a guest or a build printed, quoted on stderr.

@@ -102,6 +102,8 @@ int kab_run_check(const struct kab_run *r, struct kab_err *err)
 		bad = "start time";
 	else if (r->ended_at && !kab_text_ok(r->ended_at, 64))
 		bad = "end time";
+	else if (r->message && !kab_text_ok(r->message, 4096))
+		bad = "message (one line of text, up to 4096 bytes)";
 	if (bad)
 		return kab_err_set(err, "the run's %s is not valid: strings "
 				   "from a guest, an import or a merge must "

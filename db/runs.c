@@ -190,7 +190,8 @@ int kab_db_run_finish(struct kab_db *db, int64_t id, const char *status,
 		      struct kab_err *err)
 {
 	sqlite3_stmt *st;
-	char now[32];
+	char now[32], *clean;
+	int rc;
 
 	st = db_stmt(db, DB_RUN_FINISH, "UPDATE runs SET status = ?, "
 		     "message = ?, ended_at = ?, garbage_bytes = ?, "
@@ -198,13 +199,17 @@ int kab_db_run_finish(struct kab_db *db, int64_t id, const char *status,
 	if (!st)
 		return -1;
 	iso8601_utc(now_wall(), now, sizeof(now));
+	/* a message may quote a guest: one line of text, as checked */
+	clean = message ? kab_text_clean(message, 4096) : NULL;
 	bind_text(st, 1, status);
-	bind_text(st, 2, message);
+	bind_text(st, 2, clean);
 	bind_text(st, 3, now);
 	sqlite3_bind_int64(st, 4, garbage);
 	sqlite3_bind_int64(st, 5, bad);
 	sqlite3_bind_int64(st, 6, id);
-	if (sqlite3_step(st) != SQLITE_DONE)
+	rc = sqlite3_step(st);
+	free(clean);
+	if (rc != SQLITE_DONE)
 		return db_fail(db, err, "finishing the run");
 	return 0;
 }

@@ -227,6 +227,62 @@ test_expect "merge: a database with a view or a bad string is refused whole" '
 	test "$(sqlite3 $TMP/out2.db "SELECT count(*) FROM runs")" = 0
 '
 
+test_expect "an older database with an endless view is refused before it is migrated" '
+	cp $TMP/imp.db $TMP/old.db
+	sqlite3 $TMP/old.db "PRAGMA user_version = 7; DROP TABLE boots; CREATE VIEW boots AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x AS id FROM c"
+	for cmd in ls "compare base head" "show 1"; do
+		rc=0
+		timeout 20 "$KAB" --db $TMP/old.db $cmd >/dev/null 2>$TMP/e || rc=$?
+		cat $TMP/e
+		[ $rc = 1 ] || fail "kab $cmd exited $rc"
+		grep -q "views or triggers kab never makes" $TMP/e
+	done
+	rc=0
+	timeout 20 "$KAB" merge $TMP/om.db $TMP/old.db 2>$TMP/e || rc=$?
+	[ $rc = 2 ] || fail "merge exited $rc"
+	grep -q "views or triggers" $TMP/e
+	test "$(sqlite3 $TMP/old.db "PRAGMA user_version")" = 7
+'
+
+test_expect "merge: an older source is upgraded in a copy in TMPDIR" '
+	cp $TMP/imp.db $TMP/old7.db
+	sqlite3 $TMP/old7.db "ALTER TABLE bisects DROP COLUMN parent_runs; ALTER TABLE bisects DROP COLUMN culprit_runs; ALTER TABLE bisects DROP COLUMN verified; PRAGMA user_version = 8"
+	expect_error 1 "in $TMP/nodir: .*set TMPDIR" -- env TMPDIR=$TMP/nodir "$KAB" merge $TMP/m7.db $TMP/old7.db
+	mkdir -p $TMP/scratch
+	TMPDIR=$TMP/scratch kab merge $TMP/m7.db $TMP/old7.db >/dev/null
+	test -z "$(ls $TMP/scratch)"
+	test "$(sqlite3 $TMP/m7.db "SELECT count(*) FROM runs")" = \
+		"$(sqlite3 $TMP/imp.db "SELECT count(*) FROM runs")"
+'
+
+test_expect "merge: a boot, build or A/B with escapes is refused whole" '
+	for sql in "INSERT INTO builds (status, tree, subject, created_at) VALUES ('"'"'ok'"'"', '"'"'/t'"'"', '"'"'x'"'"' || char(27) || '"'"'[2J'"'"', '"'"'2026'"'"')" \
+		   "INSERT INTO abs (argv, created_at) VALUES ('"'"'[]'"'"', '"'"'2026'"'"' || char(10) || '"'"'x'"'"')" \
+		   "INSERT INTO boots (kernel_label, outcome, started_at, run_id) VALUES ('"'"'a'"'"' || char(7), '"'"'ok'"'"', '"'"'2026'"'"', 1)"; do
+		damage "$sql"
+		rm -f $TMP/mb.db
+		rc=0
+		"$KAB" merge $TMP/mb.db $TMP/dmg.db 2>$TMP/e || rc=$?
+		cat $TMP/e
+		[ $rc = 2 ] || fail "merge exited $rc"
+		grep -q "is not text (control characters or too long)" $TMP/e
+		test "$(sqlite3 $TMP/mb.db "SELECT count(*) FROM runs")" = 0
+	done
+	# a panic'"'"'s lines in a boot'"'"'s problem are text
+	damage "INSERT INTO boots (kernel_label, outcome, problem, started_at, run_id) VALUES ('"'"'a'"'"', '"'"'panic'"'"', '"'"'Kernel panic'"'"' || char(10) || '"'"'x'"'"', '"'"'2026'"'"', 1)"
+	kab merge $TMP/mb.db $TMP/dmg.db >/dev/null
+'
+
+test_expect "a run's message is one line: refused at import, shown escaped" '
+	damage "UPDATE runs SET message = '"'"'m'"'"' || char(10) || '"'"'  kernel:     forged'"'"' WHERE id = 1"
+	kab --db $TMP/dmg.db show 1 >$TMP/o
+	grep -qxF "  message:    m\\n  kernel:     forged" $TMP/o
+	not grep -q "^  kernel:     forged" $TMP/o
+	kab --db $TMP/dmg.db export --format json >$TMP/msg.json
+	rm -f $TMP/msg.db
+	expect_error 1 "message (one line of text" -- kab --db $TMP/msg.db import $TMP/msg.json
+'
+
 test_expect "ten concurrent writers (runs, imports of one file, fresh database) lose nothing" '
 	for i in $(seq 1 10); do
 		kab --db $TMP/conc.db run --runs 1 --monitors none --set nr_task=1 \
@@ -289,6 +345,22 @@ test_expect "output lost on a full disk is an error, not exit 0" '
 		grep -q "writing the output failed" $TMP/e
 	done
 '
+
+if [ "$(id -u)" = 0 ] && mkdir -p $TMP/small && mount -t tmpfs -o size=128k tmpfs $TMP/small 2>/dev/null; then
+test_expect "merge into a full disk: exit 1, as every failed write" '
+	python3 $FIXTURES/make-report-export.py >$TMP/big.json
+	kab --db $TMP/big.db import $TMP/big.json >/dev/null
+	rc=0
+	"$KAB" merge $TMP/small/full.db $TMP/big.db 2>$TMP/e || rc=$?
+	cat $TMP/e
+	umount $TMP/small
+	[ $rc = 1 ] || fail "merge exited $rc"
+	grep -q "disk is full" $TMP/e
+'
+else
+test_skip "merge into a full disk: exit 1, as every failed write" \
+	"mounting a small tmpfs needs root"
+fi
 
 test_expect "report -o: a planted symlink is not followed" '
 	ln -s $TMP/victim $TMP/r.html.kab-tmp

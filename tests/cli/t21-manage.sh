@@ -81,6 +81,9 @@ test_expect "kab ls filters by label, job, status and start, and says when nothi
 	grep -q "^no run in .* matches" $TMP/o
 	kab ls --since 1000000d >$TMP/o
 	test "$(grep -c "^ *[0-9]" $TMP/o)" = 6
+	# an age before 1970 is since 1970, not an overflow
+	kab ls --since 99999999999999999d >$TMP/o
+	test "$(grep -c "^ *[0-9]" $TMP/o)" = 6
 	expect_error 2 "since .yesterday." -- kab ls --since yesterday
 	expect_error 2 "status .done." -- kab ls --status done
 	expect_error 2 "2026-13-01" -- kab ls --since 2026-13-01

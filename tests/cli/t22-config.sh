@@ -62,4 +62,30 @@ test_expect "a bad config is one error naming its file and line, exit 2" '
 	KAB_CONFIG=$TMP/none kab ls >/dev/null
 '
 
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+test_expect "a ~/.config this user cannot look into is no config, said once" '
+	# as nobody (root reads anything), with its own kab copy
+	mkdir -p $TMP/nh/.config/kab
+	echo "[core]" >$TMP/nh/.config/kab/config
+	cp "$KAB" $TMP/nh/kab
+	kab --db $TMP/nh/x.db ls >/dev/null 2>&1 || true
+	chmod 0755 $TMP $TMP/nh
+	chmod 0666 $TMP/nh/x.db 2>/dev/null || true
+	chmod 0000 $TMP/nh/.config
+	rc=0
+	(cd $TMP/nh && HOME=$TMP/nh setpriv --reuid=65534 --regid=65534 --clear-groups ./kab --db /nonexistent/x.db ls) >$TMP/o 2>$TMP/e || rc=$?
+	cat $TMP/e
+	# the command goes on: its own error is about the database, not the config
+	grep -q "cannot look into the directory of $TMP/nh/.config/kab/config" $TMP/e
+	grep -q "no database at /nonexistent/x.db" $TMP/e
+	# named by KAB_CONFIG, the same file is an error
+	rc=0
+	(cd $TMP/nh && HOME=$TMP/nh KAB_CONFIG=$TMP/nh/.config/kab/config setpriv --reuid=65534 --regid=65534 --clear-groups ./kab --db /nonexistent/x.db ls) 2>$TMP/e || rc=$?
+	cat $TMP/e
+	[ $rc = 2 ] || fail "exit $rc"
+	grep -q "set KAB_CONFIG to another file" $TMP/e
+	chmod 0755 $TMP/nh/.config
+'
+fi
+
 test_done
