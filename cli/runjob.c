@@ -395,14 +395,10 @@ static int run_once(struct run_ctx *c, const char *agent, bool *fatal)
 		o.host_busy = &busy;
 		ret = kab_target_local(&o, col, &err);
 		status = kab_collector_finish(col, &msg);
-		if (!ret && busy > KAB_HOST_BUSY) {
-			snprintf(c->busy, sizeof(c->busy), KAB_HOST_BUSY_MSG
-				 " %.0f%% of this machine's CPUs busy during "
-				 "the run: its numbers are theirs as much as "
-				 "the kernel's; run kab alone", 100 * busy);
+		if (!ret && kab_host_busy_msg(busy, c->busy,
+					      sizeof(c->busy)))
 			cli_note("run %lld: %s", (long long)c->run_id,
 				 c->busy);
-		}
 	}
 	/* the machine was busy (said above, or by the agent over ssh) */
 	if (!ret && status == KAB_RUN_OK && !msg && c->busy[0])

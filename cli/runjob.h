@@ -35,8 +35,6 @@ struct run_ctx {
 	double t0, t_iter, expected;
 };
 
-/* Other processes' share of the host above which a boot gets a note. */
-
 /* The signal (SIGINT, SIGTERM) that asked kab to stop; every target
  * watches it. */
 extern volatile int stop_requested;

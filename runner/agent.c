@@ -334,15 +334,10 @@ static json_t *resolved_params(struct agent *a)
  */
 static void say_host_load(struct agent *a, const struct kab_hostload *l)
 {
-	double busy = kab_hostload_other(l);
 	char msg[256];
 
-	if (!(busy > KAB_HOST_BUSY))
-		return;
-	snprintf(msg, sizeof(msg), KAB_HOST_BUSY_MSG " %.0f%% of this "
-		 "machine's CPUs busy during the run: its numbers are theirs "
-		 "as much as the kernel's; run kab alone", 100 * busy);
-	emit_msg(a, "log", msg);
+	if (kab_host_busy_msg(kab_hostload_other(l), msg, sizeof(msg)))
+		emit_msg(a, "log", msg);
 }
 
 int kab_agent_run(const struct kab_agent_opts *opts)

@@ -61,3 +61,13 @@ double kab_hostload_other(const struct kab_hostload *h)
 	other = (busy - h->busy - (own_cpu() - h->own)) / (total - h->total);
 	return other < 0 ? 0 : other > 1 ? 1 : other;
 }
+
+bool kab_host_busy_msg(double busy, char *buf, size_t n)
+{
+	if (!(busy > KAB_HOST_BUSY))
+		return false;
+	snprintf(buf, n, KAB_HOST_BUSY_MSG " %.0f%% of this machine's CPUs "
+		 "busy during the run: its numbers are theirs as much as the "
+		 "kernel's; run kab alone", 100 * busy);
+	return true;
+}

@@ -407,6 +407,13 @@ int kab_agent_run(const struct kab_agent_opts *opts);
 #define KAB_HOST_BUSY_MSG	"other processes kept"
 
 /*
+ * The message for a run during which others kept busy (0 to 1) of the
+ * machine's CPUs, into buf: false (buf untouched) when under
+ * KAB_HOST_BUSY or unknown.
+ */
+bool kab_host_busy_msg(double busy, char *buf, size_t n);
+
+/*
  * The guest's initramfs for a job, built once per content: returns its
  * path (cached tells whether it was there already), NULL with err set.
  */
