@@ -82,7 +82,11 @@ static int source_version(const char *path, int *v, struct kab_err *err)
 
 	if (access(path, R_OK))
 		return kab_err_set(err, "cannot read %s: check the path", path);
-	/* views and triggers counted before anything is copied or run */
+	/*
+	 * kab makes tables and indexes only.  A view or trigger is someone
+	 * else's SQL that would run while kab holds the write lock (a
+	 * recursive view never ends): counted before anything is copied.
+	 */
 	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) ||
 	    sqlite3_prepare_v2(h, "SELECT (SELECT user_version FROM "
 			       "pragma_user_version), (SELECT count(*) FROM "
@@ -112,9 +116,9 @@ static int source_version(const char *path, int *v, struct kab_err *err)
 /* An older source is upgraded in a copy, never in place. */
 static char *upgraded_copy(const char *path, bool *io, struct kab_err *err)
 {
-	const char *dir = getenv("TMPDIR");
-	char *tmpl = xasprintf("%s/kab-merge.XXXXXX", dir && *dir ? dir :
-			       "/tmp");
+	const char *env = getenv("TMPDIR");
+	const char *dir = env && *env ? env : "/tmp";
+	char *tmpl = xasprintf("%s/kab-merge.XXXXXX", dir);
 	int fd = mkstemp(tmpl);
 	sqlite3 *src = NULL, *dst = NULL;
 	sqlite3_backup *b;
@@ -125,7 +129,7 @@ static char *upgraded_copy(const char *path, bool *io, struct kab_err *err)
 		*io = true;
 		kab_err_set(err, "cannot make a temporary copy of %s in %s: "
 			    "%m: set TMPDIR to a writable directory", path,
-			    dir && *dir ? dir : "/tmp");
+			    dir);
 		free(tmpl);
 		return NULL;
 	}
@@ -259,33 +263,34 @@ static const struct text_col {
 	const char *table, *col;
 	size_t max;
 	bool lines;
+	const char *what;	/* a row of table, in an error */
 } text_cols[] = {
-	{ "boots", "kernel_label", 4096, false },
-	{ "boots", "kernel_path", 4096, false },
-	{ "boots", "cmdline", 4096, false },
-	{ "boots", "outcome", 64, false },
-	{ "boots", "problem", 65536, true },
-	{ "boots", "accel", 64, false },
-	{ "boots", "qemu_version", 255, false },
-	{ "boots", "mem", 64, false },
-	{ "boots", "started_at", 64, false },
-	{ "boots", "entry", 255, false },
-	{ "abs", "argv", 65536, false },
-	{ "abs", "created_at", 64, false },
-	{ "abs", "status", 64, false },
-	{ "builds", "status", 64, false },
-	{ "builds", "cache_key", 255, false },
-	{ "builds", "tree", 4096, false },
-	{ "builds", "rev", 4096, false },
-	{ "builds", "commit_sha", 64, false },
-	{ "builds", "subject", 4096, false },
-	{ "builds", "source_id", 255, false },
-	{ "builds", "compiler", 4096, false },
-	{ "builds", "config_sha256", 64, false },
-	{ "builds", "release", 255, false },
-	{ "builds", "image_path", 4096, false },
-	{ "builds", "image_sha256", 64, false },
-	{ "builds", "created_at", 64, false },
+	{ "boots", "kernel_label", 4096, false, "boot" },
+	{ "boots", "kernel_path", 4096, false, "boot" },
+	{ "boots", "cmdline", 4096, false, "boot" },
+	{ "boots", "outcome", 64, false, "boot" },
+	{ "boots", "problem", 65536, true, "boot" },
+	{ "boots", "accel", 64, false, "boot" },
+	{ "boots", "qemu_version", 255, false, "boot" },
+	{ "boots", "mem", 64, false, "boot" },
+	{ "boots", "started_at", 64, false, "boot" },
+	{ "boots", "entry", 255, false, "boot" },
+	{ "abs", "argv", 65536, false, "A/B" },
+	{ "abs", "created_at", 64, false, "A/B" },
+	{ "abs", "status", 64, false, "A/B" },
+	{ "builds", "status", 64, false, "build" },
+	{ "builds", "cache_key", 255, false, "build" },
+	{ "builds", "tree", 4096, false, "build" },
+	{ "builds", "rev", 4096, false, "build" },
+	{ "builds", "commit_sha", 64, false, "build" },
+	{ "builds", "subject", 4096, false, "build" },
+	{ "builds", "source_id", 255, false, "build" },
+	{ "builds", "compiler", 4096, false, "build" },
+	{ "builds", "config_sha256", 64, false, "build" },
+	{ "builds", "release", 255, false, "build" },
+	{ "builds", "image_path", 4096, false, "build" },
+	{ "builds", "image_sha256", 64, false, "build" },
+	{ "builds", "created_at", 64, false, "build" },
 };
 
 static bool col_text_ok(const struct text_col *c, const char *v)
@@ -333,9 +338,7 @@ static int src_text_ok(struct kab_db *db, const char *path,
 			return kab_err_set(err, "%s: a %s's %s is not text "
 					   "(control characters or too long): "
 					   "merge only databases kab wrote",
-					   path, c->table[0] == 'a' ? "A/B" :
-					   c->table[0] == 'b' && c->table[1] ==
-					   'o' ? "boot" : "build", c->col);
+					   path, c->what, c->col);
 		if (step != SQLITE_DONE)
 			return db_fail(db, err, "merging");
 	}
@@ -453,34 +456,10 @@ static int merge_attached(struct kab_db *db, const char *path,
 	return 0;
 }
 
-/*
- * kab makes tables and indexes only.  A view or trigger in a database
- * to merge is someone else's SQL that would run while kab holds the
- * write lock (a recursive view never ends): refused before it runs.
- */
-static int src_plain(struct kab_db *db, const char *path, struct kab_err *err)
-{
-	sqlite3_stmt *q;
-	int n = -1;
-
-	if (sqlite3_prepare_v2(db->h, "SELECT count(*) FROM src.sqlite_master "
-			       "WHERE type NOT IN ('table', 'index')", -1, &q,
-			       NULL))
-		return db_fail(db, err, "merging");
-	if (sqlite3_step(q) == SQLITE_ROW)
-		n = sqlite3_column_int(q, 0);
-	sqlite3_finalize(q);
-	if (n)
-		return kab_err_set(err, "%s has views or triggers kab never "
-				   "makes: merge only databases kab wrote",
-				   path);
-	return 0;
-}
-
 /* Did the last statement fail for want of disk, memory or a lock? */
 static bool io_failure(struct kab_db *db)
 {
-	switch (sqlite3_errcode(db->h)) {
+	switch (sqlite3_errcode(db->h) & 0xff) {	/* extended codes on */
 	case SQLITE_FULL:
 	case SQLITE_IOERR:
 	case SQLITE_CANTOPEN:
@@ -521,8 +500,7 @@ int kab_db_merge(struct kab_db *db, const char *path,
 	sqlite3_free(sql);
 	if (rc)
 		goto out;
-	rc = src_plain(db, path, err) || src_text_ok(db, path, err) ||
-	     db_exec(db, "BEGIN IMMEDIATE", err);
+	rc = src_text_ok(db, path, err) || db_exec(db, "BEGIN IMMEDIATE", err);
 	if (!rc) {
 		rc = merge_attached(db, path, st, err);
 		if (!rc)
