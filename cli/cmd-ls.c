@@ -145,9 +145,9 @@ static int parse_since(const char *s, char *out, size_t n)
 	int y, mo, d, h = 0, mi = 0, sec = 0, used = 0;
 	size_t digits = strspn(s, "0123456789");
 
-	if (digits && digits <= 18 && s[digits] && strchr("mhd", s[digits]) &&
+	if (digits && s[digits] && strchr("mhd", s[digits]) &&
 	    !s[digits + 1]) {
-		/* up to 18 digits fit a long; an age past 1970 is 1970 */
+		/* an age that reaches before 1970 is since 1970 */
 		char unit = s[digits];
 		double age = strtod(s, NULL) * (unit == 'm' ? 60 : unit == 'h' ?
 						 3600 : 86400);

@@ -96,11 +96,11 @@ int cli_config_load(void)
 		 * is there but cannot be read, or $KAB_CONFIG's: an error.
 		 */
 		struct stat st;
+		int e = stat(cfg.path, &st) ? errno : 0;
 
-		if (stat(cfg.path, &st) && (errno == ENOENT ||
-					    errno == ENOTDIR))
+		if (e == ENOENT || e == ENOTDIR)
 			return 0;
-		if (stat(cfg.path, &st) && errno == EACCES &&
+		if (e == EACCES &&
 		    !(getenv("KAB_CONFIG") && *getenv("KAB_CONFIG"))) {
 			cli_note("cannot look into the directory of %s (%s): "
 				 "no config file is read; fix its permissions "
