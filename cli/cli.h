@@ -106,6 +106,8 @@ int cli_load_jobs(const char *path, const struct kab_jobsel *sel,
 /* kab run --list-jobs: each job by name and file, then the job path. */
 void cli_list_jobs(FILE *out);
 /* Open the database named by --db, $KAB_DB or the default. */
+/* A writer waits for another's lock while not stopped, saying so. */
+void cli_db_patient(struct kab_db *db);
 int cli_open_db(struct cli *cli, const char *opt_db, enum kab_db_mode mode,
 		struct kab_db **db);
 /*

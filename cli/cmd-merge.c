@@ -51,6 +51,7 @@ int cmd_merge(struct cli *cli, int argc, char **argv)
 					 argv[i]);
 	if (kab_db_open(argv[optind], KAB_DB_WRITE, &db, &err))
 		return cli_error(EXIT_USAGE, "%s", err.msg);
+	cli_db_patient(db);
 	for (i = optind + 1; i < argc; i++) {
 		if (kab_db_merge(db, argv[i], &st, &err)) {
 			/* the output could not be written: 1; the input: 2 */

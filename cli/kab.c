@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "../runner/runner.h"
+#include "runjob.h"
 
 static const struct cmd commands[] = {
 	{ "run", cmd_run, "run a job here or in a QEMU boot, store every sample" },
@@ -288,6 +289,24 @@ static const char *missing_dir(const char *path)
 	return stat(dir, &st) && errno == ENOENT ? dir : NULL;
 }
 
+/*
+ * A writer waits for another's lock (a merge writes for as long as its
+ * source is big): every measurement is kept, and the user told why kab
+ * is quiet.
+ */
+static void lock_note(void *arg, const char *path, double waited)
+{
+	(void)arg;
+	cli_note("waited %.0f s for %s: another process holds its write lock "
+		 "(a kab merge or import?); kab waits for it, ^C stops",
+		 waited, path);
+}
+
+void cli_db_patient(struct kab_db *db)
+{
+	kab_db_set_patience(db, -1, &stop_requested, lock_note, NULL);
+}
+
 int cli_open_db(struct cli *cli, const char *opt_db, enum kab_db_mode mode,
 		struct kab_db **db)
 {
@@ -315,6 +334,8 @@ int cli_open_db(struct cli *cli, const char *opt_db, enum kab_db_mode mode,
 		return ret;
 	}
 	ret = kab_db_open(path, mode, db, &err);
+	if (!ret && mode != KAB_DB_READ)
+		cli_db_patient(*db);
 	/* a database that is not there is missing data: 2, as a label */
 	if (ret && mode == KAB_DB_READ && stat(path, &st) && errno == ENOENT)
 		ret = EXIT_USAGE;

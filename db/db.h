@@ -30,6 +30,17 @@ char *kab_db_default_path(void);
 int kab_db_open(const char *path, enum kab_db_mode mode, struct kab_db **out,
 		struct kab_err *err);
 void kab_db_close(struct kab_db *db);
+/*
+ * How long a statement waits for another process's lock (a merge or an
+ * import holds it for as long as it writes): wait seconds, 10 unless
+ * set, or while *stop is 0 when wait < 0.  note, when set, is called
+ * after 10 s of waiting and every 30 s after, to say so.
+ */
+void kab_db_set_patience(struct kab_db *db, double wait,
+			 const volatile int *stop,
+			 void (*note)(void *arg, const char *path,
+				      double waited),
+			 void *arg);
 const char *kab_db_path(const struct kab_db *db);
 
 int kab_db_begin(struct kab_db *db, struct kab_err *err);

@@ -29,6 +29,12 @@ struct kab_db {
 	char *path;
 	enum kab_db_mode mode;
 	sqlite3_stmt *stmt[DB_NR_STMTS];
+	/* kab_db_set_patience(): how a write waits for another's lock */
+	double wait;
+	const volatile int *stop;
+	void (*note)(void *arg, const char *path, double waited);
+	void *note_arg;
+	double busy_since, noted;
 };
 
 int db_fail(struct kab_db *db, struct kab_err *err, const char *what);

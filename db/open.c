@@ -306,6 +306,42 @@ static bool busy_again(int rc, double give_up)
 	return true;
 }
 
+/*
+ * SQLite's busy handler: called with count 0 when a statement first
+ * finds the lock taken, then again after each wait.  Nonzero waits on.
+ */
+static int patient(void *arg, int count)
+{
+	struct kab_db *db = arg;
+	double now = now_mono(), waited;
+
+	if (!count)
+		db->busy_since = db->noted = now;
+	waited = now - db->busy_since;
+	if (db->wait >= 0 ? waited >= db->wait : db->stop && *db->stop)
+		return 0;
+	if (db->note && now - db->noted >= (db->noted == db->busy_since ?
+					     10 : 30)) {
+		db->noted = now;
+		db->note(db->note_arg, db->path, waited);
+	}
+	/* a few ms at first, a tenth of a second once it lasts */
+	usleep(count < 10 ? 2000 * (count + 1) : 100000);
+	return 1;
+}
+
+void kab_db_set_patience(struct kab_db *db, double wait,
+			 const volatile int *stop,
+			 void (*note)(void *arg, const char *path,
+				      double waited),
+			 void *arg)
+{
+	db->wait = wait;
+	db->stop = stop;
+	db->note = note;
+	db->note_arg = arg;
+}
+
 static int exec_patient(struct kab_db *db, const char *sql,
 			struct kab_err *err)
 {
@@ -502,7 +538,8 @@ int kab_db_open(const char *path, enum kab_db_mode mode, struct kab_db **out,
 	}
 	free(uri);
 	uri = NULL;
-	sqlite3_busy_timeout(db->h, 10000);
+	db->wait = 10;
+	sqlite3_busy_handler(db->h, patient, db);
 	sqlite3_extended_result_codes(db->h, 1);
 	if (schema_state(db, &v, &tables, &foreign, err))
 		goto fail;

@@ -302,6 +302,31 @@ test_expect "ten concurrent writers (runs, imports of one file, fresh database) 
 	test "$(sqlite3 $TMP/conc2.db "PRAGMA integrity_check")" = ok
 '
 
+test_expect "a run waits for another writer's lock and keeps every iteration" '
+	kab --db $TMP/lock.db run --runs 1 --monitors none --set nr_task=1 \
+		--set warmup=0 --set testtime=1s $JOB >/dev/null 2>&1
+	kab --db $TMP/lock.db run --runs 4 --monitors none --set nr_task=1 \
+		--set warmup=0 --set testtime=1s $JOB >/dev/null 2>$TMP/e &
+	run=$!
+	# once its first iteration is stored, another process (a merge;
+	# here Python) holds the write lock for 14 s
+	until [ "$(sqlite3 $TMP/lock.db "SELECT count(*) FROM samples WHERE run_id = 2")" != 0 ]; do
+		sleep 0.1
+	done
+	python3 -c "import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute(\"BEGIN IMMEDIATE\")
+time.sleep(14)
+c.execute(\"COMMIT\")" $TMP/lock.db
+	wait $run
+	rc=$?
+	cat $TMP/e
+	test $rc = 0
+	grep -q "^kab: note: waited 1[0-9] s for $TMP/lock.db: another process holds its write lock" $TMP/e
+	test "$(sqlite3 $TMP/lock.db "SELECT count(DISTINCT iteration) FROM samples WHERE run_id = 2")" = 4
+	test "$(sqlite3 $TMP/lock.db "SELECT status FROM runs WHERE id = 2")" = ok
+'
+
 test_expect "ten concurrent merges into one database lose nothing" '
 	# ten cell databases of one run each, merged at once into one
 	for i in $(seq 1 10); do

@@ -704,6 +704,81 @@ static void test_concurrent_writers(void **state)
 	free(p);
 }
 
+/* A child holds the write lock of p for hold seconds. */
+static pid_t hold_lock(const char *p, double hold)
+{
+	int fd[2];
+	pid_t pid;
+	char c;
+
+	assert_int_equal(pipe(fd), 0);
+	pid = fork();
+	if (!pid) {
+		sqlite3 *h;
+
+		if (sqlite3_open(p, &h) ||
+		    sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, NULL))
+			_exit(1);
+		if (write(fd[1], "x", 1) != 1)
+			_exit(1);
+		usleep(hold * 1e6);
+		sqlite3_exec(h, "COMMIT", NULL, NULL, NULL);
+		sqlite3_close(h);
+		_exit(0);
+	}
+	close(fd[1]);
+	assert_int_equal(read(fd[0], &c, 1), 1);
+	close(fd[0]);
+	return pid;
+}
+
+static void note_count(void *arg, const char *path, double waited)
+{
+	(*(int *)arg)++;
+}
+
+static void test_patience(void **state)
+{
+	char *p = path("patience.db");
+	volatile int stop = 0;
+	struct kab_err err;
+	struct kab_db *db;
+	int notes = 0, status;
+	double t;
+	pid_t pid;
+
+	assert_int_equal(kab_db_open(p, KAB_DB_WRITE, &db, &err), 0);
+	/* a set wait ends in an error naming the lock, after the wait */
+	pid = hold_lock(p, 3);
+	kab_db_set_patience(db, 0.5, NULL, note_count, &notes);
+	t = now_mono();
+	assert_int_not_equal(kab_db_begin(db, &err), 0);
+	t = now_mono() - t;
+	if (t < 0.5 || t > 2.5)
+		fail_msg("gave up after %.2f s, not 0.5", t);
+	assert_non_null(strstr(err.msg, "locked"));
+	/* no wait: the stop flag ends it at once */
+	kab_db_set_patience(db, -1, &stop, note_count, &notes);
+	stop = 1;
+	t = now_mono();
+	assert_int_not_equal(kab_db_begin(db, &err), 0);
+	assert_true(now_mono() - t < 0.5);
+	/* not stopped: it waits for as long as the lock is held */
+	stop = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	pid = hold_lock(p, 1.5);
+	t = now_mono();
+	assert_int_equal(kab_db_begin(db, &err), 0);
+	t = now_mono() - t;
+	if (t < 1)
+		fail_msg("got the lock after %.2f s of 1.5 held", t);
+	assert_int_equal(kab_db_commit(db, &err), 0);
+	assert_int_equal(notes, 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	kab_db_close(db);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -718,6 +793,7 @@ int main(void)
 		cmocka_unit_test(test_run_clock),
 		cmocka_unit_test(test_reader_of_older_schema),
 		cmocka_unit_test(test_concurrent_writers),
+		cmocka_unit_test(test_patience),
 	};
 
 	return cmocka_run_group_tests_name("db", tests, setup, teardown);
