@@ -311,13 +311,16 @@ enum kab_test {
  * that are positive on both sides are tested on the log of the boot
  * means (changes multiply); the others on the linear scale.
  *
- * Rows fall into two families, each corrected on its own: the KPIs
- * (primary hypotheses, always shown) and every other metric
- * (Benjamini-Hochberg at fdr).
+ * Rows fall into two families, each corrected on its own
+ * (Benjamini-Hochberg over the cells of every head): the KPIs (primary
+ * hypotheses, always shown) and every other metric.  The table holds
+ * fdr as a whole: with both families the KPIs are tested at
+ * KAB_KPI_SHARE of it, the other rows at the rest (kab_family_level).
  */
 struct kab_compare_opts {
 	enum kab_test test;
-	double fdr;		/* Benjamini-Hochberg q, and the KPIs' alpha */
+	double fdr;		/* the table's level: A/A tables with any
+				   row called, at most */
 	double noise;		/* |%change| floor; < 0: the data's own */
 	/*
 	 * A boot mean's standard deviation at least, relative: exact
@@ -343,6 +346,8 @@ struct kab_compare_opts {
 };
 
 #define KAB_PROFILE_ROWS 10
+/* The KPIs' share of a table's level when it has other rows too. */
+#define KAB_KPI_SHARE 0.8
 
 struct kab_cell {
 	struct kab_summary s;
@@ -382,6 +387,7 @@ struct kab_row {
 struct kab_comparison {
 	size_t nr_rows;
 	struct kab_row *rows;	/* shown rows first, each part in lkp's order */
+	size_t nr_kpi_rows;
 	size_t nr_heads;
 	size_t few_rows;	/* rows with fewer than 2 boots on a side */
 	size_t weak_rows;	/* rows whose test cannot reach alpha at all */
@@ -414,6 +420,8 @@ int kab_compare(const struct kab_side *base, const struct kab_side *heads,
  * so that every front end calls the same KPI rows significant.
  */
 void kab_compare_kpis(struct kab_comparison *const *c, size_t nr);
+/* The level the KPI rows (kpi) or the other rows of c are tested at. */
+double kab_family_level(const struct kab_comparison *c, bool kpi);
 void kab_comparison_free(struct kab_comparison *c);
 
 struct kab_table_head {

@@ -303,18 +303,33 @@ double kab_cell_p(const struct kab_cell *c, enum kab_test test)
 	return test == KAB_TEST_MWU ? c->p_mwu : c->p_welch;
 }
 
+/*
+ * The level a family of rows is tested at.  A table holds opts->fdr as
+ * a whole: under A/A the chance that any row of it is called is at most
+ * the sum of its families' levels, so a table with KPI rows and other
+ * rows gives the KPIs KAB_KPI_SHARE of it and the others the rest; a
+ * table of one family gives it all.
+ */
+double kab_family_level(const struct kab_comparison *c, bool kpi)
+{
+	if (!c->nr_kpi_rows || c->nr_kpi_rows == c->nr_rows)
+		return c->opts->fdr;
+	return c->opts->fdr * (kpi ? KAB_KPI_SHARE : 1 - KAB_KPI_SHARE);
+}
+
 /* Significance and verdict of a cell once its p is adjusted. */
-static void decide(const struct kab_compare_opts *o, const struct kab_row *r,
+static void decide(const struct kab_comparison *cmp, const struct kab_row *r,
 		   struct kab_cell *c)
 {
+	const struct kab_compare_opts *o = cmp->opts;
 	double rel = r->base.mean ? 100 * fabs(c->s.mean - r->base.mean) /
 				    fabs(r->base.mean) : INFINITY;
 	int dir;
 
 	if (o->test != KAB_TEST_LKP)
 		c->significant = !c->few && !isnan(c->p_adj) &&
-				 c->p_adj <= o->fdr && rel >= o->noise &&
-				 c->s.mean != r->base.mean;
+				 c->p_adj <= kab_family_level(cmp, r->kpi) &&
+				 rel >= o->noise && c->s.mean != r->base.mean;
 	dir = kab_metric_direction(r->metric);
 	c->verdict = 0;
 	if (c->significant && dir && c->s.mean != r->base.mean)
@@ -445,27 +460,30 @@ static bool is_kpi(const struct kab_compare_opts *o, const char *metric)
 }
 
 /*
- * Benjamini-Hochberg over the cells of head h in the rows of one family
- * (kpi or not) of the comparisons cs.
+ * Benjamini-Hochberg over the cells of every head in the rows of one
+ * family (kpi or not) of the comparisons cs: a table with several heads
+ * is one table.
  */
 static void adjust_family(struct kab_comparison *const *cs, size_t nr,
-			  size_t h, bool kpi)
+			  bool kpi)
 {
-	size_t i, r, n = 0, k = 0;
+	size_t i, r, h, n = 0, k = 0;
 	double *p, *adj;
 
 	for (i = 0; i < nr; i++)
 		for (r = 0; r < cs[i]->nr_rows; r++)
-			n += cs[i]->rows[r].kpi == kpi;
+			n += (cs[i]->rows[r].kpi == kpi) * cs[i]->nr_heads;
 	p = calloc(n ? n : 1, sizeof(*p));
 	adj = calloc(n ? n : 1, sizeof(*adj));
 	if (!p || !adj)
 		goto out;
 	for (i = 0; i < nr; i++)
 		for (r = 0; r < cs[i]->nr_rows; r++)
-			if (cs[i]->rows[r].kpi == kpi)
-				p[k++] = kab_cell_p(&cs[i]->rows[r].cells[h],
-						    cs[i]->opts->test);
+			for (h = 0; h < cs[i]->nr_heads; h++)
+				if (cs[i]->rows[r].kpi == kpi)
+					p[k++] = kab_cell_p(
+						&cs[i]->rows[r].cells[h],
+						cs[i]->opts->test);
 	kab_bh_adjust(p, n, adj);
 	for (i = 0, k = 0; i < nr; i++) {
 		for (r = 0; r < cs[i]->nr_rows; r++) {
@@ -473,9 +491,11 @@ static void adjust_family(struct kab_comparison *const *cs, size_t nr,
 
 			if (row->kpi != kpi)
 				continue;
-			row->cells[h].p_adj = adj[k++];
-			if (row->cells[h].s.n)
-				decide(cs[i]->opts, row, &row->cells[h]);
+			for (h = 0; h < cs[i]->nr_heads; h++) {
+				row->cells[h].p_adj = adj[k++];
+				if (row->cells[h].s.n)
+					decide(cs[i], row, &row->cells[h]);
+			}
 		}
 	}
 out:
@@ -506,7 +526,7 @@ static void count_notes(struct kab_comparison *out, size_t n_other)
 			weak |= o->test == KAB_TEST_MWU && c->s.n &&
 				r->base.n && !c->few &&
 				kab_mwu_min_p(c->units_base, c->units_head) >
-				o->fdr;
+				kab_family_level(out, r->kpi);
 		}
 		out->weak_rows += weak;
 		out->few_rows += few;
@@ -522,7 +542,8 @@ static void count_notes(struct kab_comparison *out, size_t n_other)
 	if (o->test == KAB_TEST_MWU)
 		while (out->need_n < 1000 &&
 		       kab_mwu_min_p(out->need_n, out->need_n) >
-		       o->fdr / (n_other ? n_other : 1))
+		       kab_family_level(out, false) /
+		       (n_other ? n_other : 1))
 			out->need_n++;
 }
 
@@ -694,10 +715,9 @@ int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 	}
 	free(names);
 	out->nr_rows = n;
-	for (h = 0; h < nr_heads; h++) {
-		adjust_family(&out, 1, h, true);
-		adjust_family(&out, 1, h, false);
-	}
+	out->nr_kpi_rows = n - n_other;
+	adjust_family(&out, 1, true);
+	adjust_family(&out, 1, false);
 	count_notes(out, n_other);
 	limit_profile(out);
 	count_families(out);
@@ -708,12 +728,8 @@ int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 
 void kab_compare_kpis(struct kab_comparison *const *c, size_t nr)
 {
-	size_t h;
-
-	if (!nr)
-		return;
-	for (h = 0; h < c[0]->nr_heads; h++)
-		adjust_family(c, nr, h, true);
+	if (nr)
+		adjust_family(c, nr, true);
 }
 
 void kab_comparison_free(struct kab_comparison *c)

@@ -38,9 +38,10 @@ static void compare_usage(FILE *f)
 		"heuristics\n"
 		"  --kpi METRIC          the primary metric (default: each "
 		"job's own)\n"
-		"  --fdr Q               Benjamini-Hochberg false discovery rate, "
-		"and the KPIs'\n"
-		"                        alpha (0.05)\n"
+		"  --fdr Q               the table's level: A/A tables with a "
+		"row called,\n"
+		"                        at most (0.05; KPIs 80%% of it, the "
+		"rest BH)\n"
 		"  --noise PCT           smallest |%%change| worth a row (1; "
 		"under --clock\n"
 		"                        icount, its resolution: 0.5)\n"
@@ -265,7 +266,8 @@ static void plan_notes(FILE *out, const struct kab_table_head *h,
 					h->heads[i].id, row->metric, more);
 				continue;
 			}
-			d = kab_detectable(n, x->unit_sd, c->opts->fdr, 0.8);
+			d = kab_detectable(n, x->unit_sd,
+					   kab_family_level(c, true), 0.8);
 			if (isnan(d))
 				continue;
 			pct = x->log_scale ? 100 * expm1(d) :
@@ -332,7 +334,7 @@ static void text_table(FILE *out, const struct cmp_table *t,
 		fprintf(out, "\nnote: with these boot counts the U test cannot "
 			"call a change among %zu metrics at q = %g: need >= "
 			"%zu boots a side, or --test welch\n", c->nr_rows,
-			c->opts->fdr, c->need_n);
+			kab_family_level(c, false), c->need_n);
 	if (c->confounded_rows)
 		fprintf(out, "\nnote: %zu metrics were measured on different "
 			"machines for each side (no merged database holds "

@@ -126,7 +126,7 @@ test_expect "one boot a side: no verdict, and the need is said" '
 	not grep -q "^kab noticed" $TMP/few.txt
 	# 2 against 2 boots: the U test cannot, the t-test can
 	kab compare --test mwu 1,2 4,5 >$TMP/two-mwu.txt
-	grep -q "the U test cannot call a change among 8 metrics at q = 0.05: need >= 6 boots a side" $TMP/two-mwu.txt
+	grep -q "the U test cannot call a change among 8 metrics at q = 0.01: need >= 7 boots a side" $TMP/two-mwu.txt
 	not grep -q "^kab noticed" $TMP/two-mwu.txt
 	kab compare 1,2 4,5 >$TMP/pipe
 	grep -q "^kab noticed a 81.[0-9]% regression of will-it-scale.per_process_ops" $TMP/pipe

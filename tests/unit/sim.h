@@ -30,6 +30,7 @@ struct sim_cell {
 struct sim_result {
 	size_t tables, alarm_tables;	/* tables with any significant row */
 	size_t rows, called;		/* rows, rows significant */
+	size_t kpi_rows, kpi_called;	/* the same of the KPI rows */
 	size_t intervals, covering;	/* intervals, those holding the truth */
 };
 
@@ -89,6 +90,8 @@ static inline void sim_run(gsl_rng *r, const struct sim_cell *c,
 			any |= x->significant;
 			out->called += x->significant;
 			out->rows++;
+			out->kpi_rows += cmp.rows[m].kpi;
+			out->kpi_called += cmp.rows[m].kpi && x->significant;
 			if (!isnan(x->ci_lo)) {
 				out->intervals++;
 				out->covering += x->ci_lo <= truth &&
@@ -145,6 +148,15 @@ static inline double sim_upper(size_t k, size_t n)
 			hi = mid;
 	}
 	return hi;
+}
+
+/*
+ * How likely k or more of n are when each is true at rate p: a small
+ * value is evidence that the rate exceeds p.
+ */
+static inline double sim_excess(size_t k, size_t n, double p)
+{
+	return k ? gsl_cdf_binomial_Q(k - 1, p, n) : 1;
 }
 
 #endif /* KAB_TEST_SIM_H */
