@@ -598,6 +598,63 @@ static void boots_of(const double *means, size_t k, size_t iters, double *v,
 }
 
 /*
+ * The level of each family: a KPI and one other row, the same boots
+ * (3 a side, 3% apart: p = 0.021 on the log scale).  The KPI is tested
+ * at 4% of the table's 5% and is called; the other row at 1% is not; a
+ * table of the KPI alone, or of other rows alone, has the whole 5%.
+ */
+static void test_family_levels(void **state)
+{
+	static const double lb[] = { 0, 0.01, 0.02 }, lh[] = { 0.03, 0.04,
+							       0.05 };
+	const char *kpi = "sim.kpi";
+	double vb[3], vh[3];
+	int g[3] = { 0, 1, 2 };
+	struct kab_series bs[2], hs[2];
+	struct kab_side sb, sh;
+	struct kab_compare_opts o = { .test = KAB_TEST_WELCH, .fdr = 0.05,
+				      .noise = 1, .kpi = &kpi, .nr_kpi = 1 };
+	struct kab_comparison c;
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		vb[i] = 1000 * exp(lb[i]);
+		vh[i] = 1000 * exp(lh[i]);
+	}
+	bs[0] = (struct kab_series){ "a.other", 3, vb, g };
+	bs[1] = (struct kab_series){ kpi, 3, vb, g };
+	hs[0] = (struct kab_series){ "a.other", 3, vh, g };
+	hs[1] = (struct kab_series){ kpi, 3, vh, g };
+	sb = (struct kab_side){ "base", "base", 2, bs, NULL, 0 };
+	sh = (struct kab_side){ "head", "head", 2, hs, NULL, 0 };
+	assert_int_equal(kab_compare(&sb, &sh, 1, &o, &c), 0);
+	assert_int_equal(c.nr_rows, 2);
+	assert_true(fabs(kab_family_level(&c, true) - 0.04) < 1e-12);
+	assert_true(fabs(kab_family_level(&c, false) - 0.01) < 1e-12);
+	for (i = 0; i < 2; i++) {
+		const struct kab_row *r = &c.rows[i];
+
+		assert_true(r->cells[0].p_adj > 0.01 &&
+			    r->cells[0].p_adj < 0.04);
+		assert_int_equal(r->cells[0].significant, r->kpi);
+	}
+	kab_comparison_free(&c);
+	/* one family: all of it */
+	sb.nr = sh.nr = 1;
+	assert_int_equal(kab_compare(&sb, &sh, 1, &o, &c), 0);
+	assert_false(c.rows[0].kpi);
+	assert_true(fabs(kab_family_level(&c, false) - 0.05) < 1e-12);
+	assert_true(c.rows[0].cells[0].significant);
+	kab_comparison_free(&c);
+	sb.series = bs + 1;
+	sh.series = hs + 1;
+	assert_int_equal(kab_compare(&sb, &sh, 1, &o, &c), 0);
+	assert_true(c.rows[0].kpi);
+	assert_true(fabs(kab_family_level(&c, true) - 0.05) < 1e-12);
+	kab_comparison_free(&c);
+}
+
+/*
  * The demo database's own numbers: malloc1's boots under TCG averaged
  * 2,437, 4,528 and 4,728 ops/s on base, 124, 133 and 128 on align (a
  * regression every boot shows), 2,856, 4,269 and 3,680 on fix (no
@@ -772,6 +829,7 @@ int main(void)
 		cmocka_unit_test(test_anova_unequal_boots),
 		cmocka_unit_test(test_compare_boot_is_unit),
 		cmocka_unit_test(test_compare_three_boots),
+		cmocka_unit_test(test_family_levels),
 		cmocka_unit_test(test_compare_demo_kpi),
 		cmocka_unit_test(test_compare_no_floor),
 		cmocka_unit_test(test_compare_exact),
