@@ -372,6 +372,13 @@ struct kab_cell {
 	double f_base, f_head;	/* between/within F of each side, or NAN */
 	bool significant;
 	int verdict;		/* +1 improvement, -1 regression, 0 */
+	/*
+	 * Decided by sequential looks (kab ab): significant, the interval
+	 * (at the look's level, seq.alpha) and the verdict are the looks'
+	 * (kab_cell_sequential), not this table's test.
+	 */
+	bool sequential;
+	struct kab_seq seq;
 };
 
 struct kab_row {
@@ -420,6 +427,13 @@ int kab_compare(const struct kab_side *base, const struct kab_side *heads,
  * so that every front end calls the same KPI rows significant.
  */
 void kab_compare_kpis(struct kab_comparison *const *c, size_t nr);
+/*
+ * A KPI cell decided by sequential looks takes their verdict: changed
+ * is significant, the interval is the look's; same and undecided are
+ * not significant.
+ */
+void kab_cell_sequential(const struct kab_row *r, struct kab_cell *c,
+			 const struct kab_seq *q);
 /* The level the KPI rows (kpi) or the other rows of c are tested at. */
 double kab_family_level(const struct kab_comparison *c, bool kpi);
 void kab_comparison_free(struct kab_comparison *c);

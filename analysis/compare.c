@@ -336,6 +336,23 @@ static void decide(const struct kab_comparison *cmp, const struct kab_row *r,
 		c->verdict = (c->s.mean > r->base.mean ? 1 : -1) * dir;
 }
 
+void kab_cell_sequential(const struct kab_row *r, struct kab_cell *c,
+			 const struct kab_seq *q)
+{
+	int dir = kab_metric_direction(r->metric);
+
+	c->sequential = true;
+	c->seq = *q;
+	c->significant = q->verdict == KAB_SEQ_CHANGED;
+	c->p_adj = NAN;
+	/* the looks' interval is of the ratio, in % */
+	c->ci_lo = c->absolute || c->zero_base ? NAN : q->lo;
+	c->ci_hi = c->absolute || c->zero_base ? NAN : q->hi;
+	c->verdict = 0;
+	if (c->significant && dir)
+		c->verdict = (q->change > 0 ? 1 : -1) * dir;
+}
+
 /* The samples a side has of its most sampled metric: lkp's columns. */
 static size_t side_cols(const struct kab_side *s)
 {

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ab-look.h"
+#include "../model/model.h"
 
 void ab_looks_init(struct ab_looks *a, const struct kab_joblist *jobs,
 		   const char *kpi, size_t first, size_t last, double alpha,
@@ -68,6 +69,8 @@ void ab_looks_add(struct ab_looks *a, struct kab_db *db, size_t j, int s,
 		kab_run_free(&r);
 	}
 	l = &a->l[j];
+	if (s == 1 && run_id > 0)
+		l->head_run = run_id;
 	if (!l->kpi || run_id <= 0 ||
 	    kab_db_run_mean(db, run_id, l->kpi, &m))
 		return;
@@ -97,6 +100,7 @@ bool ab_looks_round(struct ab_looks *a, size_t round, const char *const *labels)
 			     a->noise >= 0 ? a->noise : a->floor > 0 ?
 			     KAB_EXACT_RESOLUTION : KAB_NOISE, a->floor,
 			     round - a->first + 1, looks, a->alpha / kpis, q);
+		l->looked = true;
 		l->decided = q->verdict == KAB_SEQ_CHANGED ||
 			     q->verdict == KAB_SEQ_SAME;
 		all &= l->decided;
@@ -118,4 +122,22 @@ bool ab_looks_round(struct ab_looks *a, size_t round, const char *const *labels)
 			"it is answered)");
 	}
 	return all;
+}
+
+struct cmp_seq *ab_looks_verdicts(const struct ab_looks *a, size_t *nr)
+{
+	struct cmp_seq *v = xcalloc(a->nr ? a->nr : 1, sizeof(*v));
+	size_t j;
+
+	*nr = 0;
+	for (j = 0; j < a->nr; j++) {
+		const struct ab_look *l = &a->l[j];
+
+		if (!l->looked || !l->head_run)
+			continue;
+		v[*nr].run_id = l->head_run;
+		v[*nr].metric = l->kpi;
+		v[(*nr)++].q = l->seq;
+	}
+	return v;
 }

@@ -15,7 +15,8 @@ struct ab_look {
 	double *means[2];	/* each side's boot means of it */
 	size_t n[2];
 	struct kab_seq seq;	/* the last look */
-	bool decided;
+	bool looked, decided;
+	long long head_run;	/* a run of B: finds the job's table */
 };
 
 struct ab_looks {
@@ -38,5 +39,10 @@ void ab_looks_add(struct ab_looks *a, struct kab_db *db, size_t j, int s,
  * print one line per KPI to stderr; true when every KPI is answered.
  */
 bool ab_looks_round(struct ab_looks *a, size_t round, const char *const *labels);
+/*
+ * The looked-at KPIs as the closing table's verdicts: malloc'd, their
+ * number in *nr; the metrics are borrowed from a.
+ */
+struct cmp_seq *ab_looks_verdicts(const struct ab_looks *a, size_t *nr);
 
 #endif /* KAB_CLI_AB_LOOK_H */

@@ -41,6 +41,10 @@ int cmd_bisect_step(struct cli *cli, int argc, char **argv);
 /* kab compare with its default options, for kab ab's closing table. */
 int cli_compare_default(struct kab_db *db, char **sides, size_t nr,
 			bool all);
+/* The same with the KPIs kab ab's looks decided taking their verdicts. */
+struct cmp_seq;
+int cli_compare_sequential(struct kab_db *db, char **sides, size_t nr,
+			   bool all, const struct cmp_seq *seq, size_t nr_seq);
 int cmd_ls(struct cli *cli, int argc, char **argv);
 int cmd_rm(struct cli *cli, int argc, char **argv);
 int cmd_relabel(struct cli *cli, int argc, char **argv);

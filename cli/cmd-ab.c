@@ -695,10 +695,14 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 	    (sides[0].outcomes[KAB_BOOT_OK] || sides[0].earlier) &&
 	    (sides[1].outcomes[KAB_BOOT_OK] || sides[1].earlier)) {
 		char *specs[2] = { sides[0].label, sides[1].label };
+		size_t nr_seq;
+		struct cmp_seq *seq = ab_looks_verdicts(&looks, &nr_seq);
 
 		printf("\n");
-		if (cli_compare_default(c.db, specs, 2, false) != EXIT_OK)
+		if (cli_compare_sequential(c.db, specs, 2, false, seq,
+					   nr_seq) != EXIT_OK)
 			rc = EXIT_RUN;
+		free(seq);
 	}
 out_db:
 	kab_db_close(c.db);

@@ -19,6 +19,9 @@ struct cmp_opts {
 	const char *format;
 	bool stats, plot;
 	struct cmp_sel sel;
+	/* KPIs kab ab's looks decided: their verdicts are the table's */
+	const struct cmp_seq *seq;
+	size_t nr_seq;
 };
 
 static void compare_usage(FILE *f)
@@ -238,6 +241,24 @@ static void markdown_table(FILE *out, const struct kab_table_head *h,
 	fputc('\n', out);
 }
 
+/* A KPI kab ab's looks decided: their verdict, said as theirs. */
+static void seq_note(FILE *out, const struct kab_table_head *h,
+		     const struct kab_row *row, size_t i,
+		     const struct kab_cell *x)
+{
+	const struct kab_seq *q = &x->seq;
+
+	fprintf(out, "note: %s -> %s: %s is decided by kab ab's looks: %s",
+		h->base->id, h->heads[i].id, row->metric,
+		kab_seq_verdict_name(q->verdict));
+	if (!isnan(q->lo))
+		fprintf(out, ", %.1f%% interval [%+.1f%%, %+.1f%%]",
+			100 * (1 - q->alpha), q->lo, q->hi);
+	fprintf(out, "%s\n", q->verdict == KAB_SEQ_CHANGED ?
+		" beyond the noise" : q->verdict == KAB_SEQ_SAME ?
+		" within the noise" : "");
+}
+
 /*
  * For each KPI the table does not call: what this plan could have
  * called (power 0.8), or that it cannot call anything; one note each.
@@ -256,6 +277,10 @@ static void plan_notes(FILE *out, const struct kab_table_head *h,
 				   x->units_base : x->units_head;
 			double d, pct, spread;
 
+			if (x->sequential) {
+				seq_note(out, h, row, i, x);
+				continue;
+			}
 			if (!x->s.n || x->significant || x->absolute)
 				continue;
 			if (x->few) {
@@ -456,6 +481,7 @@ static int compare(struct kab_db *db, char **specs, size_t nr,
 		cmp_set_free(&set);
 		return cli_error(rc, "%s", err.msg);
 	}
+	cmp_set_sequential(&set, o->seq, o->nr_seq);
 	cli_notes(set.notes);
 	jtables = json_array();
 	for (i = 0; i < set.nr; i++)
@@ -486,10 +512,18 @@ static int compare(struct kab_db *db, char **specs, size_t nr,
 int cli_compare_default(struct kab_db *db, char **sides, size_t nr,
 			bool all)
 {
+	return cli_compare_sequential(db, sides, nr, all, NULL, 0);
+}
+
+int cli_compare_sequential(struct kab_db *db, char **sides, size_t nr,
+			   bool all, const struct cmp_seq *seq, size_t nr_seq)
+{
 	struct cmp_opts o = {
 		.c = { .test = KAB_TEST_WELCH, .fdr = 0.05, .noise = -1,
 		       .all = all },
 		.format = "text",
+		.seq = seq,
+		.nr_seq = nr_seq,
 	};
 
 	return compare(db, sides, nr, &o);

@@ -147,6 +147,19 @@ int cmp_set_build(struct kab_db *db, char *const *specs, size_t nr,
 		  struct kab_err *err);
 void cmp_set_free(struct cmp_set *s);
 /* The KPI row of a table: METRIC's, or the job's own when NULL. */
+/*
+ * A KPI decided by kab ab's sequential looks: metric in the table that
+ * holds run_id on its first head.
+ */
+struct cmp_seq {
+	long long run_id;
+	const char *metric;
+	struct kab_seq q;
+};
+
+/* Each such KPI cell takes the looks' verdict (kab_cell_sequential). */
+void cmp_set_sequential(struct cmp_set *s, const struct cmp_seq *q,
+			size_t nr);
 const struct kab_row *cmp_table_kpi(const struct cmp_table *t,
 				    const char *metric);
 

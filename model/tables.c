@@ -207,6 +207,40 @@ const struct kab_row *cmp_table_kpi(const struct cmp_table *t,
 	return NULL;
 }
 
+static void one_sequential(struct cmp_set *s, long long run_id,
+			   const char *metric, const struct kab_seq *q)
+{
+	size_t i, k, r;
+
+	for (i = 0; i < s->nr; i++) {
+		struct cmp_table *t = &s->t[i];
+
+		if (t->nr_sides < 2)
+			continue;
+		for (k = 0; k < t->runs[1].nr; k++)
+			if (t->runs[1].v[k]->id == run_id)
+				break;
+		if (k == t->runs[1].nr)
+			continue;
+		for (r = 0; r < t->c.nr_rows; r++) {
+			struct kab_row *row = &t->c.rows[r];
+
+			if (row->kpi && !strcmp(row->metric, metric) &&
+			    row->cells[0].s.n)
+				kab_cell_sequential(row, &row->cells[0], q);
+		}
+	}
+}
+
+void cmp_set_sequential(struct cmp_set *s, const struct cmp_seq *q,
+			size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		one_sequential(s, q[i].run_id, q[i].metric, &q[i].q);
+}
+
 static int table_build(struct kab_db *db, struct cmp_set *set,
 		       const struct run_info *first,
 		       const struct kab_compare_opts *o, bool force,

@@ -181,8 +181,10 @@ test_expect "--max-boots: kab ab looks after every round and stops when the KPI 
 	grep -q "^kab: answered after [234] of at most 5 boots a side: stopping$" $TMP/e
 	n=$(sqlite3 $TMP/seq.db "SELECT count(*) FROM boots WHERE outcome = '"'"'ok'"'"'")
 	[ "$n" -lt 10 ] || fail "$n boots: it did not stop"
-	# the table agrees with the stop: the KPI is a regression
+	# the table agrees with the stop: the KPI is the looks'"'"' regression
 	grep -q "will-it-scale.per_process_ops$" $TMP/o
+	grep -q "^note: plain -> slub: will-it-scale.per_process_ops is decided by kab ab.s looks: changed, 9[0-9].[0-9]% interval \[-[0-9.]*%, -[0-9.]*%\] beyond the noise$" $TMP/o
+	grep -q "^kab noticed a [0-9.]*% regression of will-it-scale.per_process_ops: plain -> slub$" $TMP/o
 '
 
 test_expect "bad kab ab input is refused" '

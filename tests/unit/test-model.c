@@ -128,6 +128,57 @@ static void test_tables_and_notes(void **state)
 	cmp_set_free(&set);
 }
 
+/*
+ * kab ab's closing table: a KPI its looks decided takes their verdict,
+ * whatever the fixed-sample test of the same boots says.
+ */
+static void test_sequential(void **state)
+{
+	struct cmp_seq q = { .run_id = 5,
+			     .metric = "will-it-scale.per_process_ops",
+			     .q = { .verdict = KAB_SEQ_UNDECIDED, .alpha = 0.01,
+				    .change = 100, .lo = -5, .hi = 300 } };
+	struct cmp_sel sel = { 0 };
+	const struct kab_row *kpi;
+	struct kab_err err;
+	struct cmp_set set;
+
+	/* base -> head doubles: the table alone calls it */
+	assert_int_equal(build("base", "head", &sel, &set, &err), 0);
+	kpi = cmp_table_kpi(&set.t[0], NULL);
+	assert_true(kpi->cells[0].significant);
+	/* a run of the base names no table's head: nothing changes */
+	q.run_id = 1;
+	cmp_set_sequential(&set, &q, 1);
+	assert_false(kpi->cells[0].sequential);
+	assert_true(kpi->cells[0].significant);
+	/* undecided at the last look: not a change */
+	q.run_id = 5;
+	cmp_set_sequential(&set, &q, 1);
+	assert_true(kpi->cells[0].sequential);
+	assert_false(kpi->cells[0].significant);
+	assert_int_equal(kpi->cells[0].verdict, 0);
+	assert_true(kpi->cells[0].ci_lo == -5 && kpi->cells[0].ci_hi == 300);
+	/* changed: an improvement of ops/s, with the looks' interval */
+	q.q.verdict = KAB_SEQ_CHANGED;
+	q.q.lo = 90;
+	q.q.hi = 110;
+	cmp_set_sequential(&set, &q, 1);
+	assert_true(kpi->cells[0].significant);
+	assert_int_equal(kpi->cells[0].verdict, 1);
+	assert_true(kpi->cells[0].ci_lo == 90 && kpi->cells[0].ci_hi == 110);
+	/* another metric is not the KPI's: untouched */
+	cmp_set_free(&set);
+	assert_int_equal(build("base", "head", &sel, &set, &err), 0);
+	q.metric = "will-it-scale.workload";
+	q.q.verdict = KAB_SEQ_SAME;
+	cmp_set_sequential(&set, &q, 1);
+	kpi = cmp_table_kpi(&set.t[0], NULL);
+	assert_false(kpi->cells[0].sequential);
+	assert_true(kpi->cells[0].significant);
+	cmp_set_free(&set);
+}
+
 static void test_refusals(void **state)
 {
 	struct cmp_sel sel = { 0 };
@@ -319,6 +370,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tables_and_notes),
+		cmocka_unit_test(test_sequential),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_run_lists),
