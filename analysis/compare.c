@@ -364,40 +364,51 @@ static size_t side_cols(const struct kab_side *s)
 	return cols;
 }
 
-/* Has the side a metric of the same monitor (first component)? */
+/*
+ * Has the side a metric of the same monitor (first component)?  The
+ * series are sorted, so those starting "monitor." are a run: found by
+ * bisection.
+ */
 static bool side_family(const struct kab_side *s, const char *metric)
 {
-	size_t i, n = strcspn(metric, ".");
+	size_t n = strcspn(metric, ".") + 1, lo = 0, hi = s->nr;
 
-	for (i = 0; i < s->nr; i++)
-		if (s->series[i].n &&
-		    !strncmp(s->series[i].metric, metric, n) &&
-		    strcspn(s->series[i].metric, ".") == n)
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (strncmp(s->series[mid].metric, metric, n) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < s->nr && !strncmp(s->series[lo].metric, metric, n); lo++)
+		if (s->series[lo].n)
 			return true;
 	return false;
 }
 
-static void lkp_values(const struct kab_side *side, const char *metric,
-		       struct kab_lkp_values *v)
+static void lkp_values(const struct kab_side *side, size_t cols,
+		       const char *metric, struct kab_lkp_values *v)
 {
 	const struct kab_series *s = kab_side_series(side, metric);
 
 	v->v = s && s->n ? s->v : NULL;
 	v->n = s ? s->n : 0;
-	v->cols = side_cols(side);
+	v->cols = cols;
 	v->family = side_family(side, metric);
 }
 
 /* lkp has no test: its own rule decides, on samples. */
 static void decide_lkp(const struct kab_compare_opts *o, const char *metric,
-		       const struct kab_side *base,
-		       const struct kab_side *head, struct kab_cell *c)
+		       const struct kab_side *base, size_t base_cols,
+		       const struct kab_side *head, size_t head_cols,
+		       struct kab_cell *c)
 {
 	struct kab_lkp_ctx ctx = { o->suites, o->nr_suites };
 	struct kab_lkp_values a, b;
 
-	lkp_values(head, metric, &a);
-	lkp_values(base, metric, &b);
+	lkp_values(head, head_cols, metric, &a);
+	lkp_values(base, base_cols, metric, &b);
 	c->significant = kab_lkp_stat_changed(metric, &a, &b, &ctx);
 }
 
@@ -442,28 +453,51 @@ static int cmp_rows(const void *a, const void *b)
 	return strcmp(x->metric, y->metric);
 }
 
-/* Each row's family size for lkp's order, among rows shown alike. */
+/* Rows by monitor (the metric's first component), then shown first. */
+static int by_monitor(const void *a, const void *b)
+{
+	const struct kab_row *x = *(const struct kab_row *const *)a;
+	const struct kab_row *y = *(const struct kab_row *const *)b;
+	size_t lx = strcspn(x->metric, "."), ly = strcspn(y->metric, ".");
+	int c = memcmp(x->metric, y->metric, lx < ly ? lx : ly);
+
+	if (c || lx != ly)
+		return c ? c : lx < ly ? -1 : 1;
+	return (int)y->shown - (int)x->shown;
+}
+
+/*
+ * Each row's family size for lkp's order: the rows of its monitor
+ * shown alike (a suite's own rows: 0).  Sorted, the rows of a family
+ * are a run: n log n for a run of 40,000 metrics.
+ */
 static void count_families(struct kab_comparison *out)
 {
 	const struct kab_compare_opts *o = out->opts;
+	struct kab_row **v;
 	size_t i, j;
 
+	if (!out->nr_rows)
+		return;
+	v = calloc(out->nr_rows, sizeof(*v));
+	if (!v)
+		return;
 	for (i = 0; i < out->nr_rows; i++) {
-		struct kab_row *r = &out->rows[i];
-		size_t n = strcspn(r->metric, ".");
-
-		r->nr_cells = out->nr_heads;
-		r->family = 0;
-		if (kab_lkp_is_suite(r->metric, o->suites, o->nr_suites))
-			continue;
-		for (j = 0; j < out->nr_rows; j++) {
-			const char *m = out->rows[j].metric;
-
-			r->family += out->rows[j].shown == r->shown &&
-				     strcspn(m, ".") == n &&
-				     !strncmp(m, r->metric, n);
-		}
+		v[i] = &out->rows[i];
+		v[i]->nr_cells = out->nr_heads;
 	}
+	qsort(v, out->nr_rows, sizeof(*v), by_monitor);
+	for (i = 0; i < out->nr_rows; i = j) {
+		size_t k, n = 0;
+
+		for (j = i; j < out->nr_rows && !by_monitor(&v[i], &v[j]); j++)
+			n++;
+		for (k = i; k < j; k++)
+			v[k]->family = kab_lkp_is_suite(v[k]->metric,
+							o->suites,
+							o->nr_suites) ? 0 : n;
+	}
+	free(v);
 }
 
 static bool is_kpi(const struct kab_compare_opts *o, const char *metric)
@@ -677,6 +711,7 @@ int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 {
 	size_t i, h, n = 0, n_other = 0, nr_names;
 	const char **names;
+	size_t *cols;
 
 	memset(out, 0, sizeof(*out));
 	out->opts = o;
@@ -685,10 +720,16 @@ int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 	if (!names)
 		return -1;
 	out->rows = calloc(nr_names ? nr_names : 1, sizeof(*out->rows));
-	if (!out->rows) {
+	/* lkp's columns: each side's most sampled metric, once */
+	cols = calloc(nr_heads + 1, sizeof(*cols));
+	if (!out->rows || !cols) {
 		free(names);
+		free(cols);
 		return -1;
 	}
+	cols[0] = side_cols(base);
+	for (h = 0; h < nr_heads; h++)
+		cols[h + 1] = side_cols(&heads[h]);
 	for (i = 0; i < nr_names; i++) {
 		const struct kab_series *b = kab_side_series(base, names[i]);
 		struct kab_row *r = &out->rows[n];
@@ -724,13 +765,15 @@ int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 				one_sided_cell(names[i], hs, &r->base,
 					       &r->cells[h]);
 			if (o->test == KAB_TEST_LKP)
-				decide_lkp(o, names[i], base, &heads[h],
+				decide_lkp(o, names[i], base, cols[0],
+					   &heads[h], cols[h + 1],
 					   &r->cells[h]);
 		}
 		n_other += !r->kpi;
 		n++;
 	}
 	free(names);
+	free(cols);
 	out->nr_rows = n;
 	out->nr_kpi_rows = n - n_other;
 	adjust_family(&out, 1, true);
