@@ -76,6 +76,12 @@ bool kab_clock_stored_ok(const char *s);
 /* A metric name kab accepts: printable, no spaces, commas or quotes. */
 bool kab_metric_name_valid(const char *s);
 /*
+ * Distinct metrics a run may hold, over all its iterations, whatever
+ * door they came through (a guest, an import, a merge): a real run has
+ * hundreds, a long profile a few thousand call chains.
+ */
+#define KAB_RUN_METRICS_MAX 20000
+/*
  * A folded call stack, "root;caller;leaf": frames a metric name could
  * hold, none empty, under KAB_STACK_MAX bytes in all.
  */

@@ -163,6 +163,13 @@ int kab_db_import_run(struct kab_db *db, json_t *j, int idx, bool *skipped,
 				  json_object_get(it, "stacks"), idx, err))
 			goto fail;
 	}
+	{
+		char what[32];
+
+		snprintf(what, sizeof(what), "run #%d", idx + 1);
+		if (db_check_run_metrics(db, r.id, what, err))
+			goto fail;
+	}
 	return kab_db_commit(db, err);
 fail:
 	kab_db_rollback(db);

@@ -18,6 +18,7 @@ enum db_stmt_id {
 	DB_RUN_LIST,
 	DB_SAMPLE_INSERT,
 	DB_SAMPLE_LIST,
+	DB_SAMPLE_METRICS,
 	DB_BOOT_INSERT,
 	DB_BOOT_CONSOLE,
 	DB_STACK_INSERT,
@@ -42,6 +43,9 @@ int db_exec(struct kab_db *db, const char *sql, struct kab_err *err);
 /* A cached prepared statement, reset and unbound. */
 sqlite3_stmt *db_stmt(struct kab_db *db, enum db_stmt_id id, const char *sql,
 		      struct kab_err *err);
+/* Refuse a run holding more than KAB_RUN_METRICS_MAX distinct metrics. */
+int db_check_run_metrics(struct kab_db *db, int64_t run_id, const char *what,
+			 struct kab_err *err);
 /* Mark runs whose kab process died as interrupted. */
 int db_reap_stale_runs(struct kab_db *db, struct kab_err *err);
 

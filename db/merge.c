@@ -177,7 +177,8 @@ static int check_copied(struct kab_db *db, struct kab_err *err)
 		struct kab_run r = { 0 };
 
 		rc = kab_db_run_get(db, sqlite3_column_int64(q, 0), &r, err);
-		if (!rc && kab_run_check(&r, err))
+		if (!rc && (kab_run_check(&r, err) ||
+			    db_check_run_metrics(db, r.id, "it", err)))
 			rc = kab_err_prefix(err, "run %s", strspn(r.uuid,
 					    "0123456789abcdef-") ==
 					    strlen(r.uuid) ? r.uuid : "?");

@@ -4,6 +4,29 @@
  */
 #include "internal.h"
 
+int db_check_run_metrics(struct kab_db *db, int64_t run_id, const char *what,
+			 struct kab_err *err)
+{
+	sqlite3_stmt *st;
+	int64_t n;
+
+	st = db_stmt(db, DB_SAMPLE_METRICS, "SELECT count(DISTINCT metric) "
+		     "FROM samples WHERE run_id = ?", err);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		return db_fail(db, err, "counting a run's metrics");
+	n = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	if (n > KAB_RUN_METRICS_MAX)
+		return kab_err_set(err, "%s has %lld distinct metrics, more "
+				   "than a run may hold (%d): it is broken or "
+				   "not kab's; nothing of it was stored", what,
+				   (long long)n, KAB_RUN_METRICS_MAX);
+	return 0;
+}
+
 int kab_db_sample_add(struct kab_db *db, int64_t run_id, int iteration,
 		      const char *metric, double value, struct kab_err *err)
 {

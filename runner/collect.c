@@ -29,6 +29,8 @@ struct kab_collector {
 	int records;		/* metric records of the iteration in flight */
 	struct kab_metrics m;
 	json_t *seen;		/* names in m, for a check in O(1) */
+	json_t *run_seen;	/* names of every iteration: at most
+				   KAB_RUN_METRICS_MAX */
 	struct kab_stacks stacks;	/* the profile's, of this iteration */
 	enum kab_run_status status;
 	char *message;
@@ -160,12 +162,15 @@ static int on_metrics(struct kab_collector *c, json_t *body)
 		    !kab_sample_ok(json_number_value(v)) ||
 		    !kab_metric_name_valid(name) ||
 		    json_object_get(c->seen, name) ||
-		    c->m.nr >= KAB_METRICS_MAX) {
+		    c->m.nr >= KAB_METRICS_MAX ||
+		    (!json_object_get(c->run_seen, name) &&
+		     json_object_size(c->run_seen) >= KAB_RUN_METRICS_MAX)) {
 			c->rejected++;
 			continue;
 		}
 		kab_metrics_add(&c->m, name, json_number_value(v));
 		json_object_set_new(c->seen, name, json_true());
+		json_object_set_new(c->run_seen, name, json_true());
 	}
 	return 0;
 }
@@ -308,6 +313,7 @@ struct kab_collector *kab_collector_new(const struct kab_collect_ops *ops,
 	struct kab_collector *c = xcalloc(1, sizeof(*c));
 
 	c->seen = json_object();
+	c->run_seen = json_object();
 	c->ops = ops;
 	c->ctx = ctx;
 	c->reader = kab_reader_new(on_record, c);
@@ -382,6 +388,7 @@ void kab_collector_free(struct kab_collector *c)
 	kab_reader_free(c->reader);
 	metrics_reset(c);
 	json_decref(c->seen);
+	json_decref(c->run_seen);
 	free(c->message);
 	free(c);
 }

@@ -49,6 +49,20 @@ awk -v s="$start" -v e="$end" 'BEGIN {
 		e - s }'
 
 echo
+echo "== a run at the cap: 20,000 metrics of 7 monitors, 5 boots x 6 iterations a side"
+/usr/bin/python3 tests/bench/make-wide-export.py 20000 7 >"$TMP/cap.json"
+$KAB --db "$TMP/cap.db" import "$TMP/cap.json" >/dev/null
+for what in "show 1" "compare A B" "compare --format lkp A B" \
+	    "report --kpi bench.metric_00000 A B"; do
+	start=$(date +%s.%N)
+	# shellcheck disable=SC2086
+	$KAB --db "$TMP/cap.db" $what >/dev/null 2>&1
+	end=$(date +%s.%N)
+	awk -v s="$start" -v e="$end" -v w="$what" 'BEGIN {
+		printf "  kab %s: %.3f s\n", w, e - s }'
+done
+
+echo
 echo "== kab report, kab merge and kab ci gate on the same 10,000-metric database"
 timed() {
 	local what=$1 start end

@@ -137,6 +137,31 @@ test_expect "import: control characters, bad names, commits and huge numbers are
 	test ! -e pwned
 '
 
+test_expect "a run of more than 20,000 distinct metrics is refused at import and merge" '
+	# three iterations of 8,000 names each, none repeated: 24,000
+	python3 - $TMP/good.json >$TMP/wide.json <<-'"'"'PY'"'"'
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	r = d["runs"][0]
+	r["uuid"] = "20000000-0000-4000-8000-000000000000"
+	for k, it in enumerate(r["iterations"]):
+	    it["metrics"].update(("wide.m%05d" % (k * 8000 + m), 1.0)
+	                         for m in range(8000))
+	d["runs"] = [r]
+	print(json.dumps(d))
+	PY
+	before=$(sqlite3 $TMP/imp.db "SELECT count(*) FROM samples")
+	expect_error 1 "run #1 has 24001 distinct metrics, more than a run may hold (20000): it is broken or not kab.s; nothing of it was stored" -- \
+		kab --db $TMP/imp.db import $TMP/wide.json
+	test "$(sqlite3 $TMP/imp.db "SELECT count(*) FROM samples")" = "$before"
+	# a database written otherwise holds such a run: merge refuses it
+	cp $TMP/imp.db $TMP/wide.db
+	sqlite3 $TMP/wide.db "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20001) INSERT INTO samples SELECT 1, 1, printf('"'"'wide.m%05d'"'"', i), 1.0 FROM n"
+	expect_error 2 "has 20002 distinct metrics, more than a run may hold (20000)" -- \
+		kab merge $TMP/merged-w2.db $TMP/wide.db
+	test "$(sqlite3 $TMP/merged-w2.db "SELECT count(*) FROM runs")" = 0
+'
+
 # A database damaged or written by an older kab, with what import now
 # refuses stored anyway: every writer still escapes.
 damage() {
