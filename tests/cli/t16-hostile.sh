@@ -154,10 +154,24 @@ test_expect "a run of more than 20,000 distinct metrics is refused at import and
 	expect_error 1 "run #1 has 24001 distinct metrics, more than a run may hold (20000): it is broken or not kab.s; nothing of it was stored" -- \
 		kab --db $TMP/imp.db import $TMP/wide.json
 	test "$(sqlite3 $TMP/imp.db "SELECT count(*) FROM samples")" = "$before"
-	# a database written otherwise holds such a run: merge refuses it
+	# exactly 20,000 is a run kab keeps
+	python3 - $TMP/wide.json >$TMP/edge.json <<-'"'"'PY'"'"'
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	r = d["runs"][0]
+	r["uuid"] = "20000000-0000-4000-8000-000000000001"
+	# 8,000 + 8,000 + 3,999 and the KPI
+	it = r["iterations"][2]
+	for m in range(3999, 8000):
+	    del it["metrics"]["wide.m%05d" % (16000 + m)]
+	print(json.dumps(d))
+	PY
+	kab --db $TMP/imp.db import $TMP/edge.json >/dev/null
+	test "$(sqlite3 $TMP/imp.db "SELECT count(DISTINCT metric) FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.uuid = '"'"'20000000-0000-4000-8000-000000000001'"'"'")" = 20000
+	# a database written otherwise holds a run of 20,001: merge refuses it
 	cp $TMP/imp.db $TMP/wide.db
-	sqlite3 $TMP/wide.db "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20001) INSERT INTO samples SELECT 1, 1, printf('"'"'wide.m%05d'"'"', i), 1.0 FROM n"
-	expect_error 2 "has 20002 distinct metrics, more than a run may hold (20000)" -- \
+	sqlite3 $TMP/wide.db "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000) INSERT INTO samples SELECT 1, 1, printf('"'"'wide.m%05d'"'"', i), 1.0 FROM n"
+	expect_error 2 "has 20001 distinct metrics, more than a run may hold (20000)" -- \
 		kab merge $TMP/merged-w2.db $TMP/wide.db
 	test "$(sqlite3 $TMP/merged-w2.db "SELECT count(*) FROM runs")" = 0
 '
