@@ -13,14 +13,29 @@
  * so that importing the same result root again adds nothing.
  */
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <yaml.h>
 #include <nettle/sha2.h>
 
 #include "internal.h"
+
+/*
+ * What a result root may hold: its own regular files (no link out of
+ * the tree, no FIFO that never ends, no device that never stops), of
+ * sizes lkp writes with room to spare, and a job.yaml without the
+ * aliases and nesting of a YAML bomb.
+ */
+#define JOB_MAX		(1u << 20)	/* job.yaml: lkp's are ~20 KiB */
+#define STATS_MAX	(64u << 20)	/* stats.json(.gz) as stored */
+#define STATS_GZ_MAX	(256u << 20)	/* and stats.json.gz decoded */
+#define YAML_DEPTH_MAX	32
+#define YAML_ALIASES_MAX 64
 
 /* A run's statistics: stats.json, or lkp's compressed stats.json.gz. */
 static char *stats_path(const char *dir)
@@ -29,10 +44,11 @@ static char *stats_path(const char *dir)
 	struct stat st;
 	size_t i;
 
+	/* whatever it is: reading it says what is wrong with it */
 	for (i = 0; i < 2; i++) {
 		char *p = xasprintf("%s/%s", dir, names[i]);
 
-		if (!stat(p, &st) && S_ISREG(st.st_mode))
+		if (!lstat(p, &st) && !S_ISDIR(st.st_mode))
 			return p;
 		free(p);
 	}
@@ -47,6 +63,51 @@ static bool has_stats(const char *dir)
 	return p != NULL;
 }
 
+/* A regular file of the result root, of at most max bytes. */
+static int read_root_file(const char *path, size_t max, struct strbuf *sb,
+			  struct kab_err *err)
+{
+	char buf[65536];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 && errno == ELOOP)
+		return kab_err_set(err, "%s is a symbolic link: kab reads only "
+				   "a result root's own regular files", path);
+	if (fd < 0)
+		return kab_err_set(err, "cannot open %s: %s", path,
+				   strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return kab_err_set(err, "%s is not a regular file (a FIFO, a "
+				   "device?): kab reads only a result root's "
+				   "own regular files", path);
+	}
+	for (;;) {
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (sb->len + n > max) {
+			close(fd);
+			return kab_err_set(err, "%s is larger than %zu MiB: not "
+					   "a file lkp writes", path,
+					   max >> 20);
+		}
+		strbuf_add(sb, buf, n);
+	}
+	close(fd);
+	if (n < 0)
+		return kab_err_set(err, "cannot read %s: %s", path,
+				   strerror(errno));
+	if (!sb->buf)
+		strbuf_add(sb, "", 0);
+	return 0;
+}
+
 /* A stats.json.gz decoded, at most 256 MiB of it. */
 static int read_stats(const char *path, struct strbuf *sb,
 		      struct kab_err *err)
@@ -55,10 +116,11 @@ static int read_stats(const char *path, struct strbuf *sb,
 	size_t n = strlen(path);
 
 	if (n < 3 || strcmp(path + n - 3, ".gz"))
-		return read_file(path, sb, err);
-	if (read_file(path, &z, err))
+		return read_root_file(path, STATS_MAX, sb, err);
+	if (read_root_file(path, STATS_MAX, &z, err))
 		return -1;
-	if (kab_unpack((const unsigned char *)z.buf, z.len, 256u << 20, sb)) {
+	if (kab_unpack((const unsigned char *)z.buf, z.len, STATS_GZ_MAX,
+		       sb)) {
 		strbuf_release(&z);
 		return kab_err_set(err, "%s: not a gzip stream of at most 256 "
 				   "MiB: give lkp's stats.json.gz as lkp "
@@ -93,8 +155,10 @@ int kab_lkp_result_roots(const char *dir, char ***roots, int *nr,
 				   dir);
 	for (i = 0; i < n; i++) {
 		char *sub = xasprintf("%s/%s", dir, ents[i]->d_name);
+		struct stat st;
 
-		if (has_stats(sub)) {
+		/* a link leads out of the tree: not one of its runs */
+		if (!lstat(sub, &st) && S_ISDIR(st.st_mode) && has_stats(sub)) {
 			*roots = xrealloc(*roots, (*nr + 1) * sizeof(**roots));
 			(*roots)[(*nr)++] = sub;
 		} else {
@@ -139,6 +203,61 @@ static json_t *yaml_map(yaml_document_t *doc, yaml_node_t *map, int depth)
 	return o;
 }
 
+/*
+ * job.yaml's events before its document is built: a nesting deeper
+ * than YAML_DEPTH_MAX or more than YAML_ALIASES_MAX aliases (each may
+ * stand for a whole mapping: a few KiB that build gigabytes) is not
+ * lkp's, and is refused as soon as it is seen.
+ */
+static int yaml_bounded(const char *path, const struct strbuf *sb,
+			struct kab_err *err)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	int depth = 0, aliases = 0, rc = 0;
+	bool done = false;
+
+	if (!yaml_parser_initialize(&parser))
+		return kab_err_set(err, "%s: cannot start the YAML parser",
+				   path);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)
+				     (sb->buf ? sb->buf : ""), sb->len);
+	while (!done && !rc) {
+		if (!yaml_parser_parse(&parser, &ev))
+			break;	/* the loader says what is malformed */
+		switch (ev.type) {
+		case YAML_MAPPING_START_EVENT:
+		case YAML_SEQUENCE_START_EVENT:
+			if (++depth > YAML_DEPTH_MAX)
+				rc = kab_err_set(err, "%s:%zu: nested deeper "
+						 "than %d: not lkp's job.yaml",
+						 path, ev.start_mark.line + 1,
+						 YAML_DEPTH_MAX);
+			break;
+		case YAML_MAPPING_END_EVENT:
+		case YAML_SEQUENCE_END_EVENT:
+			depth--;
+			break;
+		case YAML_ALIAS_EVENT:
+			if (++aliases > YAML_ALIASES_MAX)
+				rc = kab_err_set(err, "%s:%zu: more than %d "
+						 "YAML aliases: not lkp's "
+						 "job.yaml", path,
+						 ev.start_mark.line + 1,
+						 YAML_ALIASES_MAX);
+			break;
+		case YAML_STREAM_END_EVENT:
+			done = true;
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+	return rc;
+}
+
 static json_t *load_job(const char *path, const struct strbuf *sb,
 			struct kab_err *err)
 {
@@ -147,6 +266,8 @@ static json_t *load_job(const char *path, const struct strbuf *sb,
 	yaml_node_t *root;
 	json_t *job = NULL;
 
+	if (yaml_bounded(path, sb, err))
+		return NULL;
 	if (!yaml_parser_initialize(&parser)) {
 		kab_err_set(err, "%s: cannot start the YAML parser", path);
 		return NULL;
@@ -254,13 +375,10 @@ json_t *kab_lkp_result_parse(const char *root, const struct strbuf *jb,
 	stats = json_loadb(sb->buf ? sb->buf : "", sb->len,
 			   JSON_REJECT_DUPLICATES, &jerr);
 	if (!json_is_object(stats)) {
-		/* jansson's message may quote the bytes it stopped at */
-		char *why = kab_text_clean(stats ? "not an object" :
-					   jerr.text, 200);
-
-		kab_err_set(err, "%s:%d: not lkp's stats.json (%s): a JSON "
-			    "object of numbers", spath, jerr.line, why);
-		free(why);
+		/* jansson's message quotes the bytes it stopped at: not */
+		kab_err_set(err, "%s:%d:%d: not lkp's stats.json: a JSON "
+			    "object of numbers", spath, stats ? 1 : jerr.line,
+			    stats ? 1 : jerr.column);
 		goto out;
 	}
 	json_object_foreach(stats, key, v) {
@@ -357,7 +475,8 @@ json_t *kab_lkp_result_run(const char *root, struct kab_err *err)
 
 	if (!spath)
 		spath = xasprintf("%s/stats.json", root);
-	if (read_file(jpath, &jb, err) || read_stats(spath, &sb, err))
+	if (read_root_file(jpath, JOB_MAX, &jb, err) ||
+	    read_stats(spath, &sb, err))
 		kab_err_prefix(err, "%s: not lkp's result root of a run (its "
 			       "job.yaml and stats.json)", root);
 	else

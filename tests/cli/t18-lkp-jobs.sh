@@ -154,6 +154,71 @@ test_expect "a damaged lkp result root is named with its field, and nothing is s
 	test "$(sqlite3 $TMP/d.db "SELECT count(*) FROM runs")" = 0
 '
 
+test_expect "a hostile lkp result root: links, FIFOs, devices, YAML bombs and sizes are refused" '
+	good=$FIXTURES/lkp-result/a1b2c3d4e5f60718293a4b5c6d7e8f9012345678/0
+	fresh() {
+		rm -rf $TMP/hr
+		mkdir -p $TMP/hr
+		cp -r $good $TMP/hr/r
+	}
+	echo "SECRET-TOKEN-42" >$TMP/secret
+	# a link out of the tree: refused, and nothing of it quoted
+	fresh
+	ln -sf $TMP/secret $TMP/hr/r/stats.json
+	expect_error 2 "r/stats.json is a symbolic link: kab reads only a result root.s own regular files" -- \
+		"$KAB" --db $TMP/hr.db import --lkp $TMP/hr/r
+	not grep -q SECRET $TMP/stderr
+	fresh
+	ln -sf /etc/passwd $TMP/hr/r/job.yaml
+	expect_error 2 "r/job.yaml is a symbolic link" -- "$KAB" --db $TMP/hr.db import --lkp $TMP/hr/r
+	# a stats.json that is not JSON: its position, not its bytes
+	fresh
+	cp $TMP/secret $TMP/hr/r/stats.json
+	expect_error 2 "r/stats.json:1:[0-9]*: not lkp.s stats.json: a JSON object of numbers" -- \
+		"$KAB" --db $TMP/hr.db import --lkp $TMP/hr/r
+	not grep -q SECRET $TMP/stderr
+	# a FIFO would hang a reader, a device never ends
+	fresh
+	rm $TMP/hr/r/job.yaml
+	mkfifo $TMP/hr/r/job.yaml
+	timeout 20 "$KAB" --db $TMP/hr.db import --lkp $TMP/hr/r 2>$TMP/e && false
+	grep -q "r/job.yaml is not a regular file (a FIFO, a device?)" $TMP/e
+	fresh
+	rm $TMP/hr/r/stats.json
+	if mknod $TMP/hr/r/stats.json c 1 5 2>/dev/null; then
+		timeout 20 "$KAB" --db $TMP/hr.db import --lkp $TMP/hr/r 2>$TMP/e && false
+		grep -q "r/stats.json is not a regular file" $TMP/e
+	fi
+	# sizes: a 2 MiB job.yaml is not lkp'"'"'s
+	fresh
+	{ cat $good/job.yaml; head -c 2200000 /dev/zero | tr "\0" "#"; echo; } >$TMP/hr/r/job.yaml
+	expect_error 2 "r/job.yaml is larger than 1 MiB: not a file lkp writes" -- \
+		"$KAB" --db $TMP/hr.db import --lkp $TMP/hr/r
+	# a billion laughs: 9 levels of 9 aliases each, a few hundred bytes
+	fresh
+	python3 - >$TMP/hr/r/job.yaml <<-'"'"'PY'"'"'
+	print("suite: will-it-scale")
+	print("l0: &l0 [x, x, x, x, x, x, x, x, x]")
+	for i in range(1, 10):
+	    print("l%d: &l%d [%s]" % (i, i, ", ".join(["*l%d" % (i - 1)] * 9)))
+	PY
+	timeout 20 "$KAB" --db $TMP/hr.db import --lkp $TMP/hr/r 2>$TMP/e && false
+	grep -q "r/job.yaml:[0-9]*: more than 64 YAML aliases: not lkp.s job.yaml" $TMP/e
+	# nesting 100,000 deep is refused at its 33rd level
+	fresh
+	{ head -c 100000 /dev/zero | tr "\0" "["; } >$TMP/hr/r/job.yaml
+	timeout 20 "$KAB" --db $TMP/hr.db import --lkp $TMP/hr/r 2>$TMP/e && false
+	grep -q "r/job.yaml:1: nested deeper than 32: not lkp.s job.yaml" $TMP/e
+	test "$(sqlite3 $TMP/hr.db "SELECT count(*) FROM runs")" = 0
+	# a directory linking to a run elsewhere is not one of the tree'"'"'s
+	fresh
+	mkdir $TMP/hr/commit
+	cp -r $good $TMP/hr/commit/0
+	ln -s $TMP/hr/r $TMP/hr/commit/1
+	kab --db $TMP/hr.db import --lkp $TMP/hr/commit >$TMP/o
+	grep -qx "imported 1 run into $TMP/hr.db" $TMP/o
+'
+
 test_expect "kab compare --format lkp: lkp ncompare's table, derived by hand" '
 	G=$FIXTURES/lkp-golden
 	kab import --format csv $G/four-sides.csv >/dev/null
