@@ -5,10 +5,9 @@
  * nothing; every run stored must read back and pass the rules
  * (kab_run_check) it was stored by; a message is one line.
  */
-#include <stdlib.h>
 #include <string.h>
 
-#include "../../db/db.h"
+#include "fuzz-db.h"
 
 static int reread(void *ctx, const struct kab_run *r)
 {
@@ -22,13 +21,11 @@ static int reread(void *ctx, const struct kab_run *r)
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
+	struct kab_db *db = fuzz_db();
 	struct kab_csv_job job = { 0 };
-	struct kab_db *db;
 	struct kab_err err;
 	int added = 0, skipped = 0, stored = 0, rc;
 
-	if (kab_db_open(":memory:", KAB_DB_WRITE, &db, &err))
-		return 0;
 	rc = kab_db_import_csv(db, (const char *)data, size, "fuzz.csv", &job,
 			       &added, &skipped, &err);
 	if (rc && (strchr(err.msg, '\n') || !kab_text_ok(err.msg, 4096)))
@@ -38,6 +35,6 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	/* refused whole, or every run of it there */
 	if ((rc > 0 && stored) || (!rc && stored != added))
 		abort();
-	kab_db_close(db);
+	fuzz_db_empty(db);
 	return 0;
 }

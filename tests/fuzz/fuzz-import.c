@@ -4,9 +4,7 @@
  * database in memory.  Every run stored must read back and pass the
  * rules (kab_run_check) it was stored by.
  */
-#include <stdlib.h>
-
-#include "../../db/db.h"
+#include "fuzz-db.h"
 
 static int reread(void *ctx, const struct kab_run *r)
 {
@@ -19,7 +17,7 @@ static int reread(void *ctx, const struct kab_run *r)
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-	struct kab_db *db;
+	struct kab_db *db = fuzz_db();
 	struct kab_err err;
 	json_t *doc, *runs, *j;
 	size_t i;
@@ -29,8 +27,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	if (!doc)
 		return 0;
 	runs = json_object_get(doc, "runs");
-	if (json_is_array(runs) && !kab_db_open(":memory:", KAB_DB_WRITE, &db,
-						&err)) {
+	if (json_is_array(runs)) {
 		json_array_foreach(runs, i, j) {
 			bool skipped;
 
@@ -39,7 +36,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		}
 		if (kab_db_runs_foreach(db, reread, NULL, &err))
 			abort();
-		kab_db_close(db);
+		fuzz_db_empty(db);
 	}
 	json_decref(doc);
 	return 0;

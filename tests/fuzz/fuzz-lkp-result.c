@@ -11,6 +11,7 @@
 
 #include "../../runner/runner.h"
 #include "../../db/db.h"
+#include "fuzz-db.h"
 
 static int reread(void *ctx, const struct kab_run *r)
 {
@@ -36,12 +37,13 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	run = kab_lkp_result_parse("fuzz", &job, &stats, 0, &err);
 	if (!run && (strchr(err.msg, '\n') || !kab_text_ok(err.msg, 4096)))
 		abort();
-	if (run && !kab_db_open(":memory:", KAB_DB_WRITE, &db, &err)) {
+	if (run) {
+		db = fuzz_db();
 		/* what the reader made, the store takes */
 		if (kab_db_import_run(db, run, 0, &skipped, &err) ||
 		    kab_db_runs_foreach(db, reread, NULL, &err))
 			abort();
-		kab_db_close(db);
+		fuzz_db_empty(db);
 	}
 	json_decref(run);
 	strbuf_release(&job);
