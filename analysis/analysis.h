@@ -103,12 +103,24 @@ struct kab_plan_in {
 	double boot_cost, iter_cost;	/* seconds */
 	double delta;			/* the change to detect, same scale */
 	double alpha, power;		/* e.g. 0.05 and 0.8 */
+	/*
+	 * The pilot the variances come from: its boots and iterations a
+	 * boot (n0).  With 2 boots or more the plan accounts for what so
+	 * few boots leave uncertain: a boot mean's variance is drawn from
+	 * its posterior, (k - 1) s^2 / chi-square(k - 1), and the boots
+	 * are the fewest whose power averaged over it reaches the target.
+	 * 0: the variances are taken as known.
+	 */
+	size_t pilot_boots;
+	double pilot_iters;
 };
 
 struct kab_plan_out {
 	size_t boots;			/* a side */
 	size_t iters;			/* a boot: Kalibera and Jones' r* */
-	double power;			/* what that plan reaches */
+	double power;			/* what that plan reaches (on
+					   average over the pilot's
+					   uncertainty, when there is one) */
 	double seconds;			/* a side */
 };
 

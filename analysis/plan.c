@@ -36,16 +36,25 @@ static double nct_integrand(double u, void *arg)
 	       gsl_ran_chisq_pdf(u, a->df);
 }
 
-/* P(T' <= t) for the noncentral t with df and ncp. */
+/*
+ * P(T' <= t) for the noncentral t with df and ncp: over the chi-square's
+ * mass only (its 1e-12 tails left out), where adaptive integration
+ * holds its tolerance; over [0, inf) it gave up for some df near 80.
+ */
 static double nct_cdf(double t, double df, double ncp)
 {
 	gsl_integration_workspace *w = gsl_integration_workspace_alloc(256);
 	struct nct a = { t, df, ncp };
 	gsl_function f = { nct_integrand, &a };
 	gsl_error_handler_t *old = gsl_set_error_handler_off();
+	double lo = gsl_cdf_chisq_Pinv(1e-12, df);
+	double hi = gsl_cdf_chisq_Qinv(1e-12, df);
 	double r = NAN, err;
 
-	if (w && gsl_integration_qagiu(&f, 0, 1e-10, 1e-8, 256, w, &r, &err))
+	if (w && gsl_integration_qag(&f, lo, hi, 1e-10, 1e-8, 256,
+				     GSL_INTEG_GAUSS41, w, &r, &err) &&
+	    gsl_integration_qag(&f, lo, hi, 1e-8, 1e-6, 256,
+				GSL_INTEG_GAUSS41, w, &r, &err))
 		r = NAN;
 	gsl_set_error_handler(old);
 	if (w)
@@ -90,10 +99,61 @@ double kab_detectable(size_t n, double sd, double alpha, double power)
 	return hi;
 }
 
+/* Draws of a boot's variance from the pilot's posterior: quantiles. */
+#define DRAWS 32
+
+struct draws {
+	double between[DRAWS];	/* sigma_b^2 at each */
+	size_t n;		/* 1: known variances */
+};
+
+/*
+ * The between-boot variance a pilot of k boots of n0 iterations leaves
+ * possible: its boot means' variance V = sigma_b^2 + sigma_w^2 / n0 is
+ * (k - 1) V^ / u for u ~ chi-square(k - 1), at DRAWS quantiles of u;
+ * sigma_w^2, estimated from many more degrees of freedom, as it is.
+ */
+static void pilot_draws(const struct kab_plan_in *in, struct draws *d)
+{
+	double df, v, w;
+	size_t i;
+
+	if (in->pilot_boots < 2 || !(in->pilot_iters >= 1)) {
+		d->between[0] = in->between_var;
+		d->n = 1;
+		return;
+	}
+	df = (double)in->pilot_boots - 1;
+	w = in->within_var / in->pilot_iters;
+	v = in->between_var + w;
+	for (i = 0; i < DRAWS; i++) {
+		double u = gsl_cdf_chisq_Pinv((i + 0.5) / DRAWS, df);
+		double b = df * v / u - w;
+
+		d->between[i] = b > 0 ? b : 0;
+	}
+	d->n = DRAWS;
+}
+
+/* The power of n boots of r iterations, averaged over the draws. */
+static double mean_power(const struct kab_plan_in *in, const struct draws *d,
+			 size_t n, double r)
+{
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		sum += kab_power_t(n, in->delta, sqrt(d->between[i] +
+						      in->within_var / r),
+				   in->alpha);
+	return sum / d->n;
+}
+
 int kab_plan(const struct kab_plan_in *in, struct kab_plan_out *out)
 {
-	double r, v;
-	size_t n;
+	struct draws d;
+	double r, b;
+	size_t lo, hi;
 
 	out->iters = out->boots = 0;
 	out->power = out->seconds = NAN;
@@ -103,24 +163,33 @@ int kab_plan(const struct kab_plan_in *in, struct kab_plan_out *out)
 		return -1;
 	if (in->within_var == 0 && in->between_var == 0)
 		return -1;
-	/* the optimal split of a boot's cost between boots and iterations */
-	if (in->between_var == 0)
+	pilot_draws(in, &d);
+	/*
+	 * The optimal split of a boot's cost between boots and iterations,
+	 * at the median draw: a pilot whose boots happened to agree does
+	 * not make boots free of their own luck.
+	 */
+	b = d.between[d.n / 2];
+	if (b == 0)
 		r = MAX_ITERS;
 	else
-		r = sqrt(in->boot_cost * in->within_var /
-			 (in->iter_cost * in->between_var));
+		r = sqrt(in->boot_cost * in->within_var / (in->iter_cost * b));
 	r = r < 1 ? 1 : r > MAX_ITERS ? MAX_ITERS : round(r);
 	out->iters = (size_t)r;
-	v = in->between_var + in->within_var / r;
-	for (n = 2; n <= MAX_BOOTS; n++) {
-		double p = kab_power_t(n, in->delta, sqrt(v), in->alpha);
+	/* power grows with n: double, then bisect */
+	for (hi = 2; mean_power(in, &d, hi, r) < in->power; hi *= 2)
+		if (hi >= MAX_BOOTS)
+			return -1;
+	for (lo = hi / 2 < 2 ? 1 : hi / 2; hi - lo > 1;) {
+		size_t mid = (lo + hi) / 2;
 
-		if (p >= in->power) {
-			out->boots = n;
-			out->power = p;
-			out->seconds = n * (in->boot_cost + r * in->iter_cost);
-			return 0;
-		}
+		if (mean_power(in, &d, mid, r) < in->power)
+			lo = mid;
+		else
+			hi = mid;
 	}
-	return -1;
+	out->boots = hi;
+	out->power = mean_power(in, &d, hi, r);
+	out->seconds = hi * (in->boot_cost + r * in->iter_cost);
+	return 0;
 }

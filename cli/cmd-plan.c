@@ -38,7 +38,9 @@ static void plan_usage(FILE *f)
 		"  --detect PCT          the change to detect, in %% (required)\n"
 		"  --kpi METRIC          the metric (default: the job's own)\n"
 		"  --power P             the power to reach (0.8)\n"
-		"  --alpha A             the test's level (0.05)\n"
+		"  --alpha A             the test's level (0.04: the KPI's "
+		"share of a table's\n"
+		"                        0.05)\n"
 		"  --db PATH             database\n");
 }
 
@@ -180,10 +182,16 @@ static int plan_group(void *arg, size_t k, const struct run_info *const *runs,
 		       "repeat and iterations differ alike in every boot, so "
 		       "the plan takes exact mode's resolution, %g%%, as the "
 		       "spread of a boot\n", KAB_EXACT_RESOLUTION);
-	} else if (in.between_var == 0)
-		printf("  note: these boots differ no more than their "
-		       "iterations; the plan trusts that (more boots would "
-		       "check it)\n");
+	} else {
+		/* so few boots leave their variance uncertain: planned so */
+		in.pilot_boots = an.groups;
+		in.pilot_iters = an.n0;
+		if (in.between_var == 0)
+			printf("  note: these boots differ no more than their "
+			       "iterations, which %zu boots cannot rule out "
+			       "for the next ones: the plan allows for it\n",
+			       an.groups);
+	}
 	in.delta = log_scale ? log1p(a->detect / 100) :
 		   a->detect / 100 * fabs(mean);
 	if (kab_plan(&in, &out)) {
@@ -193,9 +201,11 @@ static int plan_group(void *arg, size_t k, const struct run_info *const *runs,
 		return 0;
 	}
 	printf("  to detect %g%% at alpha %g with power %g: %zu boots a side "
-	       "of %zu iteration%s (power %.2f), about %.0f s a side\n",
+	       "of %zu iteration%s (power %.2f%s), about %.0f s a side\n",
 	       a->detect, a->alpha, a->power, out.boots, out.iters,
-	       out.iters == 1 ? "" : "s", out.power, out.seconds);
+	       out.iters == 1 ? "" : "s", out.power, in.pilot_boots ?
+	       " on average over the spread of boots the pilot allows" : "",
+	       out.seconds);
 	more = runs_more_units(runs, nr, out.boots, out.iters);
 	printf("  %s\n", more);
 	free(more);
@@ -253,7 +263,7 @@ int cmd_plan(struct cli *cli, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct plan_args a = { .power = 0.8, .alpha = 0.05 };
+	struct plan_args a = { .power = 0.8, .alpha = 0.05 * KAB_KPI_SHARE };
 	const char *db_opt = NULL;
 	bool bad = false;
 	size_t nbad = 0;

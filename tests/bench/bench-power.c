@@ -67,6 +67,35 @@ int main(void)
 		}
 		printf("\n");
 	}
+	/* kab plan: the power it states against the power its plans reach */
+	{
+		static const struct { double boot, iter, detect; } pc[] = {
+			{ 0.02, 0.02, 0.05 }, { 0.05, 0.01, 0.10 },
+			{ 0.10, 0.02, 0.20 }, { 0.005, 0.03, 0.05 },
+			{ 0, 0.02, 0.05 },
+		};
+		size_t i;
+
+		printf("\n  kab plan from pilots of 3 boots x 5 iterations (400 "
+		       "simulated pilots a cell;\n  a boot 10 s, an iteration "
+		       "3 s): power stated / reached, boots a side\n");
+		printf("  %-24s %-24s %-24s\n", "boot / iter noise, detect",
+		       "pilot taken as exact", "pilot's uncertainty");
+		for (i = 0; i < sizeof(pc) / sizeof(pc[0]); i++) {
+			struct sim_cell c = { pc[i].boot, pc[i].iter, 3, 5, 0 };
+			struct sim_plans k, u;
+			char what[32];
+
+			sim_plan_pilots(r, &c, pc[i].detect, 400, true, &k);
+			sim_plan_pilots(r, &c, pc[i].detect, 400, false, &u);
+			snprintf(what, sizeof(what), "%.1f%% / %.0f%%, %.0f%%",
+				 100 * pc[i].boot, 100 * pc[i].iter,
+				 100 * pc[i].detect);
+			printf("  %-24s %.2f / %.2f, %5.1f      %.2f / %.2f, "
+			       "%5.1f\n", what, k.stated, k.achieved, k.boots,
+			       u.stated, u.achieved, u.boots);
+		}
+	}
 	gsl_rng_free(r);
 	return 0;
 }

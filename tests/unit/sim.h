@@ -16,6 +16,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -148,6 +149,64 @@ static inline double sim_upper(size_t k, size_t n)
 			hi = mid;
 	}
 	return hi;
+}
+
+/*
+ * kab plan from simulated pilots: each pilot is one side of c (c->boots
+ * boots of c->iters iterations, boot effects and all), planned as kab
+ * plan plans it (log scale, a boot costing 10 s and an iteration 3 s,
+ * alpha 0.04, power 0.8; with known set the pilot's variances are taken
+ * as exact), and the plan's true power is computed with the true
+ * variances.  Means over the pilots that gave a plan.
+ */
+struct sim_plans {
+	size_t plans;
+	double stated, achieved, boots;
+};
+
+static inline void sim_plan_pilots(gsl_rng *r, const struct sim_cell *c,
+				   double detect, size_t pilots, bool known,
+				   struct sim_plans *out)
+{
+	size_t n = c->boots * c->iters, t, i;
+	double *v = malloc(n * sizeof(*v));
+	int *g = malloc(n * sizeof(*g));
+
+	*out = (struct sim_plans){ 0 };
+	for (t = 0; t < pilots; t++) {
+		struct kab_plan_in in = { .boot_cost = 10, .iter_cost = 3,
+					  .delta = log1p(detect),
+					  .alpha = 0.04, .power = 0.8 };
+		struct kab_plan_out p;
+		struct kab_anova an;
+
+		sim_side(r, c, 0, v, g);
+		for (i = 0; i < n; i++)
+			v[i] = log(v[i]);
+		kab_anova(v, g, n, &an);
+		in.within_var = an.ms_within;
+		in.between_var = kab_anova_between_var(&an);
+		if (!known) {
+			in.pilot_boots = an.groups;
+			in.pilot_iters = an.n0;
+		}
+		if (kab_plan(&in, &p))
+			continue;
+		out->plans++;
+		out->stated += p.power;
+		out->boots += p.boots;
+		out->achieved += kab_power_t(p.boots, in.delta,
+					     sqrt(c->boot_sd * c->boot_sd +
+						  c->iter_sd * c->iter_sd /
+						  p.iters), in.alpha);
+	}
+	if (out->plans) {
+		out->stated /= out->plans;
+		out->achieved /= out->plans;
+		out->boots /= out->plans;
+	}
+	free(v);
+	free(g);
 }
 
 /*

@@ -446,6 +446,37 @@ static void test_exact_mode(void **state)
 	gsl_rng_free(r);
 }
 
+/*
+ * kab plan from 3-boot pilots: the power a plan states must be what
+ * its A/Bs reach on average, not more (taking the pilot's variances as
+ * exact stated 0.87-0.97 and reached 0.67).  Each cell 200 pilots.
+ */
+static void test_plan_pilots(void **state)
+{
+	static const struct { double boot, iter, detect; } cells[] = {
+		{ 0.02, 0.02, 0.05 }, { 0.05, 0.01, 0.10 },
+		{ 0.005, 0.03, 0.05 }, { 0, 0.02, 0.05 },
+	};
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t i;
+
+	gsl_rng_set(r, 31);
+	for (i = 0; i < ARRAY_SIZE(cells); i++) {
+		struct sim_cell c = { cells[i].boot, cells[i].iter, 3, 5, 0 };
+		struct sim_plans p;
+
+		sim_plan_pilots(r, &c, cells[i].detect, 200, false, &p);
+		printf("# kab plan from 3 x 5 pilots, boot %.1f%% iter %.0f%%, "
+		       "%.0f%%: stated %.2f, reached %.2f, %.1f boots a "
+		       "side\n", 100 * c.boot_sd, 100 * c.iter_sd,
+		       100 * cells[i].detect, p.stated, p.achieved, p.boots);
+		assert_true(p.plans >= 190);
+		assert_true(p.stated >= 0.8);
+		assert_true(p.achieved >= p.stated - 0.02);
+	}
+	gsl_rng_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -457,6 +488,7 @@ int main(void)
 		cmocka_unit_test(test_aa_sequential),
 		cmocka_unit_test(test_aa_bisect_step),
 		cmocka_unit_test(test_exact_mode),
+		cmocka_unit_test(test_plan_pilots),
 	};
 
 	return cmocka_run_group_tests_name("calibration", tests, NULL, NULL);
