@@ -6,6 +6,8 @@
  */
 #include <math.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "test.h"
 #include "../../analysis/analysis.h"
 
@@ -804,6 +806,26 @@ static void test_plan(void **state)
 	/* r* = sqrt(300 * 0.04^2 / (3 * 0.001^2)) = 400, capped at 100 */
 	assert_int_equal(out.iters, 100);
 	assert_true(out.power >= 0.8);
+	/*
+	 * A pilot of 3 boots x 5 iterations whose boots agreed: r* is
+	 * taken at the median draw of the between-boot variance, not at
+	 * 0 (which would buy 100 iterations of 2 boots)
+	 */
+	{
+		struct kab_plan_in p = { .within_var = 0.02 * 0.02,
+					 .between_var = 0, .boot_cost = 60,
+					 .iter_cost = 1, .delta = log1p(0.05),
+					 .alpha = 0.04, .power = 0.8,
+					 .pilot_boots = 3, .pilot_iters = 5 };
+		double w = p.within_var / 5;
+		double b = 2 * w / gsl_cdf_chisq_Pinv(16.5 / 32, 2) - w;
+
+		assert_int_equal(kab_plan(&p, &out), 0);
+		assert_int_equal(out.iters, (size_t)round(sqrt(
+			60 * p.within_var / b)));
+		assert_true(out.iters < 100 && out.boots > 2);
+		assert_true(out.power >= 0.8 && out.power < 0.9);
+	}
 	/* nothing varies, or nothing to detect: no plan */
 	in.within_var = in.between_var = 0;
 	assert_int_equal(kab_plan(&in, &out), -1);
