@@ -147,6 +147,32 @@ gone() {
 	fail "a process matching '$1' is still there after $2 s"
 }
 
+# descendants PID: PID and every process below it, a line each
+descendants() {
+	local p
+	echo "$1"
+	for p in $(pgrep -P "$1"); do
+		descendants "$p"
+	done
+}
+
+# gone_pids "PID..." SECONDS: none of these processes (taken from
+# descendants before their parent went) is left after SECONDS; other
+# processes on the machine, kab's or not, are none of its business
+gone_pids() {
+	local i p alive
+	for i in $(seq $(($2 * 10))); do
+		alive=
+		for p in $1; do
+			kill -0 "$p" 2>/dev/null && alive="$alive $p"
+		done
+		[ -z "$alive" ] && return 0
+		sleep 0.1
+	done
+	ps -o pid,ppid,etimes,args -p "$(echo $alive | tr " " ,)" || true
+	fail "processes$alive are still there after $2 s"
+}
+
 # check CONDITION-IN-AWK: e.g. check "$x > 100"
 check() {
 	awk "BEGIN { exit !($1) }" || fail "$1"

@@ -146,10 +146,11 @@ test_expect "kab killed mid-A/B: finished boots kept, --resume does the rest" '
 		[ "${n:-0}" -ge 2 ] && break
 		sleep 0.1
 	done
+	tree=$(descendants $pid)
 	kill -9 $pid
 	wait $pid || true
 	# QEMU dies with its kab (PR_SET_PDEATHSIG)
-	gone "qemu-system-x86_64 -name kab " 5
+	gone_pids "$tree" 5
 	# and leaves no console log behind: it never had a name
 	[ "$(ls /tmp | grep -c "^kab-console\." || true)" -le "$logs" ]
 	grep -q "kab ab --resume 1" $TMP/e1

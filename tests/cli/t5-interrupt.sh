@@ -38,6 +38,7 @@ iterations_whole() {
 
 test_expect "kill -9 of kab keeps the stored iterations and marks the run interrupted" '
 	start_long_run 2
+	tree=$(descendants $KABPID)
 	kill -9 $KABPID
 	wait $KABPID || true
 	id=$(sql "SELECT max(id) FROM runs")
@@ -52,7 +53,7 @@ test_expect "kill -9 of kab keeps the stored iterations and marks the run interr
 	grep -q "message: *kab stopped while the run was going" $TMP/pipe
 	# The agent noticed its reader was gone and stopped too, and the
 	# workload processes it forked with it.
-	gone "kab-agent --job" 10
+	gone_pids "$tree" 10
 '
 
 test_expect "kill -9 of the agent: kab stores the run as interrupted" '
@@ -71,6 +72,7 @@ test_expect "kill -9 of the agent: kab stores the run as interrupted" '
 
 test_expect "SIGINT stops the run cleanly: exit 130, one message, samples kept" '
 	start_long_run 3
+	tree=$(descendants $KABPID)
 	kill -INT $KABPID
 	rc=0
 	wait $KABPID || rc=$?
@@ -82,7 +84,7 @@ test_expect "SIGINT stops the run cleanly: exit 130, one message, samples kept" 
 	check "$(sql "SELECT count(DISTINCT iteration) FROM samples WHERE run_id = $id") >= 3"
 	iterations_whole $id
 	# the agent, and the workload processes it forked, with it
-	gone "kab-agent --job" 5
+	gone_pids "$tree" 5
 '
 
 test_expect "SIGTERM stops the run as ^C does: exit 143, samples kept" '

@@ -563,6 +563,8 @@ static int one_bisect_writer(const char *p, int k)
 		fprintf(stderr, "writer %d: %s\n", k, err.msg);
 		return 1;
 	}
+	/* as kab's commands that write: wait for the lock as long as it takes */
+	kab_db_set_patience(db, -1, NULL, NULL, NULL);
 	if (kab_db_bisect_create(db, "[]", names[0], "aaaa", "bbbb", &id,
 				 &err))
 		goto out;
@@ -622,6 +624,8 @@ static int one_ab_writer(const char *p, int k)
 		fprintf(stderr, "ab writer %d: %s\n", k, err.msg);
 		return 1;
 	}
+	/* as kab's commands that write: wait for the lock as long as it takes */
+	kab_db_set_patience(db, -1, NULL, NULL, NULL);
 	if (kab_db_ab_create(db, "[]", &id, &err))
 		goto out;
 	for (seq = 0; seq < 4; seq++) {
