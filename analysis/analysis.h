@@ -294,6 +294,8 @@ struct kab_series {
 	size_t n;
 	double *v;
 	int *boot;		/* boot (run) of each sample, or NULL */
+	size_t filled;		/* the last of v: zeros lkp's matrix fills
+				   in for its runs that lack the metric */
 };
 
 struct kab_side {
@@ -307,6 +309,12 @@ struct kab_side {
 	 */
 	const char *const *block;
 	size_t nr_boots;
+	/*
+	 * The side's runs that did not complete (lkp's
+	 * last_state.is_incomplete_run; kab's failed runs): left out of
+	 * its series, counted in the fail:runs block.
+	 */
+	size_t incomplete;
 };
 
 enum kab_test {
@@ -466,6 +474,12 @@ struct kab_table_head {
  */
 void kab_lkp_header(FILE *out, const struct kab_table_head *h, bool lkp);
 void kab_lkp_columns(FILE *out, size_t nr_heads);
+/*
+ * lkp's fail:runs block for the runs that did not complete: with lkp,
+ * when lkp shows it (one side has such runs, the other none); else
+ * when any side has them.  Returns whether it printed it.
+ */
+bool kab_lkp_failures(FILE *out, const struct kab_table_head *h, bool lkp);
 void kab_lkp_row(FILE *out, const struct kab_row *r, size_t nr_heads,
 		 bool stats, bool notes);
 /*

@@ -392,8 +392,9 @@ static void lkp_values(const struct kab_side *side, size_t cols,
 {
 	const struct kab_series *s = kab_side_series(side, metric);
 
-	v->v = s && s->n ? s->v : NULL;
-	v->n = s ? s->n : 0;
+	/* lkp's rule fills its own zeros: it is given the values read */
+	v->n = s ? s->n - s->filled : 0;
+	v->v = v->n ? s->v : NULL;
 	v->cols = cols;
 	v->family = side_family(side, metric);
 }

@@ -258,15 +258,74 @@ void kab_lkp_columns(FILE *out, size_t nr_heads)
 	fputs("  \n", out);
 }
 
+/*
+ * lib/compare.rb's show_failure_change for last_state.is_incomplete_run:
+ * each side's count of such runs of all its runs, and the change of
+ * their share in points ("%reproduction").  lkp shows it when a side's
+ * largest value differs from the base's (changed_function_stat?); its
+ * ratio and delta tests pass for any such pair of 0/1 columns.
+ */
+static bool failures_shown(const struct kab_table_head *h, bool lkp)
+{
+	size_t i;
+
+	for (i = 0; i < h->nr_heads; i++)
+		if (lkp ? !h->heads[i].incomplete != !h->base->incomplete :
+			  h->heads[i].incomplete || h->base->incomplete)
+			return true;
+	return false;
+}
+
+static void fail_cell(FILE *out, const struct kab_side *s)
+{
+	if (s->incomplete)
+		fprintf(out, "%11zu", s->incomplete);
+	else
+		fprintf(out, "%11s", " ");
+	fprintf(out, ":%-4zu", s->nr_boots + s->incomplete);
+}
+
+static double fail_share(const struct kab_side *s)
+{
+	return (double)s->incomplete / (double)(s->nr_boots + s->incomplete);
+}
+
+bool kab_lkp_failures(FILE *out, const struct kab_table_head *h, bool lkp)
+{
+	size_t i;
+
+	if (!failures_shown(h, lkp))
+		return false;
+	fputs("       fail:runs", out);
+	for (i = 0; i < h->nr_heads; i++)
+		fputs("  %reproduction    fail:runs", out);
+	fputs("\n           |    ", out);
+	for (i = 0; i < h->nr_heads; i++)
+		fputs("         |             |    ", out);
+	fputc('\n', out);
+	fail_cell(out, h->base);
+	for (i = 0; i < h->nr_heads; i++) {
+		ruby_cell(out, 100 * (fail_share(&h->heads[i]) -
+				      fail_share(h->base)), 'f', 0, false, 10);
+		fputs("% ", out);
+		fail_cell(out, &h->heads[i]);
+	}
+	fputs("  last_state.is_incomplete_run\n", out);
+	return true;
+}
+
 void kab_lkp_table(FILE *out, const struct kab_table_head *h,
 		   const struct kab_comparison *c)
 {
+	bool rows = c->nr_rows && c->rows[0].shown;	/* shown come first */
 	size_t r;
 
-	if (!c->nr_rows || !c->rows[0].shown)	/* shown rows come first */
+	if (!rows && !failures_shown(h, true))
 		return;
 	kab_lkp_header(out, h, true);
-	kab_lkp_columns(out, c->nr_heads);
+	kab_lkp_failures(out, h, true);
+	if (rows)
+		kab_lkp_columns(out, c->nr_heads);
 	for (r = 0; r < c->nr_rows && c->rows[r].shown; r++)
 		kab_lkp_row(out, &c->rows[r], c->nr_heads, false, false);
 	fputc('\n', out);

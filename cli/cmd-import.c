@@ -105,16 +105,76 @@ static int import_csv(struct kab_db *db, const char *path,
 	return rc;
 }
 
+/* The directory a run's root is in: lkp's result root of its commit. */
+static char *commit_dir(const char *root)
+{
+	char *real = realpath(root, NULL), *slash;
+
+	if (!real)
+		real = xstrdup(root);
+	slash = strrchr(real, '/');
+	if (slash && slash != real)
+		*slash = '\0';
+	return real;
+}
+
+/* Each commit's runs united as lkp unites them, and what that did said. */
+static void unite_commits(json_t *runs, char **dirs)
+{
+	struct kab_lkp_unite u = { 0 };
+	size_t n = json_array_size(runs), i, k, nr, nz, nf;
+	json_t **group = xcalloc(n ? n : 1, sizeof(*group));
+	bool *done = xcalloc(n ? n : 1, sizeof(*done));
+	struct strbuf sb = STRBUF_INIT;
+
+	for (i = 0; i < n; i++) {
+		if (done[i])
+			continue;
+		for (nr = 0, k = i; k < n; k++)
+			if (!done[k] && !strcmp(dirs[i], dirs[k])) {
+				done[k] = true;
+				group[nr++] = json_array_get(runs, k);
+			}
+		kab_lkp_unite(group, nr, &u);
+	}
+	nz = json_object_size(u.zero);
+	nf = json_object_size(u.function_stats);
+	if (nz)
+		strbuf_addf(&sb, "; %zu stat%s 0 in every run left out", nz,
+			    nz == 1 ? "" : "s");
+	if (u.per_cpu)
+		strbuf_addf(&sb, "; %zu per-CPU sched_debug value%s left out",
+			    u.per_cpu, u.per_cpu == 1 ? "" : "s");
+	if (nf)
+		strbuf_addf(&sb, "; %zu pass/fail stat%s (dmesg.*, "
+			    "last_state.* ...) not stored: kab stores "
+			    "performance numbers", nf, nf == 1 ? "" : "s");
+	if (u.incomplete)
+		strbuf_addf(&sb, "; %zu run%s lkp marked incomplete stored as "
+			    "failed, left out of comparisons", u.incomplete,
+			    u.incomplete == 1 ? "" : "s");
+	if (sb.len)
+		cli_note("as lkp unites a commit's runs:%s", sb.buf + 1);
+	strbuf_release(&sb);
+	json_decref(u.zero);
+	json_decref(u.function_stats);
+	free(group);
+	free(done);
+}
+
 /*
  * lkp's result roots: every run under each directory read and checked
- * before any is stored, then each stored whole.
+ * before any is stored, each commit's runs united as lkp's matrix
+ * unites them, then each stored whole.
  */
 static int import_lkp(struct kab_db *db, char *const *dirs, int nr_dirs,
 		      int *added, int *skipped)
 {
 	json_t *runs = json_array(), *run;
+	char **commit = NULL;
 	struct kab_err err;
 	int i, k, nr, rc = EXIT_OK;
+	size_t n = 0, j;
 
 	for (i = 0; i < nr_dirs && !rc; i++) {
 		char **roots;
@@ -127,14 +187,23 @@ static int import_lkp(struct kab_db *db, char *const *dirs, int nr_dirs,
 			run = rc ? NULL : kab_lkp_result_run(roots[k], &err);
 			if (!rc && !run)
 				rc = cli_error(EXIT_USAGE, "%s", err.msg);
-			if (run)
+			if (run) {
 				json_array_append_new(runs, run);
+				commit = xrealloc(commit, (n + 1) *
+						  sizeof(*commit));
+				commit[n++] = commit_dir(roots[k]);
+			}
 			free(roots[k]);
 		}
 		free(roots);
 	}
-	if (!rc)
+	if (!rc) {
+		unite_commits(runs, commit);
 		rc = store_runs(db, runs, "kab import --lkp", added, skipped);
+	}
+	for (j = 0; j < n; j++)
+		free(commit[j]);
+	free(commit);
 	json_decref(runs);
 	return rc;
 }

@@ -229,26 +229,61 @@ static void pool_grow(struct pool *p)
 	free(old);
 }
 
-static int pool_add(void *arg, int it, const char *metric, double value)
+static void series_push(struct kab_series *s, int boot, double value)
 {
-	struct pool *p = arg;
-	struct kab_series *s;
-
-	(void)it;
-	if (!isfinite(value)) {
-		p->bad++;
-		return 0;
-	}
-	s = pool_get(p, metric);
 	/* Grow in powers of two: n is the count, capacity is implied. */
 	if (!(s->n & (s->n - 1)) || !s->n) {
 		s->v = xrealloc(s->v, (s->n ? 2 * s->n : 1) * sizeof(*s->v));
 		s->boot = xrealloc(s->boot, (s->n ? 2 * s->n : 1) *
 				   sizeof(*s->boot));
 	}
-	s->boot[s->n] = p->boot;
+	s->boot[s->n] = boot;
 	s->v[s->n++] = value;
+}
+
+static int pool_add(void *arg, int it, const char *metric, double value)
+{
+	struct pool *p = arg;
+
+	(void)it;
+	if (!isfinite(value)) {
+		p->bad++;
+		return 0;
+	}
+	series_push(pool_get(p, metric), p->boot, value);
 	return 0;
+}
+
+/*
+ * lkp's matrix counts a stat that one of a commit's runs lacks as 0 in
+ * that run (lib/stats.rb's add_stats_to_matrix, lib/matrix.rb's
+ * matrix_fill_missing_zeros): so do kab's comparisons for runs imported
+ * from lkp.  The zeros go last, counted in filled, for lkp's rule.
+ */
+static void lkp_fill(struct kab_side *out, const struct run_info *const *runs,
+		     size_t nr)
+{
+	bool *has, any = false;
+	size_t i, k, m;
+
+	for (i = 0; i < nr; i++)
+		any |= !strcmp(runs[i]->target, "lkp");
+	if (!any)
+		return;
+	has = xcalloc(nr, sizeof(*has));
+	for (m = 0; m < out->nr; m++) {
+		struct kab_series *s = &out->series[m];
+
+		memset(has, 0, nr * sizeof(*has));
+		for (k = 0; k < s->n; k++)
+			has[s->boot[k]] = true;
+		for (i = 0; i < nr; i++)
+			if (!has[i] && !strcmp(runs[i]->target, "lkp")) {
+				series_push(s, (int)i, 0);
+				s->filled++;
+			}
+	}
+	free(has);
 }
 
 static int cmp_series(const void *a, const void *b)
@@ -276,6 +311,7 @@ int side_pool(struct kab_db *db, const struct run_info *const *runs,
 			out->series[n++] = p.slot[i];
 	out->nr = n;
 	qsort(out->series, n, sizeof(*out->series), cmp_series);
+	lkp_fill(out, runs, nr);
 	out->nr_boots = nr;
 	out->block = NULL;
 	for (i = 0; i < nr && !out->block; i++)

@@ -241,6 +241,22 @@ void cmp_set_sequential(struct cmp_set *s, const struct cmp_seq *q,
 		one_sequential(s, q[i].run_id, q[i].metric, &q[i].q);
 }
 
+/*
+ * A side's runs of these parameters that did not complete (a kernel
+ * label's: runs named by id are the user's choice).
+ */
+static size_t failed_runs(const struct run_list *all, const char *spec,
+			  const char *params)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < all->nr; i++)
+		n += !strcmp(all->v[i].label, spec) &&
+		     !strcmp(all->v[i].status, "failed") &&
+		     !strcmp(all->v[i].params, params);
+	return n;
+}
+
 static int table_build(struct kab_db *db, struct cmp_set *set,
 		       const struct run_info *first,
 		       const struct kab_compare_opts *o, bool force,
@@ -269,6 +285,8 @@ static int table_build(struct kab_db *db, struct cmp_set *set,
 		if (side_pool(db, t->runs[i].v, t->runs[i].nr, &t->side[i],
 			      &bad, err))
 			return KAB_MODEL_FAILED;
+		t->side[i].incomplete = failed_runs(&set->all, t->runs[i].spec,
+						    t->params);
 	}
 	if (bad)
 		add_note(set, xasprintf("%zu stored values are not finite "

@@ -12,6 +12,7 @@
  * statistic as a sample.  Its uuid is made from the two files' bytes,
  * so that importing the same result root again adds nothing.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -315,12 +316,37 @@ static bool is_hex(const char *s, size_t len)
 	return s && strlen(s) == len && strspn(s, "0123456789abcdef") == len;
 }
 
-/* The run's parameters: its suite section's, and lkp's counts of tasks. */
-static json_t *run_params(json_t *job, const char *suite, const char *test)
+/*
+ * The options of a suite's lkp program (the "# - name" lines heading
+ * programs/<suite>/run), which lkp takes from anywhere in the job as
+ * the run's parameters; for another suite, lkp's counts of tasks and
+ * times.
+ */
+static const char *const *suite_options(const char *suite)
 {
-	static const char *const top[] = {
+	static const char *const wis[] = {
+		"runtime", "test", "mode", "nr_task", "no_affinity", "smt",
+		NULL,
+	};
+	static const char *const stressng[] = {
+		"testtime", "class", "nr_threads", "test", "method", "mode",
+		"type", "sched", "advise", "hdd_opts", NULL,
+	};
+	static const char *const other[] = {
 		"nr_task", "nr_threads", "testtime", "runtime", NULL,
 	};
+
+	if (!strcmp(suite, "will-it-scale"))
+		return wis;
+	if (!strcmp(suite, "stress-ng"))
+		return stressng;
+	return other;
+}
+
+/* The run's parameters: its suite section's, and its program's options. */
+static json_t *run_params(json_t *job, const char *suite, const char *test)
+{
+	const char *const *top = suite_options(suite);
 	json_t *params = json_object(), *section, *v;
 	const char *key;
 	int i;
@@ -338,6 +364,11 @@ static json_t *run_params(json_t *job, const char *suite, const char *test)
 	return params;
 }
 
+static bool rootfs_char(char c)
+{
+	return isalnum((unsigned char)c) || strchr("._-", c);
+}
+
 /* Where it ran and what with: the test box, the kernel's config. */
 static json_t *run_host(json_t *job)
 {
@@ -346,12 +377,31 @@ static json_t *run_host(json_t *job)
 		"cpufreq_governor", NULL,
 	};
 	json_t *host = json_object();
+	const char *rootfs, *end, *p;
 	int i;
 
 	for (i = 0; keys[i]; i++)
 		if (str(job, keys[i]))
 			json_object_set(host, keys[i],
 					json_object_get(job, keys[i]));
+	/*
+	 * lkp's result path always has a rootfs and a compiler: without
+	 * them in the job, lib/job.rb's axes name its defaults, and a
+	 * rootfs by its file name.
+	 */
+	if (!str(host, "rootfs"))
+		json_object_set_new(host, "rootfs",
+				    json_string("debian-x86_64.cgz"));
+	if (!str(host, "compiler"))
+		json_object_set_new(host, "compiler", json_string("gcc-7"));
+	rootfs = str(host, "rootfs");
+	for (end = rootfs + strlen(rootfs); end > rootfs; end--)
+		if (rootfs_char(end[-1]))
+			break;
+	for (p = end; p > rootfs && rootfs_char(p[-1]); p--)
+		;
+	if (p != rootfs || *end)
+		json_object_set_new(host, "rootfs", json_stringn(p, end - p));
 	return host;
 }
 

@@ -92,6 +92,24 @@ json_t *kab_lkp_result_run(const char *root, struct kab_err *err);
 json_t *kab_lkp_result_parse(const char *root, const struct strbuf *job_yaml,
 			     const struct strbuf *stats_json, double mtime,
 			     struct kab_err *err);
+/*
+ * A commit's runs (runs from one directory .../<commit>/) united as
+ * lkp unites them before comparing: a stat that is an integer 0 in
+ * every run is dropped, per-CPU
+ * sched_debug stats and lkp's pass/fail stats (dmesg.*, last_state.*
+ * ...) are dropped, and a run lkp marked incomplete becomes a failed
+ * run.  u counts what was done, added to what it holds (its objects
+ * made when NULL; the caller frees them).
+ */
+struct kab_lkp_unite {
+	json_t *function_stats;	/* names of pass/fail stats not stored */
+	json_t *zero;		/* names of stats 0 in every run of a commit */
+	size_t per_cpu;		/* sched_debug.*.N values dropped */
+	size_t incomplete;	/* runs lkp marked incomplete */
+};
+void kab_lkp_unite(json_t *const *runs, size_t n, struct kab_lkp_unite *u);
+bool kab_lkp_function_stat(const char *metric);
+bool kab_lkp_per_cpu_stat(const char *metric);
 /* Those with overrides only. */
 int kab_job_load(const char *path, char *const *sets, int nr_sets,
 		 struct kab_joblist *out, struct kab_err *err);

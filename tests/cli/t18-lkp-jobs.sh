@@ -256,6 +256,34 @@ test_expect "kab compare --format lkp: lkp ncompare's table, derived by hand" '
 	grep -q "perf-profile.self.cycles-pp.b  (one side only)$" $TMP/t
 '
 
+test_expect "lkp result roots are united as lkp unites a commit's runs" '
+	U=$FIXTURES/lkp-unite
+	base=5b1e9c0d2a3f4e5d6c7b8a9f0e1d2c3b4a596877
+	head=c0ffee0123456789abcdef0123456789abcdef01
+	kab --db $TMP/u.db import --lkp $U/$base $U/$head >$TMP/o 2>$TMP/e
+	cat $TMP/o $TMP/e
+	grep -qx "imported 9 runs into $TMP/u.db" $TMP/o
+	grep -q "1 stat 0 in every run left out; 9 per-CPU sched_debug values left out; 2 pass/fail stats (dmesg.\*, last_state.\* ...) not stored: kab stores performance numbers; 1 run lkp marked incomplete stored as failed, left out of comparisons" $TMP/e
+	q() { sqlite3 $TMP/u.db "$1"; }
+	test "$(q "SELECT count(*) FROM samples WHERE metric LIKE '"'"'sched_debug.%.3'"'"' OR metric LIKE '"'"'dmesg.%'"'"' OR metric LIKE '"'"'last_state.%'"'"' OR metric = '"'"'proc-vmstat.nr_unstable'"'"'")" = 0
+	test "$(q "SELECT count(*) FROM samples WHERE metric = '"'"'sched_debug.cpu.nr_running.avg'"'"'")" = 9
+	test "$(q "SELECT count(*) FROM runs WHERE status = '"'"'failed'"'"' AND message LIKE '"'"'%last_state.is_incomplete_run%'"'"'")" = 1
+	# a stat a run lacks is not stored: comparisons count it as 0
+	test "$(q "SELECT count(*) FROM samples WHERE metric = '"'"'will-it-scale.time.voluntary_context_switches'"'"'")" = 6
+	# the table lkp ncompare prints for these roots, derived by hand
+	kab --db $TMP/u.db compare --format lkp ${base:0:12} ${head:0:12} >$TMP/t
+	diff -u $FIXTURES/lkp-golden/unite.lkp $TMP/t
+	# kab'"'"'s own table: the same fail:runs block and zero-filled rows
+	kab --db $TMP/u.db compare ${base:0:12} ${head:0:12} >$TMP/k
+	grep -q "^           :4           20%           1:5     last_state.is_incomplete_run$" $TMP/k
+	grep -q "^      5000 .* -90.0%     500.00 ±173%  will-it-scale.time.voluntary_context_switches" $TMP/k
+	# without the incomplete run neither block shows it
+	kab --db $TMP/v.db import --lkp $U/$base $U/$head/0 $U/$head/1 $U/$head/3 >/dev/null 2>&1
+	kab --db $TMP/v.db compare --format lkp ${base:0:12} ${head:0:12} >$TMP/t
+	not grep -q "fail:runs" $TMP/t
+	grep -q "will-it-scale.per_process_ops$" $TMP/t
+'
+
 test_expect "lkp result roots: --format lkp has lkp's axes and commits" '
 	R=$FIXTURES/lkp-result
 	base=0f1e2d3c4b5a69788796a5b4c3d2e1f0abcdef12

@@ -2,8 +2,8 @@
 /*
  * fuzz-lkp-result.c - libFuzzer: bytes as lkp's result root of a run,
  * job.yaml then a NUL then stats.json, through kab import --lkp's
- * reader into a database in memory.  A run it makes must be stored
- * whole, read back and pass the rules (kab_run_check) it was stored by;
+ * reader and lkp's unite into a database in memory.  A run it makes
+ * (an incomplete one failed) must be stored whole, read back and pass the rules (kab_run_check) it was stored by;
  * a message is one line of text.
  */
 #include <stdlib.h>
@@ -38,6 +38,11 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	if (!run && (strchr(err.msg, '\n') || !kab_text_ok(err.msg, 4096)))
 		abort();
 	if (run) {
+		struct kab_lkp_unite u = { 0 };
+
+		kab_lkp_unite(&run, 1, &u);
+		json_decref(u.zero);
+		json_decref(u.function_stats);
 		db = fuzz_db();
 		/* what the reader made, the store takes */
 		if (kab_db_import_run(db, run, 0, &skipped, &err) ||

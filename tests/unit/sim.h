@@ -69,13 +69,13 @@ static inline void sim_run(gsl_rng *r, const struct sim_cell *c,
 	for (m = 0; m < metrics; m++) {
 		snprintf(names[m], sizeof(names[m]), "sim.m%03zu", m);
 		bs[m] = (struct kab_series){ names[m], n, v + 2 * m * n,
-					     g + 2 * m * n };
+					     g + 2 * m * n, 0 };
 		hs[m] = (struct kab_series){ names[m], n, v + (2 * m + 1) * n,
-					     g + (2 * m + 1) * n };
+					     g + (2 * m + 1) * n, 0 };
 	}
 	for (t = 0; t < tables; t++) {
-		struct kab_side base = { "a", "a", metrics, bs, NULL, 0 };
-		struct kab_side head = { "b", "b", metrics, hs, NULL, 0 };
+		struct kab_side base = { "a", "a", metrics, bs, NULL, 0, 0 };
+		struct kab_side head = { "b", "b", metrics, hs, NULL, 0, 0 };
 		struct kab_comparison cmp;
 		bool any = false;
 

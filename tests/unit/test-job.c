@@ -367,6 +367,158 @@ static void test_json_roundtrip(void **state)
 	kab_joblist_free(&l);
 }
 
+
+/* An lkp run from job.yaml and stats.json text, as kab import --lkp. */
+static json_t *lkp_run(const char *job, const char *stats)
+{
+	struct strbuf jb = STRBUF_INIT, sb = STRBUF_INIT;
+	struct kab_err err;
+	json_t *run;
+
+	strbuf_add(&jb, job, strlen(job));
+	strbuf_add(&sb, stats, strlen(stats));
+	run = kab_lkp_result_parse("r", &jb, &sb, 0, &err);
+	if (!run)
+		fail_msg("%s", err.msg);
+	strbuf_release(&jb);
+	strbuf_release(&sb);
+	return run;
+}
+
+static json_t *lkp_stats(json_t *run)
+{
+	return json_object_get(json_array_get(json_object_get(run,
+							      "iterations"),
+					      0), "metrics");
+}
+
+static void test_lkp_function_stats(void **state)
+{
+	static const char *const yes[] = {
+		"dmesg.WARNING:at_mm/x.c:#f", "kmsg.foo", "last_state.booting",
+		"last_state.is_incomplete_run", "stderr.has_stderr",
+		"stress-ng.radixsort.fail", "ltp.a.pass", "xfstests.generic.001.fail",
+		"libhugetlbfs-test.a.killed_by_signal", "x.error", "x.warning",
+		"kmemleak.a.unreferenced_object.b",
+	};
+	static const char *const no[] = {
+		"will-it-scale.per_process_ops", "x.time.dmesg",
+		"will-it-scale.time.voluntary_context_switches",
+		"stress-ng.radixsort.ops_per_sec", "x.fail_rate_ms", "x.passes",
+		"proc-vmstat.pgfault", "x.timestamp:last_state",
+		"sched_debug.cpu.nr_running.avg",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(yes); i++)
+		if (!kab_lkp_function_stat(yes[i]))
+			fail_msg("%s is lkp's pass/fail stat", yes[i]);
+	for (i = 0; i < ARRAY_SIZE(no); i++)
+		if (kab_lkp_function_stat(no[i]))
+			fail_msg("%s is a performance number", no[i]);
+	assert_true(kab_lkp_per_cpu_stat("sched_debug.cpu.nr_running.3"));
+	assert_true(kab_lkp_per_cpu_stat("sched_debug.cfs_rq:/.load.12"));
+	assert_false(kab_lkp_per_cpu_stat("sched_debug.cpu.nr_running.avg"));
+	assert_false(kab_lkp_per_cpu_stat("proc-vmstat.nr_zone_3"));
+	assert_false(kab_lkp_per_cpu_stat("sched_debug.cpu.nr_running"));
+}
+
+static void test_lkp_unite(void **state)
+{
+	const char *job = "suite: will-it-scale\ntestcase: will-it-scale\n"
+			  "will-it-scale:\n  test: malloc1\n";
+	json_t *runs[3];
+	struct kab_lkp_unite u = { 0 };
+	json_t *s0, *s1, *s2;
+
+	(void)state;
+	runs[0] = lkp_run(job, "{\"a.x\": 1, \"a.z\": 0, \"a.f\": 0.0, "
+			  "\"sched_debug.cpu.load.0\": 3, "
+			  "\"dmesg.BUG:x\": 1}");
+	runs[1] = lkp_run(job, "{\"a.x\": 2, \"a.y\": 5, \"a.f\": 0}");
+	runs[2] = lkp_run(job, "{\"a.x\": 3, \"a.z\": 0, \"a.f\": 0, "
+			  "\"last_state.is_incomplete_run\": 1}");
+	kab_lkp_unite(runs, 3, &u);
+	s0 = lkp_stats(runs[0]);
+	s1 = lkp_stats(runs[1]);
+	s2 = lkp_stats(runs[2]);
+	/* integer 0 everywhere (or missing): gone; a float 0.0 keeps it */
+	assert_null(json_object_get(s0, "a.z"));
+	assert_null(json_object_get(s2, "a.z"));
+	assert_non_null(json_object_get(s0, "a.f"));
+	assert_non_null(json_object_get(s1, "a.f"));
+	/* a stat some runs lack is not filled here: comparisons do that */
+	assert_non_null(json_object_get(s1, "a.y"));
+	assert_null(json_object_get(s0, "a.y"));
+	/* per-CPU and pass/fail stats are not stored */
+	assert_null(json_object_get(s0, "sched_debug.cpu.load.0"));
+	assert_null(json_object_get(s0, "dmesg.BUG:x"));
+	assert_null(json_object_get(s2, "last_state.is_incomplete_run"));
+	assert_int_equal(json_object_size(u.zero), 1);
+	assert_int_equal(json_object_size(u.function_stats), 2);
+	assert_int_equal(u.per_cpu, 1);
+	/* the incomplete run is a failed run, and says why */
+	assert_int_equal(u.incomplete, 1);
+	assert_string_equal(json_string_value(json_object_get(runs[2],
+						"status")), "failed");
+	assert_non_null(strstr(json_string_value(json_object_get(runs[2],
+				"message")), "last_state.is_incomplete_run"));
+	assert_string_equal(json_string_value(json_object_get(runs[0],
+						"status")), "ok");
+	json_decref(u.zero);
+	json_decref(u.function_stats);
+	json_decref(runs[0]);
+	json_decref(runs[1]);
+	json_decref(runs[2]);
+}
+
+static const char *host_of(json_t *run, const char *key)
+{
+	return json_string_value(json_object_get(json_object_get(run, "host"),
+						 key));
+}
+
+static const char *param_of(json_t *run, const char *key)
+{
+	return json_string_value(json_object_get(json_object_get(run,
+								 "params"),
+						 key));
+}
+
+static void test_lkp_axes(void **state)
+{
+	json_t *r;
+
+	(void)state;
+	/* no rootfs, no compiler: lkp's defaults; smt at the top level */
+	r = lkp_run("suite: will-it-scale\nsmt: 1\nno_affinity: 1\n"
+		    "nr_task: 16\ncategory: benchmark\nwill-it-scale:\n"
+		    "  mode: process\n  test: malloc1\n", "{\"a.b\": 1}");
+	assert_string_equal(host_of(r, "rootfs"), "debian-x86_64.cgz");
+	assert_string_equal(host_of(r, "compiler"), "gcc-7");
+	assert_string_equal(param_of(r, "smt"), "1");
+	assert_string_equal(param_of(r, "no_affinity"), "1");
+	assert_string_equal(param_of(r, "nr_task"), "16");
+	assert_null(param_of(r, "category"));
+	json_decref(r);
+	/* a rootfs by its file name; stress-ng's own options */
+	r = lkp_run("suite: stress-ng\nrootfs: /osimage/debian/"
+		    "debian-12-x86_64-20240206.cgz\ncompiler: gcc-12\n"
+		    "class: cpu\nsmt: 1\nstress-ng:\n  test: radixsort\n",
+		    "{\"a.b\": 1}");
+	assert_string_equal(host_of(r, "rootfs"),
+			    "debian-12-x86_64-20240206.cgz");
+	assert_string_equal(host_of(r, "compiler"), "gcc-12");
+	assert_string_equal(param_of(r, "class"), "cpu");
+	assert_null(param_of(r, "smt"));
+	json_decref(r);
+	r = lkp_run("suite: will-it-scale\nrootfs: a/b.cgz//\n",
+		    "{\"a.b\": 1}");
+	assert_string_equal(host_of(r, "rootfs"), "b.cgz");
+	json_decref(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -382,6 +534,9 @@ int main(void)
 		cmocka_unit_test(test_tasks_rounding),
 		cmocka_unit_test(test_seconds),
 		cmocka_unit_test(test_json_roundtrip),
+		cmocka_unit_test(test_lkp_function_stats),
+		cmocka_unit_test(test_lkp_unite),
+		cmocka_unit_test(test_lkp_axes),
 	};
 
 	return cmocka_run_group_tests_name("job", tests, NULL, NULL);

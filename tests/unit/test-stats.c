@@ -242,8 +242,8 @@ static void test_compare_three_boots(void **state)
 	double b[] = { 100, 100.1, 99.9, 110, 110.1, 109.9, 105, 105.1, 104.9 };
 	double h[] = { 50, 50.1, 49.9, 56, 56.1, 55.9, 53, 53.1, 52.9 };
 	int g[] = { 1, 1, 1, 2, 2, 2, 3, 3, 3 };
-	struct kab_series bs = { "x.ops", 9, b, g }, hs = { "x.ops", 9, h, g };
-	struct kab_side base = { "a", "a", 1, &bs, NULL, 0 }, head = { "b", "b", 1, &hs, NULL, 0 };
+	struct kab_series bs = { "x.ops", 9, b, g, 0 }, hs = { "x.ops", 9, h, g, 0 };
+	struct kab_side base = { "a", "a", 1, &bs, NULL, 0, 0 }, head = { "b", "b", 1, &hs, NULL, 0, 0 };
 	struct kab_compare_opts o = { .test = KAB_TEST_WELCH, .fdr = 0.05 };
 	struct kab_comparison c;
 	struct kab_cell *cell;
@@ -309,9 +309,9 @@ static void test_compare_exact(void **state)
 {
 	double b[6], h[6], lo, hi;
 	int gb[6], gh[6];
-	struct kab_series bs = { "x.ops", 6, b, gb }, hs = { "x.ops", 6, h, gh };
-	struct kab_side base = { "a", "a", 1, &bs, NULL, 0 };
-	struct kab_side head = { "b", "b", 1, &hs, NULL, 0 };
+	struct kab_series bs = { "x.ops", 6, b, gb, 0 }, hs = { "x.ops", 6, h, gh, 0 };
+	struct kab_side base = { "a", "a", 1, &bs, NULL, 0, 0 };
+	struct kab_side head = { "b", "b", 1, &hs, NULL, 0, 0 };
 	struct kab_compare_opts o = { .test = KAB_TEST_WELCH, .fdr = 0.05,
 				      .noise = KAB_EXACT_RESOLUTION,
 				      .floor = kab_exact_floor() };
@@ -407,9 +407,9 @@ static void test_compare_blocks(void **state)
 	double b[18], h[18];
 	int gb[18], gh[18];
 	const char *bb[6], *hb[6];
-	struct kab_series bs = { "x.ops", 18, b, gb }, hs = { "x.ops", 18, h, gh };
-	struct kab_side base = { "a", "a", 1, &bs, bb, 6 };
-	struct kab_side head = { "b", "b", 1, &hs, hb, 6 };
+	struct kab_series bs = { "x.ops", 18, b, gb, 0 }, hs = { "x.ops", 18, h, gh, 0 };
+	struct kab_side base = { "a", "a", 1, &bs, bb, 6, 0 };
+	struct kab_side head = { "b", "b", 1, &hs, hb, 6, 0 };
 	struct kab_compare_opts o = { .test = KAB_TEST_WELCH, .fdr = 0.05,
 				      .noise = 1 };
 	struct kab_comparison c;
@@ -557,12 +557,12 @@ static void test_compare_boot_is_unit(void **state)
 	double b[] = { 100, 100.1, 99.9, 110, 110.1, 109.9 };
 	double h[] = { 101, 101.1, 100.9, 111, 111.1, 110.9 };
 	int g[] = { 1, 1, 1, 2, 2, 2 }, one[] = { 1, 1, 1, 1, 1, 1 };
-	struct kab_series bs = { "x.ops", 6, b, g }, hs = { "x.ops", 6, h, g };
-	struct kab_series bs1 = { "x.ops", 6, b, one };
-	struct kab_series hs2 = { "x.ops", 6, h, NULL };
-	struct kab_side base = { "a", "a", 1, &bs, NULL, 0 }, head = { "b", "b", 1, &hs, NULL, 0 };
-	struct kab_side base1 = { "a", "a", 1, &bs1, NULL, 0 };
-	struct kab_side head2 = { "b", "b", 1, &hs2, NULL, 0 };
+	struct kab_series bs = { "x.ops", 6, b, g, 0 }, hs = { "x.ops", 6, h, g, 0 };
+	struct kab_series bs1 = { "x.ops", 6, b, one, 0 };
+	struct kab_series hs2 = { "x.ops", 6, h, NULL, 0 };
+	struct kab_side base = { "a", "a", 1, &bs, NULL, 0, 0 }, head = { "b", "b", 1, &hs, NULL, 0, 0 };
+	struct kab_side base1 = { "a", "a", 1, &bs1, NULL, 0, 0 };
+	struct kab_side head2 = { "b", "b", 1, &hs2, NULL, 0, 0 };
 	struct kab_compare_opts o = { .test = KAB_TEST_WELCH, .fdr = 0.05 };
 	struct kab_comparison c;
 
@@ -623,12 +623,12 @@ static void test_family_levels(void **state)
 		vb[i] = 1000 * exp(lb[i]);
 		vh[i] = 1000 * exp(lh[i]);
 	}
-	bs[0] = (struct kab_series){ "a.other", 3, vb, g };
-	bs[1] = (struct kab_series){ kpi, 3, vb, g };
-	hs[0] = (struct kab_series){ "a.other", 3, vh, g };
-	hs[1] = (struct kab_series){ kpi, 3, vh, g };
-	sb = (struct kab_side){ "base", "base", 2, bs, NULL, 0 };
-	sh = (struct kab_side){ "head", "head", 2, hs, NULL, 0 };
+	bs[0] = (struct kab_series){ "a.other", 3, vb, g, 0 };
+	bs[1] = (struct kab_series){ kpi, 3, vb, g, 0 };
+	hs[0] = (struct kab_series){ "a.other", 3, vh, g, 0 };
+	hs[1] = (struct kab_series){ kpi, 3, vh, g, 0 };
+	sb = (struct kab_side){ "base", "base", 2, bs, NULL, 0, 0 };
+	sh = (struct kab_side){ "head", "head", 2, hs, NULL, 0, 0 };
 	assert_int_equal(kab_compare(&sb, &sh, 1, &o, &c), 0);
 	assert_int_equal(c.nr_rows, 2);
 	assert_true(fabs(kab_family_level(&c, true) - 0.04) < 1e-12);
@@ -690,16 +690,16 @@ static void test_compare_demo_kpi(void **state)
 		char *name = malloc(16);
 
 		snprintf(name, 16, "a.%03zu", i);
-		bs[i] = (struct kab_series){ name, 3 * IT, v[0], g };
-		hs[i] = (struct kab_series){ name, 3 * IT, v[0], g };
-		fs[i] = (struct kab_series){ name, 3 * IT, v[0], g };
+		bs[i] = (struct kab_series){ name, 3 * IT, v[0], g, 0 };
+		hs[i] = (struct kab_series){ name, 3 * IT, v[0], g, 0 };
+		fs[i] = (struct kab_series){ name, 3 * IT, v[0], g, 0 };
 	}
-	bs[ROWS - 1] = (struct kab_series){ kpi, 3 * IT, v[0], g };
-	hs[ROWS - 1] = (struct kab_series){ kpi, 3 * IT, v[1], g };
-	fs[ROWS - 1] = (struct kab_series){ kpi, 3 * IT, v[2], g };
-	sb = (struct kab_side){ "base", "base", ROWS, bs, NULL, 0 };
-	sh[0] = (struct kab_side){ "align", "align", ROWS, hs, NULL, 0 };
-	sh[1] = (struct kab_side){ "fix", "fix", ROWS, fs, NULL, 0 };
+	bs[ROWS - 1] = (struct kab_series){ kpi, 3 * IT, v[0], g, 0 };
+	hs[ROWS - 1] = (struct kab_series){ kpi, 3 * IT, v[1], g, 0 };
+	fs[ROWS - 1] = (struct kab_series){ kpi, 3 * IT, v[2], g, 0 };
+	sb = (struct kab_side){ "base", "base", ROWS, bs, NULL, 0, 0 };
+	sh[0] = (struct kab_side){ "align", "align", ROWS, hs, NULL, 0, 0 };
+	sh[1] = (struct kab_side){ "fix", "fix", ROWS, fs, NULL, 0, 0 };
 	assert_int_equal(kab_compare(&sb, sh, 2, &o, &c), 0);
 	for (i = 0; i < c.nr_rows; i++)
 		if (!strcmp(c.rows[i].metric, kpi))
@@ -740,9 +740,9 @@ static void test_compare_no_floor(void **state)
 	static const double zero[] = { 0, 0, 0 }, some[] = { 435, 579, 500 };
 	double b[9], h[9];
 	int g[9];
-	struct kab_series bs = { "proc-vmstat.thp_fault_alloc", 9, b, g };
-	struct kab_series hs = { "proc-vmstat.thp_fault_alloc", 9, h, g };
-	struct kab_side base = { "a", "a", 1, &bs, NULL, 0 }, head = { "b", "b", 1, &hs, NULL, 0 };
+	struct kab_series bs = { "proc-vmstat.thp_fault_alloc", 9, b, g, 0 };
+	struct kab_series hs = { "proc-vmstat.thp_fault_alloc", 9, h, g, 0 };
+	struct kab_side base = { "a", "a", 1, &bs, NULL, 0, 0 }, head = { "b", "b", 1, &hs, NULL, 0, 0 };
 	struct kab_compare_opts o = { .test = KAB_TEST_WELCH, .fdr = 0.05,
 				      .noise = 1 };
 	struct kab_comparison c;
