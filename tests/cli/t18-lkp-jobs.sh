@@ -282,6 +282,19 @@ test_expect "lkp result roots are united as lkp unites a commit's runs" '
 	kab --db $TMP/v.db compare --format lkp ${base:0:12} ${head:0:12} >$TMP/t
 	not grep -q "fail:runs" $TMP/t
 	grep -q "will-it-scale.per_process_ops$" $TMP/t
+	kab --db $TMP/v.db compare ${base:0:12} ${head:0:12} >$TMP/t
+	not grep -q "fail:runs" $TMP/t
+	# an incomplete run on both sides: lkp shows no row (the largest
+	# value is the same), kab'"'"'s table still counts them
+	cp -r $U $TMP/u2
+	sed -i "s/^{/{ \"last_state.is_incomplete_run\": 1,/" $TMP/u2/$base/3/stats.json
+	kab --db $TMP/w.db import --lkp $TMP/u2/$base $TMP/u2/$head >/dev/null 2>&1
+	kab --db $TMP/w.db compare --format lkp ${base:0:12} ${head:0:12} >$TMP/t
+	cat $TMP/t
+	not grep -q "fail:runs" $TMP/t
+	grep -q "will-it-scale.per_process_ops$" $TMP/t
+	kab --db $TMP/w.db compare ${base:0:12} ${head:0:12} >$TMP/t
+	grep -q "^          1:4           -5%           1:5     last_state.is_incomplete_run$" $TMP/t
 '
 
 test_expect "lkp result roots: --format lkp has lkp's axes and commits" '
