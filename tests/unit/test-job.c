@@ -436,7 +436,8 @@ static void test_lkp_unite(void **state)
 	runs[0] = lkp_run(job, "{\"a.x\": 1, \"a.z\": 0, \"a.f\": 0.0, "
 			  "\"sched_debug.cpu.load.0\": 3, "
 			  "\"dmesg.BUG:x\": 1}");
-	runs[1] = lkp_run(job, "{\"a.x\": 2, \"a.y\": 5, \"a.f\": 0}");
+	runs[1] = lkp_run(job, "{\"a.x\": 2, \"a.y\": 5, \"a.f\": 0, "
+			  "\"last_state.is_incomplete_run\": 0}");
 	runs[2] = lkp_run(job, "{\"a.x\": 3, \"a.z\": 0, \"a.f\": 0, "
 			  "\"last_state.is_incomplete_run\": 1}");
 	kab_lkp_unite(runs, 3, &u);
@@ -465,6 +466,8 @@ static void test_lkp_unite(void **state)
 	assert_non_null(strstr(json_string_value(json_object_get(runs[2],
 				"message")), "last_state.is_incomplete_run"));
 	assert_string_equal(json_string_value(json_object_get(runs[0],
+						"status")), "ok");
+	assert_string_equal(json_string_value(json_object_get(runs[1],
 						"status")), "ok");
 	json_decref(u.zero);
 	json_decref(u.function_stats);
