@@ -68,6 +68,32 @@ test_expect "kab relabel renames a label, or moves runs into another, boots too"
 	test "$(sql "SELECT count(*) FROM kernels WHERE label = '"'"'other'"'"'")" = 0
 '
 
+test_expect "kab rm and relabel refuse a run that is still running, and take it once it ended" '
+	db=$TMP/live.db
+	"$KAB" --db $db run --runs 50 --set nr_task=1 --set warmup=0 \
+		--set testtime=1s $TOP/jobs/will-it-scale-malloc1.yaml \
+		>$TMP/live.out 2>&1 &
+	pid=$!
+	for i in $(seq 1 300); do
+		n=$(sqlite3 $db "SELECT count(*) FROM samples" 2>/dev/null || echo 0)
+		[ "${n:-0}" -gt 0 ] && break
+		sleep 0.1
+	done
+	id=$(sqlite3 $db "SELECT max(id) FROM runs")
+	test "$(sqlite3 $db "SELECT status FROM runs WHERE id = $id")" = running
+	expect_error 1 "run $id is still running: let it end or stop it first" -- \
+		"$KAB" --db $db rm $id
+	expect_error 1 "run $id is still running" -- \
+		"$KAB" --db $db relabel --run $id other
+	test "$(sqlite3 $db "SELECT count(*) FROM runs WHERE id = $id")" = 1
+	kill -INT $pid
+	wait $pid || true
+	test "$(sqlite3 $db "SELECT status FROM runs WHERE id = $id")" = interrupted
+	"$KAB" --db $db relabel --run $id other >$TMP/o
+	"$KAB" --db $db rm $id >$TMP/o
+	test "$(sqlite3 $db "SELECT count(*) FROM runs")" = 0
+'
+
 test_expect "kab ls filters by label, job, status and start, and says when nothing matches" '
 	kab ls --label head >$TMP/o
 	test "$(grep -c "^ *[0-9]" $TMP/o)" = 2
@@ -84,6 +110,13 @@ test_expect "kab ls filters by label, job, status and start, and says when nothi
 	# an age before 1970 is since 1970, not an overflow
 	kab ls --since 99999999999999999d >$TMP/o
 	test "$(grep -c "^ *[0-9]" $TMP/o)" = 6
+	# a run that started exactly at WHEN is "at or after" it
+	last=$(sql "SELECT max(started_at) FROM runs")
+	kab ls --since "$last" >$TMP/o
+	test "$(grep -c "^ *[0-9]" $TMP/o)" -ge 1
+	after=$(date -u -d "@$(( $(date -u -d "$last" +%s) + 1 ))" +%Y-%m-%dT%H:%M:%SZ)
+	kab ls --since "$after" >$TMP/o
+	grep -q "^no run in .* matches" $TMP/o
 	expect_error 2 "since .yesterday." -- kab ls --since yesterday
 	expect_error 2 "status .done." -- kab ls --status done
 	expect_error 2 "2026-13-01" -- kab ls --since 2026-13-01

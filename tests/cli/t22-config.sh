@@ -35,6 +35,21 @@ test_expect "a section gives a command its defaults; the command line wins" '
 	test $rc = 1
 '
 
+test_expect "config syntax: ; comments, CRLF, the later of two keys, --db above it all" '
+	# git-config style: ; and # start comments, a line may end in CRLF,
+	# a later db wins over an earlier one
+	printf "; kab'"'"'s defaults\r\n[core] ; the database\r\n\tdb = ~/first.db\r\n\tdb = ~/second.db # this one\r\n[compare]\r\n\tformat = csv ; a comment too\r\n" >$CONF
+	env -u KAB_DB "$KAB" import $TMP/seed.json >$TMP/o
+	grep -q "into $HOME/second.db" $TMP/o
+	test ! -e $HOME/first.db
+	env -u KAB_DB "$KAB" compare base align >$TMP/o
+	head -1 $TMP/o | grep -q "^params,metric,"
+	# kab --db (before the command) wins over the config'"'"'s db
+	env -u KAB_DB "$KAB" --db $TMP/global.db import $TMP/seed.json >$TMP/o
+	grep -q "into $TMP/global.db" $TMP/o
+	test "$(sqlite3 $HOME/second.db "SELECT count(*) FROM runs")" = 9
+'
+
 test_expect "a bad config is one error naming its file and line, exit 2" '
 	printf "[compare]\n\tformat = csv\n\n[run]\n\trnus = 3\n" >$CONF
 	expect_error 2 "$CONF:5: .--rnus=3. is not an option of kab run" -- \

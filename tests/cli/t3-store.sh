@@ -156,6 +156,19 @@ test_expect "CSV samples from anywhere import as runs, once, checked whole" '
 	expect_error 2 "add --format csv" -- "$KAB" import --set a=b $TMP/x.csv
 '
 
+test_expect "CSV import: RFC 4180's corners" '
+	# CRLF line ends, a quoted label with a comma and a doubled quote,
+	# an empty line, a quoted number, no line end after the last record
+	printf "run,kernel_label,iteration,metric,value\r\n1,\"v6.1, \"\"rc\"\"\",1,m.x,1\r\n\r\n1,\"v6.1, \"\"rc\"\"\",2,m.x,\"3\"\r\n2,b,1,m.x,5" >$TMP/rfc.csv
+	kab --db $TMP/rfc.db import --format csv $TMP/rfc.csv >$TMP/o
+	grep -qx "imported 2 runs into $TMP/rfc.db" $TMP/o
+	test "$(sqlite3 $TMP/rfc.db "SELECT group_concat(x, '"'"';'"'"') FROM (SELECT k.label || '"'"'='"'"' || s.value AS x FROM samples s JOIN runs r ON r.id = s.run_id JOIN kernels k ON k.id = r.kernel_id ORDER BY s.run_id, s.iteration)")" = "v6.1, \"rc\"=1.0;v6.1, \"rc\"=3.0;b=5.0"
+	# a quote inside an unquoted field, text after a closing quote
+	printf "run,kernel_label,iteration,metric,value\n1,\"a\"x,1,m.x,1\n" >$TMP/rfc2.csv
+	expect_error 2 "rfc2.csv:2: text after a quoted field" -- \
+		"$KAB" --db $TMP/rfc2.db import --format csv $TMP/rfc2.csv
+'
+
 test_expect "a failed run keeps its status and message through export and import" '
 	python3 - $TMP/x.json $TMP/failed.json <<-PY
 	import json, sys
