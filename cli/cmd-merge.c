@@ -32,7 +32,6 @@ int cmd_merge(struct cli *cli, int argc, char **argv)
 	struct kab_err err;
 	int opt, i, rc = EXIT_OK;
 
-	(void)cli;
 	optind = 1;
 	while ((opt = cli_getopt(argc, argv, ":h", opts)) != -1) {
 		if (opt == 'h') {
@@ -49,9 +48,14 @@ int cmd_merge(struct cli *cli, int argc, char **argv)
 			return cli_error(EXIT_USAGE, "%s is both the output and "
 					 "an input: name another output",
 					 argv[i]);
-	if (kab_db_open(argv[optind], KAB_DB_WRITE, &db, &err))
-		return cli_error(EXIT_USAGE, "%s", err.msg);
-	cli_db_patient(db);
+	/*
+	 * The output, as every writer opens its database: a directory
+	 * that is not there is the user's (2), a file kab cannot make or
+	 * write, a full disk included, is a failed write (1)
+	 */
+	rc = cli_open_db(cli, argv[optind], KAB_DB_WRITE, &db);
+	if (rc)
+		return rc;
 	for (i = optind + 1; i < argc; i++) {
 		if (kab_db_merge(db, argv[i], &st, &err)) {
 			/* the output could not be written: 1; the input: 2 */

@@ -417,9 +417,18 @@ test_expect "merge into a full disk: exit 1, as every failed write" '
 	rc=0
 	"$KAB" merge $TMP/small/full.db $TMP/big.db 2>$TMP/e || rc=$?
 	cat $TMP/e
+	grep -q "disk is full" $TMP/e
+	# a disk already full: the output cannot even be made
+	rm -f $TMP/small/full.db*
+	dd if=/dev/zero of=$TMP/small/fill bs=4k 2>/dev/null || true
+	rc2=0
+	"$KAB" merge $TMP/small/full.db $TMP/big.db 2>$TMP/e2 || rc2=$?
+	cat $TMP/e2
 	umount $TMP/small
 	[ $rc = 1 ] || fail "merge exited $rc"
-	grep -q "disk is full" $TMP/e
+	[ $rc2 = 1 ] || fail "merge into a full disk exited $rc2"
+	# and an output in a directory that is not there is the user'"'"'s
+	expect_error 2 "no directory $TMP/nodir" -- "$KAB" merge $TMP/nodir/o.db $TMP/big.db
 '
 else
 test_skip "merge into a full disk: exit 1, as every failed write" \
