@@ -79,6 +79,8 @@ test_expect "a connection dropped mid-run: samples so far kept, run interrupted"
 		[ "${n:-0}" -ge 2 ] && break
 		sleep 0.2
 	done
+	# this test'"'"'s agent, by the remote cache it was shipped to
+	pgrep -f "$TMP/remote cache/.*/kab-agent" >/dev/null
 	sshd_drop
 	rc=0
 	wait $pid || rc=$?
@@ -90,7 +92,7 @@ test_expect "a connection dropped mid-run: samples so far kept, run interrupted"
 	grep -q "interrupted: .*the connection dropped" $TMP/o
 	# the agent there finds its stream gone at its next record and
 	# stops (a sanitized one on a loaded CI host took more than 1 s)
-	gone "agent-.*/kab-agent" 10
+	gone "$TMP/remote cache/.*/kab-agent" 10
 '
 
 test_expect "an unreachable machine and bad targets are refused in one line" '
