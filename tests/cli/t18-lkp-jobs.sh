@@ -277,6 +277,12 @@ test_expect "lkp result roots are united as lkp unites a commit's runs" '
 	kab --db $TMP/u.db compare ${base:0:12} ${head:0:12} >$TMP/k
 	grep -q "^           :4           20%           1:5     last_state.is_incomplete_run$" $TMP/k
 	grep -q "^      5000 .* -90.0%     500.00 ±173%  will-it-scale.time.voluntary_context_switches" $TMP/k
+	# and the report, in each of its tables
+	for f in text markdown html; do
+		kab --db $TMP/u.db report --format $f -o $TMP/r.$f ${base:0:12} ${head:0:12}
+		grep -q "           :4           20%           1:5     last_state.is_incomplete_run" $TMP/r.$f ||
+			fail "report --format $f lacks the fail:runs row"
+	done
 	# without the incomplete run neither block shows it
 	kab --db $TMP/v.db import --lkp $U/$base $U/$head/0 $U/$head/1 $U/$head/3 >/dev/null 2>&1
 	kab --db $TMP/v.db compare --format lkp ${base:0:12} ${head:0:12} >$TMP/t
