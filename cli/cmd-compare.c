@@ -130,10 +130,15 @@ static json_t *table_json(const struct kab_table_head *h,
 			  const struct kab_comparison *c, json_t *params)
 {
 	json_t *rows = json_array(), *heads = json_array();
+	json_t *incomplete = json_array();
 	size_t r, i;
 
-	for (i = 0; i < h->nr_heads; i++)
+	json_array_append_new(incomplete, json_integer(h->base->incomplete));
+	for (i = 0; i < h->nr_heads; i++) {
 		json_array_append_new(heads, json_string(h->heads[i].id));
+		json_array_append_new(incomplete,
+				      json_integer(h->heads[i].incomplete));
+	}
 	for (r = 0; r < c->nr_rows; r++) {
 		const struct kab_row *row = &c->rows[r];
 		json_t *cells = json_array();
@@ -148,8 +153,9 @@ static json_t *table_json(const struct kab_table_head *h,
 			"kpi", row->kpi, "shown", row->shown, "base",
 			summary_json(&row->base), "heads", cells));
 	}
-	return json_pack("{s:O, s:s, s:o, s:o}", "params", params, "base",
-			 h->base->id, "heads", heads, "rows", rows);
+	return json_pack("{s:O, s:s, s:o, s:o, s:o}", "params", params,
+			 "base", h->base->id, "heads", heads, "incomplete",
+			 incomplete, "rows", rows);
 }
 
 static void csv_rows(FILE *out, const struct kab_table_head *h,

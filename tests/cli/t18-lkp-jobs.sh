@@ -277,6 +277,8 @@ test_expect "lkp result roots are united as lkp unites a commit's runs" '
 	kab --db $TMP/u.db compare ${base:0:12} ${head:0:12} >$TMP/k
 	grep -q "^           :4           20%           1:5     last_state.is_incomplete_run$" $TMP/k
 	grep -q "^      5000 .* -90.0%     500.00 ±173%  will-it-scale.time.voluntary_context_switches" $TMP/k
+	kab --db $TMP/u.db compare --format json ${base:0:12} ${head:0:12} >$TMP/j
+	test "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[\"tables\"][0][\"incomplete\"])" $TMP/j)" = "[0, 1]"
 	# and the report, in each of its tables
 	for f in text markdown html; do
 		kab --db $TMP/u.db report --format $f -o $TMP/r.$f ${base:0:12} ${head:0:12}
