@@ -37,7 +37,8 @@ struct run_info {
 	bool emulated;		/* QEMU TCG */
 	char *clock;		/* wall, icount:N: must match too */
 	bool exact;		/* timed by icount */
-	char *target;		/* qemu, local or ssh */
+	char *target;		/* qemu, local, ssh or lkp (imported) */
+	char *started_at;	/* ISO 8601 UTC */
 	char *block;		/* the CI runner it was merged from */
 	json_t *params_obj;
 	json_t *host;		/* lkp's axes among it: kconfig, compiler ... */

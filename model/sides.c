@@ -42,6 +42,7 @@ static int keep_run(void *arg, const struct kab_run *r)
 	ri->clock = xstrdup(r->clock ? r->clock : "wall");
 	ri->exact = !strncmp(ri->clock, "icount", 6);
 	ri->target = xstrdup(r->target ? r->target : "local");
+	ri->started_at = xstrdup(r->started_at ? r->started_at : "");
 	return 0;
 }
 
@@ -64,6 +65,7 @@ void runs_free(struct run_list *l)
 		free(l->v[i].machine);
 		free(l->v[i].clock);
 		free(l->v[i].target);
+		free(l->v[i].started_at);
 		json_decref(l->v[i].params_obj);
 		json_decref(l->v[i].host);
 	}

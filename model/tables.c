@@ -498,6 +498,56 @@ static int overlap(const struct cmp_set *s, char *const *specs,
 	return 0;
 }
 
+/*
+ * lkp ncompare lists a commit's result roots (one a parameter set) from
+ * its data store's index, the newest first.  Tables of runs imported
+ * from lkp come in that order: by when the base's first run of each
+ * parameter set started, the latest first (ties as the runs came).
+ * kab's own tables keep the order of the base's runs.
+ */
+struct table_key {
+	const char *first;	/* the base's earliest run of the set */
+	size_t i;
+};
+
+static int by_newest(const void *a, const void *b)
+{
+	const struct table_key *x = a, *y = b;
+	int c = strcmp(y->first, x->first);
+
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+static void lkp_order(struct cmp_set *s)
+{
+	struct table_key *k;
+	struct cmp_table *t;
+	size_t i, r;
+
+	for (i = 0; i < s->nr; i++)
+		for (r = 0; r < s->t[i].runs[0].nr; r++)
+			if (strcmp(s->t[i].runs[0].v[r]->target, "lkp"))
+				return;
+	if (s->nr < 2)
+		return;
+	k = xcalloc(s->nr, sizeof(*k));
+	for (i = 0; i < s->nr; i++) {
+		k[i].i = i;
+		k[i].first = s->t[i].runs[0].v[0]->started_at;
+		for (r = 1; r < s->t[i].runs[0].nr; r++)
+			if (strcmp(s->t[i].runs[0].v[r]->started_at,
+				   k[i].first) < 0)
+				k[i].first = s->t[i].runs[0].v[r]->started_at;
+	}
+	qsort(k, s->nr, sizeof(*k), by_newest);
+	t = xcalloc(s->nr, sizeof(*t));
+	for (i = 0; i < s->nr; i++)
+		t[i] = s->t[k[i].i];
+	memcpy(s->t, t, s->nr * sizeof(*t));
+	free(t);
+	free(k);
+}
+
 /* A --kpi that no table has is a typo, not an empty table. */
 static int check_kpis(const struct cmp_set *s, const struct kab_compare_opts *o,
 		      char *const *specs, size_t nr, struct kab_err *err)
@@ -591,6 +641,7 @@ int cmp_set_build(struct kab_db *db, char *const *specs, size_t nr,
 			return rc;
 		}
 	}
+	lkp_order(out);
 	/* the KPIs of all tables are one family */
 	if (out->nr) {
 		struct kab_comparison **cs = xcalloc(out->nr, sizeof(*cs));

@@ -305,6 +305,24 @@ test_expect "lkp result roots are united as lkp unites a commit's runs" '
 	grep -q "^          1:4           -5%           1:5     last_state.is_incomplete_run$" $TMP/t
 '
 
+test_expect "tables of lkp's result roots come newest first, as lkp ncompare lists them" '
+	U=$FIXTURES/lkp-unite
+	base=5b1e9c0d2a3f4e5d6c7b8a9f0e1d2c3b4a596877
+	head=c0ffee0123456789abcdef0123456789abcdef01
+	for n in 16 32; do
+		mkdir -p $TMP/o$n
+		cp -r $U/$base $U/$head $TMP/o$n/
+		sed -i "s/^nr_task: 16$/nr_task: $n/" $TMP/o$n/*/*/job.yaml
+	done
+	# nr_task=16 ran first, nr_task=32 a month later
+	touch -d 2024-01-01 $TMP/o16/*/*/stats.json
+	touch -d 2024-02-01 $TMP/o32/*/*/stats.json
+	kab --db $TMP/o.db import --lkp $TMP/o16/* $TMP/o32/* >/dev/null 2>&1
+	kab --db $TMP/o.db compare --format lkp ${base:0:12} ${head:0:12} >$TMP/t
+	grep "^  gcc-7/" $TMP/t | cut -d/ -f5 >$TMP/order
+	printf "32\n16\n" | diff - $TMP/order
+'
+
 test_expect "lkp result roots: --format lkp has lkp's axes and commits" '
 	R=$FIXTURES/lkp-result
 	base=0f1e2d3c4b5a69788796a5b4c3d2e1f0abcdef12
