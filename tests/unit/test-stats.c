@@ -599,6 +599,15 @@ static void boots_of(const double *means, size_t k, size_t iters, double *v,
 		}
 }
 
+/* Three boot means of 1000 ops at log offsets l. */
+static void three_boots(const double *l, double *v)
+{
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		v[i] = 1000 * exp(l[i]);
+}
+
 /*
  * The level of each family: a KPI and one other row, the same boots
  * (3 a side, 3% apart: p = 0.021 on the log scale).  The KPI is tested
@@ -619,10 +628,8 @@ static void test_family_levels(void **state)
 	struct kab_comparison c;
 	size_t i;
 
-	for (i = 0; i < 3; i++) {
-		vb[i] = 1000 * exp(lb[i]);
-		vh[i] = 1000 * exp(lh[i]);
-	}
+	three_boots(lb, vb);
+	three_boots(lh, vh);
 	bs[0] = (struct kab_series){ "a.other", 3, vb, g, 0 };
 	bs[1] = (struct kab_series){ kpi, 3, vb, g, 0 };
 	hs[0] = (struct kab_series){ "a.other", 3, vh, g, 0 };
@@ -675,13 +682,10 @@ static void test_kpis_across_tables(void **state)
 				      .noise = 1, .kpi = &kpi, .nr_kpi = 1 };
 	struct kab_comparison c[2], *cs[2] = { &c[0], &c[1] };
 	double p;
-	size_t i;
 
 	(void)state;
-	for (i = 0; i < 3; i++) {
-		vb[i] = 1000 * exp(lb[i]);
-		vh[i] = 1000 * exp(lh[i]);
-	}
+	three_boots(lb, vb);
+	three_boots(lh, vh);
 	assert_int_equal(kab_compare(&sb, &sh, 1, &o, &c[0]), 0);
 	assert_int_equal(kab_compare(&sb, &sb, 1, &o, &c[1]), 0);
 	p = c[0].rows[0].cells[0].p_adj;
