@@ -143,7 +143,10 @@ test_expect "TERM=dumb gets plain lines, --quiet none: errors and results only" 
 	Q="--runs 2 --set nr_task=1 --set warmup=0 --set testtime=1s"
 	script -qec "TERM=dumb $KAB run $Q will-it-scale-malloc1" /dev/null >$TMP/dumb
 	grep -aq "^kab: \[1/1\] will-it-scale malloc1: iteration 2 of 2" $TMP/dumb
-	not grep -aq "$(printf "\033")" $TMP/dumb
+	# the lines with an escape, if any, shown as cat -v shows them
+	grep -a "$(printf "\033")" $TMP/dumb | cat -v >$TMP/esc || true
+	cat $TMP/esc
+	test ! -s $TMP/esc
 	# --quiet after the command or -q before it: no progress, no note
 	kab run --quiet $Q --monitors nosuch-and-more will-it-scale-malloc1 >$TMP/o 2>$TMP/e || true
 	kab run $Q --quiet will-it-scale-malloc1 >$TMP/o 2>$TMP/e
