@@ -137,6 +137,12 @@ int kab_pump(pid_t pid, int fd, struct kab_collector *c,
 	     const struct kab_target_opts *o, double deadline,
 	     bool *timed_out, int *status, struct kab_pump_times *times,
 	     struct kab_err *err);
+/* The same, the child's output going through feed to the collector. */
+typedef int (*kab_pump_feed_fn)(void *ctx, const void *buf, size_t n);
+int kab_pump_via(pid_t pid, int fd, kab_pump_feed_fn feed, void *feed_ctx,
+		 struct kab_collector *c, const struct kab_target_opts *o,
+		 double deadline, bool *timed_out, int *status,
+		 struct kab_pump_times *times, struct kab_err *err);
 
 /* ---- agent helpers ---- */
 
@@ -158,6 +164,8 @@ double kab_hostload_other(const struct kab_hostload *h);
  * QEMU version and CPU; said once a process).
  */
 bool kab_kvm_usable(const char *cache_dir, const char *qemu_version);
+/* The first line of QEMU's --version, "" when it says nothing. */
+void kab_qemu_version(const char *qemu, char *buf, size_t n);
 /* A boot found it broken: say why in one line, remember it. */
 void kab_kvm_broken(const char *cache_dir, const char *qemu_version,
 		    const char *why);

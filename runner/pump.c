@@ -70,6 +70,15 @@ int kab_pump(pid_t pid, int fd, struct kab_collector *c,
 	     bool *timed_out, int *status, struct kab_pump_times *times,
 	     struct kab_err *err)
 {
+	return kab_pump_via(pid, fd, NULL, NULL, c, o, deadline, timed_out,
+			    status, times, err);
+}
+
+int kab_pump_via(pid_t pid, int fd, kab_pump_feed_fn feed, void *feed_ctx,
+		 struct kab_collector *c, const struct kab_target_opts *o,
+		 double deadline, bool *timed_out, int *status,
+		 struct kab_pump_times *times, struct kab_err *err)
+{
 	double kill_at = 0;
 	bool asked = false;
 	int ret = 0;
@@ -103,7 +112,8 @@ int kab_pump(pid_t pid, int fd, struct kab_collector *c,
 			continue;
 		if (n <= 0)
 			break;
-		if (kab_collector_feed(c, buf, n) && !asked) {
+		if ((feed ? feed(feed_ctx, buf, n) :
+			    kab_collector_feed(c, buf, n)) && !asked) {
 			/* The caller cannot store: stop the child. */
 			kill(pid, SIGTERM);
 			asked = true;

@@ -153,7 +153,7 @@ static bool console_empty(int logfd)
 	return !fstat(logfd, &st) && st.st_size == 0;
 }
 
-static void qemu_version(const char *qemu, char *buf, size_t n)
+void kab_qemu_version(const char *qemu, char *buf, size_t n)
 {
 	char *cmd = xasprintf("'%s' --version 2>/dev/null", qemu);
 	FILE *f = popen(cmd, "r");
@@ -262,6 +262,45 @@ static void add_insns(void *arg, int it, struct kab_metrics *m)
 	strbuf_release(&sb);
 }
 
+/*
+ * KVM that runs a guest for a while and then cannot (an emulation
+ * failure under a host without VMX was seen 40 s into a boot): QEMU
+ * says "KVM internal error" and pauses the guest for good.  The tick
+ * watches QEMU's stderr for it and kills QEMU at once.
+ */
+struct kvm_watch {
+	const struct kab_target_opts *o;
+	int errfd;
+	pid_t pid;
+	off_t seen;
+	bool failed;
+};
+
+static void kvm_tick(void *arg)
+{
+	struct kvm_watch *w = arg;
+	struct stat st;
+
+	if (w->o->tick)
+		w->o->tick(w->o->tick_ctx);
+	if (w->failed || w->errfd < 0 || fstat(w->errfd, &st) ||
+	    st.st_size == w->seen)
+		return;
+	w->seen = st.st_size;
+	{
+		char buf[8192];
+		ssize_t n = pread(w->errfd, buf, sizeof(buf) - 1, 0);
+
+		if (n > 0) {
+			buf[n] = '\0';
+			if (memmem(buf, n, "KVM internal error", 18)) {
+				w->failed = true;
+				kill(w->pid, SIGKILL);
+			}
+		}
+	}
+}
+
 /* KAB_QEMU_PREALLOC=0 boots without -mem-prealloc (make bench's before). */
 static bool prealloc(void)
 {
@@ -284,7 +323,7 @@ int kab_target_qemu(const struct kab_target_opts *o,
 	struct kab_clock clock;
 	struct strbuf console = STRBUF_INIT;
 	const char *env = getenv("KAB_STRESS_NG");
-	bool cached, timed_out = false, kvm;
+	bool cached, timed_out = false, kvm, kvm_failed = false;
 	struct kab_pump_times times = { 0, 0 };
 	struct kab_hostload load;
 	double t0, deadline;
@@ -344,7 +383,7 @@ int kab_target_qemu(const struct kab_target_opts *o,
 	}
 	unlink(log);
 retry:
-	qemu_version(qemu, boot->qemu_version, sizeof(boot->qemu_version));
+	kab_qemu_version(qemu, boot->qemu_version, sizeof(boot->qemu_version));
 	kvm = q->clock.kind != KAB_CLOCK_ICOUNT &&
 	      kab_kvm_usable(q->cache_dir, boot->qemu_version);
 	resolve_clock(q, kvm, &clock, &boot->smp);
@@ -489,8 +528,17 @@ retry:
 			 q->boot_timeout + 30 + o->iterations *
 			 ((w ? w->expected_seconds(o->job, boot->smp) : 60) *
 			  (icount ? 20 : 1) + 10));
-	kab_pump(pid, fds[0], c, o, deadline, &timed_out, &status, &times,
-		 err);
+	{
+		struct kab_target_opts wo = *o;
+		struct kvm_watch kw = { .o = o, .errfd = kvm ? errfd : -1,
+					.pid = pid };
+
+		wo.tick = kvm_tick;
+		wo.tick_ctx = &kw;
+		kab_pump(pid, fds[0], c, &wo, deadline, &timed_out, &status,
+			 &times, err);
+		kvm_failed = kw.failed;
+	}
 	boot->seconds = now_mono() - t0;
 	boot->host_busy = kab_hostload_other(&load);
 	boot->hello = times.hello ? times.hello - t0 : 0;
@@ -502,13 +550,19 @@ retry:
 	 * thing (at once, or after -mem-prealloc's seconds on a busy
 	 * host: 20 s were seen): use TCG instead.
 	 */
-	if (kvm && !kab_collector_started(c) && console_empty(logfd) &&
-	    ((WIFEXITED(status) && WEXITSTATUS(status)) ||
-	     WIFSIGNALED(status)) &&
+	if (kvm && !kab_collector_started(c) &&
+	    (kvm_failed || (console_empty(logfd) &&
+			    ((WIFEXITED(status) && WEXITSTATUS(status)) ||
+			     WIFSIGNALED(status)))) &&
 	    !(getenv("KAB_ACCEL") && *getenv("KAB_ACCEL"))) {
 		kab_last_line(said, last, sizeof(last));
 		kab_kvm_broken(q->cache_dir, boot->qemu_version,
+			       kvm_failed ? "KVM internal error during the boot" :
 			       *last ? last : "it died at once");
+		/* the next boot's console starts empty */
+		if (ftruncate(logfd, 0) == 0)
+			lseek(logfd, 0, SEEK_SET);
+		timed_out = false;
 		free(said);
 		free(append);
 		free(serial0);
@@ -527,6 +581,13 @@ retry:
 	boot->console = console.buf ? strbuf_detach(&console) : xstrdup("");
 	boot->console_len = strlen(boot->console);
 	boot->problem = kab_console_problem(boot->console, boot->console_len);
+	if (kvm_failed) {
+		/* the agent had started: this boot is lost, the next is TCG */
+		kab_kvm_broken(q->cache_dir, boot->qemu_version,
+			       "KVM internal error during the boot");
+		free(boot->problem);
+		boot->problem = xstrdup("QEMU: KVM internal error");
+	}
 	ret = 0;
 out_log:
 	close(logfd);
