@@ -3,12 +3,15 @@
  * agent.c - kab-agent: the program that runs on the machine under test.
  *
  *   kab-agent --job FILE|- [--iterations N] [--out PATH] [--exact]
- *             [--host-load]
+ *             [--host-load] [--console]
  *
  * --exact: the clock counts guest instructions (QEMU icount), so each
  * iteration is fixed work timed by it.  --host-load: say (a log record)
  * when other processes kept the machine busy during the run, for a kab
- * that cannot see them (over ssh).
+ * that cannot see them (over ssh).  --console: PATH is the console that
+ * the kernel and a lab (LAVA) read too: kernel messages below ALERT stay
+ * off it and what the workload prints waits in a file, whose last lines
+ * follow the end record, so that nothing splits a record.
  *
  * Reads one expanded job as JSON, runs it and writes the record stream
  * to stdout (or PATH, a serial port in a guest).  Whatever the workload
@@ -20,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/klog.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -30,7 +34,7 @@ static int usage(int code)
 	fprintf(code ? stderr : stdout,
 		"usage: kab-agent --job FILE|- [--iterations N] [--out PATH]\n"
 		"                 [--monitors all|none|NAME,...] [--exact]\n"
-		"                 [--host-load]\n");
+		"                 [--host-load] [--console]\n");
 	return code;
 }
 
@@ -48,6 +52,34 @@ static void remove_tree(const char *dir)
 	rmdir(dir);
 }
 
+/*
+ * What the workload said on a console the records share: its last
+ * lines, after the end record, and stderr back on the console.
+ */
+static void console_tail(int errfd, int out_fd)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char path[64];
+	const char *p;
+	int lines = 0;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", errfd);
+	if (!read_file(path, &sb, NULL) && sb.len) {
+		p = sb.buf + sb.len;
+		while (p > sb.buf && lines <= 20)
+			if (*--p == '\n')
+				lines++;
+		if (*p == '\n')
+			p++;
+		write_all(out_fd, p, sb.buf + sb.len - p);
+		if (sb.buf[sb.len - 1] != '\n')
+			write_all(out_fd, "\n", 1);
+	}
+	strbuf_release(&sb);
+	dup2(out_fd, 2);
+	close(errfd);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -57,12 +89,15 @@ int main(int argc, char **argv)
 		{ "monitors", required_argument, NULL, 'm' },
 		{ "exact", no_argument, NULL, 'x' },
 		{ "host-load", no_argument, NULL, 'L' },
+		{ "console", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *job_path = NULL, *out_path = NULL, *tmp;
 	char *bad;
-	bool guest = false;
+	bool guest = false, console = false;
+	char errlog[] = "/tmp/kab-agent-stderr.XXXXXX";
+	int errfd = -1;
 	struct kab_agent_opts o = { .iterations = 1 };
 	struct kab_job job;
 	struct kab_err err;
@@ -108,6 +143,9 @@ int main(int argc, char **argv)
 			break;
 		case 'x':
 			o.exact = true;
+			break;
+		case 'c':
+			console = true;
 			break;
 		case 'h':
 			return usage(0);
@@ -170,7 +208,20 @@ int main(int argc, char **argv)
 	if (guest)
 		fprintf(stderr, "kab-agent: %s %s, %d iterations, records on "
 			"%s\n", job.suite, job.test, o.iterations, out_path);
+	if (console) {
+		/* the console level: EMERG and ALERT only (a panic, an oops) */
+		klogctl(8, NULL, 2);
+		fflush(stderr);
+		errfd = mkostemp(errlog, O_CLOEXEC);
+		if (errfd >= 0) {
+			unlink(errlog);
+			dup2(errfd, 2);
+			dup2(errfd, 1);
+		}
+	}
 	ret = kab_agent_run(&o);
+	if (errfd >= 0)
+		console_tail(errfd, o.out_fd);
 	if (guest)
 		fprintf(stderr, "kab-agent: %s, powering off\n",
 			ret ? "the job failed" : "done");

@@ -27,8 +27,9 @@ char *kab_record_encode(const char *type, json_t *body, size_t *len)
 	int n;
 
 	json_object_set_new(obj, "t", json_string(type));
+	/* ASCII: a console and a lab's log keep it byte for byte */
 	payload = json_dumps(obj, JSON_COMPACT | JSON_SORT_KEYS |
-			     JSON_REAL_PRECISION(17));
+			     JSON_ENSURE_ASCII | JSON_REAL_PRECISION(17));
 	json_decref(obj);
 	if (!payload)
 		return NULL;
