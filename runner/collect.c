@@ -38,6 +38,7 @@ struct kab_collector {
 	/* the target's own metrics of a whole iteration (kab_iter_extra) */
 	kab_iter_extra_fn extra;
 	void *extra_ctx;
+	json_t *facts;		/* the target's, over the guest's */
 };
 
 const char *kab_run_status_name(enum kab_run_status st)
@@ -124,6 +125,8 @@ static int on_start(struct kab_collector *c, json_t *body)
 	c->started = true;
 	c->expected = iterations;
 	st.host = clean_json(host, 0);
+	if (c->facts && json_is_object(st.host))
+		json_object_update(st.host, c->facts);
 	st.resolved = clean_json(resolved, 0);
 	release = clean_str(json_object_get(host, "release"), 255);
 	cmdline = clean_str(json_object_get(host, "cmdline"), 4096);
@@ -321,6 +324,12 @@ struct kab_collector *kab_collector_new(const struct kab_collect_ops *ops,
 	return c;
 }
 
+void kab_collector_set_facts(struct kab_collector *c, json_t *facts)
+{
+	json_decref(c->facts);
+	c->facts = json_incref(facts);
+}
+
 void kab_collector_set_extra(struct kab_collector *c, kab_iter_extra_fn fn,
 			     void *ctx)
 {
@@ -376,6 +385,11 @@ bool kab_collector_started(const struct kab_collector *c)
 	return c->started;
 }
 
+bool kab_collector_ended(const struct kab_collector *c)
+{
+	return c->ended;
+}
+
 int kab_collector_lost(const struct kab_collector *c)
 {
 	return c->lost;
@@ -389,6 +403,7 @@ void kab_collector_free(struct kab_collector *c)
 	metrics_reset(c);
 	json_decref(c->seen);
 	json_decref(c->run_seen);
+	json_decref(c->facts);
 	free(c->message);
 	free(c);
 }

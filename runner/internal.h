@@ -164,6 +164,8 @@ double kab_hostload_other(const struct kab_hostload *h);
  * QEMU version and CPU; said once a process).
  */
 bool kab_kvm_usable(const char *cache_dir, const char *qemu_version);
+/* Does this CPU say it has VMX or SVM (/proc/cpuinfo)? */
+bool kab_cpu_has_virt(void);
 /* The first line of QEMU's --version, "" when it says nothing. */
 void kab_qemu_version(const char *qemu, char *buf, size_t n);
 /* A boot found it broken: say why in one line, remember it. */

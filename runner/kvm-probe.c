@@ -44,6 +44,17 @@ static char *machine_key(const char *qemu_version)
 			 virt);
 }
 
+bool kab_cpu_has_virt(void)
+{
+	struct strbuf cpu = STRBUF_INIT;
+	bool has = false;
+
+	if (!read_file("/proc/cpuinfo", &cpu, NULL) && cpu.buf)
+		has = strstr(cpu.buf, " vmx") || strstr(cpu.buf, " svm");
+	strbuf_release(&cpu);
+	return has;
+}
+
 static char *cache_file(const char *cache_dir)
 {
 	return cache_dir ? xasprintf("%s/kvm-broken", cache_dir) : NULL;

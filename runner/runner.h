@@ -699,5 +699,92 @@ int kab_parse_cpulist(const char *s, void *cpu_set, struct kab_err *err);
 /* Is path a bzImage? */
 int kab_kernel_check(const char *path, struct kab_err *err);
 bool kab_collector_started(const struct kab_collector *c);
+/* Did the agent's end record arrive? */
+bool kab_collector_ended(const struct kab_collector *c);
+
+/* ------------------------------------------------------------------ */
+/* LAVA: a lab's boards (or this machine's dispatcher) as a target      */
+
+/* A JSON tree as a YAML document, by libyaml's emitter. */
+char *kab_yaml_from_json(json_t *root, struct kab_err *err);
+
+struct kab_lava_job_opts {
+	const char *name;		/* job_name */
+	const char *device_type;	/* "qemu", or the lab's board type */
+	const char *method;		/* "qemu" (tmpfs) or "tftp" (iPXE) */
+	const char *kernel_url;
+	const char *ramdisk_url;
+	const char *kernel_args;	/* the kernel's own */
+	const char *agent_args;		/* the agent's, after "--" */
+	double boot_seconds;		/* the boot action's timeout */
+	double test_seconds;		/* the test action's */
+};
+
+/* The job definition of one boot; kab_yaml_from_json writes it. */
+json_t *kab_lava_job(const struct kab_lava_job_opts *o);
+/* The agent's last console line, as a regular expression (LAVA's). */
+extern const char *kab_lava_end_pattern;
+/* Can s go on a kernel command line through LAVA?  err names the fix. */
+int kab_lava_cmdline_check(const char *s, struct kab_err *err);
+
+/* A qemu device dictionary for the dispatcher on this machine. */
+struct kab_lava_device_opts {
+	const char *qemu;		/* the QEMU binary */
+	const char *mem;		/* "2G" */
+	int smp;
+	const char *accel;		/* "kvm" or "tcg" */
+};
+json_t *kab_lava_qemu_device(const struct kab_lava_device_opts *d);
+
+/* A job's log, entry by entry: the console lines go to fn. */
+typedef int (*kab_lava_line_fn)(void *ctx, const char *line, size_t n);
+struct kab_lava_log {
+	kab_lava_line_fn fn;
+	void *ctx;
+	struct strbuf line;		/* a partial entry */
+	bool overlong;			/* the entry in hand is too long */
+	uint64_t target_lines;		/* console lines */
+	uint64_t skipped;		/* lines that were no entry */
+	char *result;			/* the job's: "pass", "fail" */
+	char *error_type;		/* LAVA's, when it failed the job */
+	char *error_msg;
+	char *first_error;		/* the first error it logged */
+	char *version;			/* the dispatcher's */
+};
+void kab_lava_log_init(struct kab_lava_log *l, kab_lava_line_fn fn,
+		       void *ctx);
+/* -1 when fn said so (it could not store); entries always go on. */
+int kab_lava_log_feed(struct kab_lava_log *l, const void *buf, size_t n);
+int kab_lava_log_finish(struct kab_lava_log *l);
+void kab_lava_log_release(struct kab_lava_log *l);
+
+struct kab_lava_opts {
+	const char *url;		/* "local": lava-run on this machine */
+	const char *device_type;	/* NULL: qemu */
+	const char *method;		/* NULL: qemu, or tftp */
+	const char *lava_run;		/* NULL: lava-run from PATH */
+};
+
+/*
+ * The job definition kab submits for one boot of q->kernel, as YAML,
+ * contacting nothing (--dry-run); NULL with err.
+ */
+char *kab_lava_definition(const struct kab_target_opts *o,
+			  const struct kab_qemu_opts *q,
+			  const struct kab_lava_opts *l, struct kab_err *err);
+/*
+ * Run that job and feed the console's records to the collector; boot
+ * tells how it went (accel "lava", qemu_version the dispatcher's).
+ * The device, its type and the worker become host facts of the run.
+ */
+int kab_target_lava(const struct kab_target_opts *o,
+		    const struct kab_qemu_opts *q,
+		    const struct kab_lava_opts *l, struct kab_collector *c,
+		    struct kab_boot *boot, struct kab_err *err);
+/*
+ * Facts the target knows of the machine, merged into the host facts of
+ * the start record (the target's win over the guest's).
+ */
+void kab_collector_set_facts(struct kab_collector *c, json_t *facts);
 
 #endif /* KAB_RUNNER_H */

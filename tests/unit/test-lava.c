@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-lava.c - what kab hands LAVA and what it reads back: a record
+ * through LAVA's ShellLogger and log comes out as the agent wrote it,
+ * entries that are not the console's stay out, and the YAML kab writes
+ * reads back as the same tree.
+ */
+#include <yaml.h>
+
+#include "test.h"
+#include "../../runner/runner.h"
+
+struct lines {
+	struct strbuf all;
+	int n;
+};
+
+static int on_line(void *ctx, const char *s, size_t n)
+{
+	struct lines *l = ctx;
+
+	strbuf_add(&l->all, s, n);
+	strbuf_add(&l->all, "\n", 1);
+	l->n++;
+	return 0;
+}
+
+/* What LAVA's ShellLogger does to a console line, then its log entry. */
+static char *logged(const char *console, bool server)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+	json_t *e;
+	char *out, *line;
+
+	for (p = console; *p; p++) {
+		if (*p == '"')
+			strbuf_add(&sb, "\\", 1);
+		if (*p != '\r' && *p != '\x1b')
+			strbuf_add(&sb, p, 1);
+	}
+	e = json_pack("{s:s, s:s, s:s}", "dt", "2026-12-05T12:00:00.000000",
+		      "lvl", "target", "msg", sb.buf ? sb.buf : "");
+	line = json_dumps(e, JSON_COMPACT);
+	out = xasprintf("%s%s\n", server ? "- " : "", line);
+	free(line);
+	json_decref(e);
+	strbuf_release(&sb);
+	return out;
+}
+
+static void test_record_survives_the_log(void **state)
+{
+	json_t *body = json_pack("{s:s, s:s}", "message",
+				 "a \"quoted\" \\\" and \\\\ end\\",
+				 "name", "caf\xc3\xa9");
+	struct kab_lava_log log;
+	struct lines l = { STRBUF_INIT, 0 };
+	size_t len, i;
+	char *rec, *entry;
+	int server;
+
+	(void)state;
+	rec = kab_record_encode("log", body, &len);
+	/* records are ASCII: a lab's log keeps them byte for byte */
+	for (i = 0; i < len; i++)
+		assert_true((unsigned char)rec[i] < 0x80);
+	rec[len - 1] = '\0';
+	for (server = 0; server < 2; server++) {
+		kab_lava_log_init(&log, on_line, &l);
+		entry = logged(rec, server);
+		/* fed a byte at a time: an entry across reads is one */
+		for (i = 0; entry[i]; i++)
+			assert_int_equal(kab_lava_log_feed(&log, entry + i, 1),
+					 0);
+		kab_lava_log_finish(&log);
+		assert_int_equal(log.target_lines, 1);
+		assert_int_equal(l.all.len, len);
+		assert_memory_equal(l.all.buf, rec, len - 1);
+		strbuf_reset(&l.all);
+		free(entry);
+		kab_lava_log_release(&log);
+	}
+	free(rec);
+	json_decref(body);
+	strbuf_release(&l.all);
+}
+
+static void test_entries_not_the_console(void **state)
+{
+	static const char text[] =
+		"{\"dt\": \"x\", \"lvl\": \"info\", \"msg\": \"lava-dispatcher, "
+		"installed at version: 2023.01\"}\n"
+		"not an entry at all\n"
+		"{\"lvl\": \"debug\", \"msg\": \"@KAB1 2 00000000 {}\"}\n"
+		"{\"lvl\": \"error\", \"msg\": \"first\\u001b[31m\"}\n"
+		"{\"lvl\": \"error\", \"msg\": \"second\"}\n"
+		"{\"lvl\": \"target\", \"msg\": \"Linux version 6.1\"}\n"
+		"{\"lvl\": \"results\", \"msg\": {\"case\": \"lava-test-monitor\", "
+		"\"result\": \"pass\"}}\n"
+		"- {\"lvl\": \"results\", \"msg\": {\"case\": \"job\", \"result\": "
+		"\"fail\", \"error_type\": \"Infrastructure\", \"error_msg\": "
+		"\"bootloader-interrupt timed out\"}}\n"
+		"{\"lvl\": \"target\", \"msg\": \"no newline at the end\"}";
+	struct lines l = { STRBUF_INIT, 0 };
+	struct kab_lava_log log;
+
+	(void)state;
+	kab_lava_log_init(&log, on_line, &l);
+	assert_int_equal(kab_lava_log_feed(&log, text, sizeof(text) - 1), 0);
+	assert_int_equal(kab_lava_log_finish(&log), 0);
+	/* only the target's lines, the debug entry's record is not one */
+	assert_string_equal(l.all.buf, "Linux version 6.1\n"
+				       "no newline at the end\n");
+	assert_int_equal(log.skipped, 1);
+	assert_string_equal(log.version, "2023.01");
+	assert_string_equal(log.result, "fail");
+	assert_string_equal(log.error_type, "Infrastructure");
+	assert_string_equal(log.error_msg, "bootloader-interrupt timed out");
+	/* the first error, its escape made harmless */
+	assert_non_null(log.first_error);
+	assert_null(strchr(log.first_error, '\x1b'));
+	assert_int_equal(strncmp(log.first_error, "first", 5), 0);
+	kab_lava_log_release(&log);
+	strbuf_release(&l.all);
+}
+
+static void test_overlong_entry_dropped(void **state)
+{
+	struct lines l = { STRBUF_INIT, 0 };
+	struct kab_lava_log log;
+	char *big = xmalloc(1 << 20);
+	static const char after[] = "{\"lvl\": \"target\", \"msg\": \"after\"}\n";
+	size_t i;
+
+	(void)state;
+	memset(big, 'x', 1 << 20);
+	kab_lava_log_init(&log, on_line, &l);
+	kab_lava_log_feed(&log, "{\"lvl\": \"target\", \"msg\": \"", 27);
+	/* 65 MiB of one entry: more than any record, dropped whole */
+	for (i = 0; i < 65; i++)
+		kab_lava_log_feed(&log, big, 1 << 20);
+	assert_true(log.line.len < (1u << 20) * 65);
+	kab_lava_log_feed(&log, "\"}\n", 3);
+	kab_lava_log_feed(&log, after, sizeof(after) - 1);
+	kab_lava_log_finish(&log);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.all.buf, "after\n");
+	assert_int_equal(log.skipped, 1);
+	kab_lava_log_release(&log);
+	strbuf_release(&l.all);
+	free(big);
+}
+
+/* The scalars of a YAML text, in order, with their styles' verdict. */
+static void scalars(const char *text, struct strbuf *out)
+{
+	yaml_parser_t p;
+	yaml_event_t ev;
+	bool done = false;
+
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_string(&p, (const unsigned char *)text,
+				     strlen(text));
+	while (!done) {
+		assert_true(yaml_parser_parse(&p, &ev));
+		if (ev.type == YAML_SCALAR_EVENT)
+			strbuf_addf(out, "%s%s|", ev.data.scalar.plain_implicit &&
+				    ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE ?
+				    "" : "'", (char *)ev.data.scalar.value);
+		done = ev.type == YAML_STREAM_END_EVENT;
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&p);
+}
+
+static void test_yaml_reads_back(void **state)
+{
+	json_t *v = json_pack("{s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:[s, s]}",
+			      "n", "4092", "b", "yes", "e", "", "c",
+			      "a: b # c", "i", 7, "q", "\"x'\n", "z", "-x",
+			      "l", "null", "~");
+	struct strbuf sb = STRBUF_INIT;
+	struct kab_err err;
+	char *y = kab_yaml_from_json(v, &err);
+
+	(void)state;
+	assert_non_null(y);
+	scalars(y, &sb);
+	/*
+	 * a string that would read as a number, bool (YAML 1.1's n too)
+	 * or null is quoted; "-x" is a plain string
+	 */
+	assert_string_equal(sb.buf, "'n|'4092|b|'yes|e|'|c|'a: b # c|i|7|"
+				    "q|'\"x'\n|z|-x|l|'null|'~|");
+	free(y);
+	strbuf_release(&sb);
+	json_decref(v);
+}
+
+static void test_cmdline_check(void **state)
+{
+	struct kab_err err;
+
+	(void)state;
+	assert_int_equal(kab_lava_cmdline_check("mitigations=off "
+						"transparent_hugepage=never",
+						&err), 0);
+	assert_int_equal(kab_lava_cmdline_check("a=\"b c\"", &err), -1);
+	assert_non_null(strstr(err.msg, "'\"'"));
+	assert_int_equal(kab_lava_cmdline_check("a={kernel}", &err), -1);
+	assert_int_equal(kab_lava_cmdline_check("$(reboot)", &err), -1);
+	assert_int_equal(kab_lava_cmdline_check("a\nb", &err), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_record_survives_the_log),
+		cmocka_unit_test(test_entries_not_the_console),
+		cmocka_unit_test(test_overlong_entry_dropped),
+		cmocka_unit_test(test_yaml_reads_back),
+		cmocka_unit_test(test_cmdline_check),
+	};
+
+	return cmocka_run_group_tests_name("lava", tests, NULL, NULL);
+}
