@@ -95,6 +95,9 @@ static void ab_usage(FILE *f)
 		"  --resume ID               continue A/B ID where it stopped "
 		"(its number\n"
 		"                            is printed when it starts)\n"
+		"\nAs LAVA jobs, run by the dispatcher here (lava-run, a qemu "
+		"device):\n"
+		"  --target lava:local\n"
 		"\nOn a test machine instead of QEMU:\n"
 		"  --target ssh://[user@]host[:port]\n"
 		"  --a-setup CMD, --b-setup CMD   run there (sh -c) before each "
@@ -286,6 +289,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 	struct build_args ba = { 0 };
 	struct kab_ssh ssh = { 0 };
 	const char *target = NULL;
+	struct kab_lava_opts lava = { 0 };
 	double setup_timeout = 600;
 	struct kab_err err;
 
@@ -474,7 +478,21 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		      (size_t)(max_boots ? max_boots : boots), 0.05, noise);
 	if (!max_boots)
 		max_boots = boots;
-	if (target && strcmp(target, "qemu")) {
+	if (target && !strcmp(target, "lava:local")) {
+		if (clk.clock.kind) {
+			rc = cli_error(EXIT_USAGE, "--clock is QEMU's: a LAVA "
+				       "device is timed by its own clock");
+			goto out;
+		}
+		lava.url = "local";
+		lava.method = "qemu";
+		lava.lava_run = getenv("KAB_LAVA_RUN");
+	} else if (target && !strncmp(target, "lava:", 5)) {
+		rc = cli_error(EXIT_USAGE, "--target %s: kab runs LAVA jobs "
+			       "with the dispatcher on this machine "
+			       "(lava:local)", target);
+		goto out;
+	} else if (target && strcmp(target, "qemu")) {
 		if (clk.clock.kind) {
 			rc = cli_error(EXIT_USAGE, "--clock is QEMU's: a test "
 				       "machine is timed by its own clock");
@@ -647,6 +665,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 				c.label = s->label;
 				c.commit = s->build.commit;
 				c.qemu = ssh.dest ? NULL : &s->q;
+				c.lava = lava.url ? &lava : NULL;
 				c.ssh = ssh.dest ? &ssh : NULL;
 				if (ssh.dest && switch_side(&ssh, s,
 							    setup_timeout)) {

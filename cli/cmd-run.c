@@ -46,10 +46,18 @@ static void run_usage(FILE *f)
 		"                    perf-stat,dmesg,perf-profile; "
 		"perf-profile=HZ samples at\n"
 		"                    HZ (800 by default, as lkp)\n"
-		"  --target T        local (default: this machine), qemu, or\n"
-		"                    ssh://[user@]host[:port]: a test machine "
-		"(the agent is\n"
-		"                    copied there; ssh's config applies)\n"
+		"  --target T        local (default: this machine), qemu, "
+		"ssh://[user@]host[:port]\n"
+		"                    (a test machine: the agent is copied "
+		"there; ssh's config\n"
+		"                    applies), or lava:local (a LAVA job per "
+		"boot, run by the\n"
+		"                    dispatcher here, lava-run)\n"
+		"  --device-type T   lava: the device type (qemu; another is "
+		"an x86 board,\n"
+		"                    booted by TFTP and iPXE)\n"
+		"  --dry-run         lava: print each boot's job definition "
+		"(YAML), run nothing\n"
 		"  --kernel PATH     qemu: the bzImage to boot (default: the "
 		"newest /boot/vmlinuz-*)\n"
 		"  --cmdline S       qemu: added to the kernel command line\n"
@@ -107,6 +115,8 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		{ "only", required_argument, NULL, 'o' },
 		{ "monitors", required_argument, NULL, 'm' },
 		{ "target", required_argument, NULL, 't' },
+		{ "device-type", required_argument, NULL, 'D' },
+		{ "dry-run", no_argument, NULL, 'N' },
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "cmdline", required_argument, NULL, 'c' },
 		{ "clock", required_argument, NULL, 'C' },
@@ -125,6 +135,8 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 	struct run_ctx c = { .iterations = 3 };
 	struct kab_qemu_opts q = { .mem = "2G", .boot_timeout = 120 };
 	struct kab_ssh ssh = { 0 };
+	struct kab_lava_opts lava = { 0 };
+	bool dry_run = false;
 	const char *target = "local";
 	char *default_kernel = NULL, *cache = NULL, *plugin = NULL;
 	struct build_args ba = { 0 };
@@ -190,14 +202,29 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 			break;
 		case 't':
 			if (strcmp(optarg, "local") && strcmp(optarg, "qemu") &&
-			    strncmp(optarg, "ssh://", 6)) {
+			    strncmp(optarg, "ssh://", 6) &&
+			    (strncmp(optarg, "lava:", 5) || !optarg[5])) {
 				free(sets);
 				free(only);
 				return cli_error(EXIT_USAGE, "--target '%s': use "
-						 "local, qemu or ssh://[user@]"
-						 "host[:port]", optarg);
+						 "local, qemu, ssh://[user@]"
+						 "host[:port] or lava:local",
+						 optarg);
 			}
 			target = optarg;
+			break;
+		case 'D':
+			if (!kab_name_ok(optarg, 64)) {
+				free(sets);
+				free(only);
+				return cli_error(EXIT_USAGE, "--device-type '%s': "
+						 "give a LAVA device type's "
+						 "name, such as qemu", optarg);
+			}
+			lava.device_type = optarg;
+			break;
+		case 'N':
+			dry_run = true;
 			break;
 		case 'k':
 			q.kernel = optarg;
@@ -288,7 +315,42 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 				       "DIR, the kernel tree to build");
 			goto out;
 		}
-		target = "qemu";
+		if (strncmp(target, "lava:", 5))
+			target = "qemu";
+	}
+	if ((lava.device_type || dry_run) && strncmp(target, "lava:", 5)) {
+		rc = cli_error(EXIT_USAGE, "--device-type and --dry-run need "
+			       "--target lava:local");
+		goto out;
+	}
+	if (!strncmp(target, "lava:", 5)) {
+		lava.url = target + 5;
+		lava.lava_run = getenv("KAB_LAVA_RUN");
+		lava.method = lava.device_type &&
+			      strcmp(lava.device_type, "qemu") ? "tftp" :
+								 "qemu";
+		if (strcmp(lava.url, "local") && !dry_run) {
+			rc = cli_error(EXIT_USAGE, "--target %s: kab runs LAVA "
+				       "jobs with the dispatcher on this "
+				       "machine (lava:local); --dry-run prints "
+				       "the job definitions for a server",
+				       target);
+			goto out;
+		}
+		if (q.cmdline && kab_lava_cmdline_check(q.cmdline, &err)) {
+			rc = cli_error(EXIT_USAGE, "%s", err.msg);
+			goto out;
+		}
+	}
+	if (dry_run) {
+		if (ba.tree) {
+			rc = cli_error(EXIT_USAGE, "--dry-run prints the job of "
+				       "a kernel built already: give --kernel "
+				       "PATH, not --tree");
+			goto out;
+		}
+		rc = runjob_dry_run(&c, &q, &lava, lists, nr_files);
+		goto out;
 	}
 	rc = cli_open_db(cli, db_opt, KAB_DB_WRITE, &c.db);
 	if (rc) {
@@ -307,7 +369,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 			c.label = short_sha;
 		}
 	}
-	if (!strcmp(target, "qemu")) {
+	if (!strcmp(target, "qemu") || !strncmp(target, "lava:", 5)) {
 		if (!q.kernel) {
 			default_kernel = kab_default_kernel();
 			if (!default_kernel) {
@@ -324,7 +386,10 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 			goto out_db;
 		}
 		q.cache_dir = cache;
-		q.plugin = plugin = runjob_plugin_path();
+		if (!strcmp(target, "qemu"))
+			q.plugin = plugin = runjob_plugin_path();
+		else
+			c.lava = &lava;
 		c.qemu = &q;
 		if (kab_kernel_check(q.kernel, &err)) {
 			rc = cli_error(EXIT_USAGE, "%s", err.msg);
@@ -332,7 +397,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		}
 	} else if (q.kernel || q.cmdline || q.clock.kind) {
 		rc = cli_error(EXIT_USAGE, "--kernel, --cmdline and --clock "
-			       "need --target qemu");
+			       "need --target qemu (or lava:)");
 		goto out_db;
 	} else if (!strncmp(target, "ssh://", 6)) {
 		if (kab_ssh_parse(target, &ssh, &err)) {

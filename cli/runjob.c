@@ -146,7 +146,8 @@ static int on_start(void *arg, const struct kab_run_start *st)
 	r.test = c->job->test;
 	r.params = json_object_get(jj, "params");
 	r.resolved = st->resolved;
-	r.target = c->qemu ? "qemu" : c->ssh ? "ssh" : "local";
+	r.target = c->lava ? "lava" : c->qemu ? "qemu" : c->ssh ? "ssh" :
+								 "local";
 	/* the boot's clock, resolved before QEMU started */
 	r.clock = c->qemu && c->boot && *c->boot->clock ?
 		  (char *)c->boot->clock : "wall";
@@ -366,7 +367,9 @@ static int run_once(struct run_ctx *c, const char *agent, bool *fatal)
 	if (c->qemu) {
 		progress_plain(c, true);
 		c->boot = &boot;
-		ret = kab_target_qemu(&o, c->qemu, col, &boot, &err);
+		ret = c->lava ? kab_target_lava(&o, c->qemu, c->lava, col,
+						&boot, &err) :
+				kab_target_qemu(&o, c->qemu, col, &boot, &err);
 		status = kab_collector_finish(col, &msg);
 		if (!ret)
 			outcome = kab_boot_classify(&boot,
@@ -547,5 +550,68 @@ int runjob_one(struct run_ctx *c, const char *agent, bool *fatal)
 			"samples are not used; booting once more");
 		rc = run_once(c, agent, fatal);
 	}
+	return rc;
+}
+
+int runjob_dry_run(struct run_ctx *c, struct kab_qemu_opts *q,
+		   const struct kab_lava_opts *l,
+		   const struct kab_joblist *lists, int nr_files)
+{
+	char *kernel = NULL, *cache, *agent, *yaml, *desc;
+	struct strbuf sb = STRBUF_INIT, vis = STRBUF_INIT;
+	struct kab_err err;
+	int i, j, rc = EXIT_OK;
+
+	if (!q->kernel) {
+		kernel = kab_default_kernel();
+		if (!kernel)
+			return cli_error(EXIT_USAGE, "no kernel in /boot: give "
+					 "--kernel PATH, or install "
+					 "linux-image-amd64 (make deps)");
+		q->kernel = kernel;
+	}
+	cache = cli_cache_dir();
+	if (!cache) {
+		free(kernel);
+		return EXIT_RUN;
+	}
+	q->cache_dir = cache;
+	agent = runjob_agent_path();
+	for (i = 0; i < nr_files && !rc; i++)
+		for (j = 0; j < lists[i].nr && !rc; j++) {
+			struct kab_target_opts o = {
+				.job = &lists[i].jobs[j],
+				.iterations = c->iterations,
+				.agent_path = agent,
+				.monitors = c->monitors,
+			};
+
+			yaml = kab_lava_definition(&o, q, l, &err);
+			if (!yaml) {
+				rc = cli_error(kab_kernel_check(q->kernel, NULL) ?
+					       EXIT_USAGE : EXIT_RUN, "%s",
+					       err.msg);
+				break;
+			}
+			desc = kab_job_describe(o.job);
+			/* a comment stays one line: \n shows as \\n */
+			strbuf_addf(&sb, "%s %s (%s)", o.job->suite,
+				    o.job->test, desc);
+			strbuf_add_visible(&vis, sb.buf, sb.len);
+			printf("---\n# kab: %s, %d iteration%s\n%s", vis.buf,
+			       c->iterations, c->iterations == 1 ? "" : "s",
+			       yaml);
+			strbuf_reset(&sb);
+			strbuf_reset(&vis);
+			free(desc);
+			free(yaml);
+		}
+	q->kernel = NULL;
+	q->cache_dir = NULL;
+	strbuf_release(&sb);
+	strbuf_release(&vis);
+	free(kernel);
+	free(cache);
+	free(agent);
 	return rc;
 }

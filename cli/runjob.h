@@ -18,6 +18,8 @@ struct run_ctx {
 	const struct kab_qemu_opts *qemu;	/* NULL: the local target */
 	const struct kab_boot *boot;		/* the qemu boot in flight */
 	struct kab_ssh *ssh;			/* or a machine over ssh */
+	const struct kab_lava_opts *lava;	/* with qemu: boots as LAVA
+						   jobs */
 	enum kab_boot_outcome last_outcome;	/* of the last boot */
 	bool brief;				/* one line per run */
 	int64_t ab_id;				/* kab ab's plan, or 0 */
@@ -62,5 +64,12 @@ int runjob_qemu_check(const struct kab_qemu_opts *q);
  * host-stall); 0 when the run is ok.  *fatal when storing failed.
  */
 int runjob_one(struct run_ctx *c, const char *agent, bool *fatal);
+/*
+ * --dry-run: the LAVA job definition of each job's boot on stdout, as
+ * YAML documents; nothing is run or stored.  An exit status.
+ */
+int runjob_dry_run(struct run_ctx *c, struct kab_qemu_opts *q,
+		   const struct kab_lava_opts *l,
+		   const struct kab_joblist *lists, int nr_files);
 
 #endif /* KAB_CLI_RUNJOB_H */

@@ -77,7 +77,7 @@ _kab()
 		return
 		;;
 	--target)
-		COMPREPLY=($(compgen -W "local qemu ssh://" -- "$cur"))
+		COMPREPLY=($(compgen -W "local qemu ssh:// lava:local" -- "$cur"))
 		compopt -o nospace 2>/dev/null
 		return
 		;;

@@ -14,7 +14,7 @@ libarchive-dev nettle-dev libelf-dev qemu-system-x86 linux-image-amd64
 stress-ng git
 libcmocka-dev sqlite3 python3 python3-yaml python3-scipy binutils bsdutils procps file
 chromium openssh-server openssh-client scdoc man-db bash-completion zsh
-debhelper dpkg-dev fakeroot lintian"
+debhelper dpkg-dev fakeroot lintian lava-dispatcher lava-common"
 if [ "${1:-}" = fuzz ]; then
 	pkgs="$pkgs clang libclang-rt-14-dev"
 fi

@@ -112,6 +112,22 @@ else
 fi
 
 echo
+echo "== a boot as a LAVA job: lava-run (the dispatcher here) on kab's qemu device,"
+echo "   against the qemu target's boots above; malloc1 1 s x 1, 3 boots, wall clock"
+if command -v lava-run >/dev/null && command -v qemu-system-x86_64 >/dev/null &&
+   ls /boot/vmlinuz-* >/dev/null 2>&1; then
+	export XDG_CACHE_HOME="$TMP/cache"
+	for b in 1 2 3; do
+		$KAB --db "$TMP/q-lava.db" run --target lava:local --runs 1 \
+			--set nr_task=1 --set warmup=0 --set testtime=1s \
+			--monitors none jobs/will-it-scale-malloc1.yaml >/dev/null 2>&1
+	done
+	sqlite3 "$TMP/q-lava.db" "SELECT printf('  lava: from lava-run start: agent up %.1f s, first sample %.1f s, job done %.1f s (mean of %d boots, %s)', avg(hello), avg(first_sample), avg(seconds), count(*), qemu_version) FROM boots WHERE outcome = 'ok'"
+else
+	echo "  (no lava-run, QEMU or kernel in /boot: make deps installs them)"
+fi
+
+echo
 echo "== the perf-profile monitor's cost: malloc1 with and without it, interleaved"
 echo "   (per_process_ops, nr_task=1; every other monitor on every way;"
 echo "   the profile at lkp's 800 Hz and at 200 Hz, --monitors all,perf-profile=200)"

@@ -120,8 +120,8 @@ test_expect "every --target the docs and --help spell is one kab takes" '
 		sort -u >$TMP/targets
 	while read -r t; do
 		case "$t" in
-		qemu|local|ssh://*|TARGET|T|"") ;;
-		*) fail "--target $t is not qemu, local or ssh://[USER@]HOST[:PORT]" ;;
+		qemu|local|ssh://*|lava:local|TARGET|T|"") ;;
+		*) fail "--target $t is not qemu, local, lava:local or ssh://[USER@]HOST[:PORT]" ;;
 		esac
 	done <$TMP/targets
 	# and kab refuses the spelling it does not take, with the fix

@@ -1,0 +1,143 @@
+#!/bin/bash
+# The lava target with LAVA's own parts: the job definitions kab
+# writes pass lava-common's schema (strict), and lava-run, Debian's
+# dispatcher, runs them on a qemu device dictionary kab writes, booting
+# Debian's kernel under QEMU; the records come back through LAVA's log.
+. "$(dirname "$0")/lib.sh"
+
+QUICK="--set nr_task=1 --set warmup=0 --set testtime=1s --monitors none"
+JOB=$TOP/jobs/will-it-scale-malloc1.yaml
+# lava-common is Debian's python3's, not a virtualenv's
+LPY=/usr/bin/python3
+# the guests measure with the plain agent (ASan's malloc is not malloc1's)
+[ -z "${KAB_SAN:-}" ] || export KAB_AGENT=$TOP/build/kab-agent
+
+cat >$TMP/validate.py <<'EOF'
+import sys, yaml
+from lava_common.schemas import validate
+n = 0
+for d in yaml.safe_load_all(sys.stdin):
+    validate(d, strict=True, extra_context_variables=[])
+    n += 1
+print(n)
+EOF
+
+test_expect "--dry-run prints job definitions LAVA's schema takes, strict, and stores nothing" '
+	kab run --target lava:local --dry-run --runs 2 $QUICK $JOB >$TMP/q.yaml
+	cat $TMP/q.yaml
+	[ "$($LPY $TMP/validate.py <$TMP/q.yaml)" = 1 ]
+	grep -q "^device_type: qemu$" $TMP/q.yaml
+	grep -q "^    to: tmpfs$" $TMP/q.yaml
+	grep -q -- "-- --iterations 2 --monitors none --out /dev/console --console\"$" $TMP/q.yaml
+	# the ramdisk is kab'"'"'s initramfs, built and cached here
+	f=$(sed -n "s|^ *url: file://\(.*initramfs-.*\)$|\1|p" $TMP/q.yaml)
+	test -s "$f"
+	# a board: TFTP and iPXE, the agent'"'"'s arguments in the context
+	kab run --target lava:local --device-type x86-board --dry-run \
+		--cmdline mitigations=off $QUICK stress-ng-radixsort >$TMP/b.yaml
+	[ "$($LPY $TMP/validate.py <$TMP/b.yaml)" = 1 ]
+	grep -q "^    to: tftp$" $TMP/b.yaml
+	grep -q "^    method: ipxe$" $TMP/b.yaml
+	grep -q "extra_kernel_args: .* mitigations=off -- --iterations 3 " $TMP/b.yaml
+	# one document a job of the file
+	kab run --target lava:local --dry-run --set nr_task=[1,2] $JOB >$TMP/two.yaml
+	[ "$($LPY $TMP/validate.py <$TMP/two.yaml)" = 2 ]
+	test ! -e $KAB_DB
+'
+
+test_expect "what LAVA cannot take or kab cannot do is a usage error naming the fix" '
+	expect_error 2 "cannot go to LAVA.*leave out quotes" -- \
+		"$KAB" run --target lava:local --dry-run --cmdline "a=\"b\"" $JOB
+	expect_error 2 "lava:local.*--dry-run prints" -- \
+		"$KAB" run --target lava:http://lava.example $QUICK $JOB
+	expect_error 2 "device type" -- \
+		"$KAB" run --target lava:local --device-type "a b" --dry-run $JOB
+	expect_error 2 "need --target lava:local" -- \
+		"$KAB" run --dry-run $JOB
+	expect_error 2 "give --kernel PATH, not --tree" -- \
+		"$KAB" run --target lava:local --dry-run --tree /nonexistent $JOB
+	KAB_LAVA_RUN=/nonexistent expect_error 1 "lava-run is not installed.*lava-dispatcher" -- \
+		"$KAB" run --target lava:local $QUICK $JOB
+	test "$(sql "SELECT count(*) FROM runs")" = 0
+'
+
+test_expect "lava-run boots kab's job; the runs, their device and worker are stored" '
+	kab run --target lava:local --runs 2 $QUICK $JOB >$TMP/o 2>$TMP/e || {
+		cat $TMP/o $TMP/e
+		false
+	}
+	cat $TMP/o $TMP/e
+	[ "$(sql "SELECT target, status FROM runs")" = "lava|ok" ]
+	[ "$(sql "SELECT count(DISTINCT iteration) FROM samples WHERE metric = \"will-it-scale.per_process_ops\"")" = 2 ]
+	[ "$(sql "SELECT json_extract(host, \"\$.lava_device_type\") || \" \" || json_extract(host, \"\$.lava_worker\") FROM runs")" = "qemu $(hostname)" ]
+	[ "$(sql "SELECT json_extract(host, \"\$.release\") FROM runs")" = "$(basename $(ls /boot/vmlinuz-* | sort -V | tail -1) | sed s/vmlinuz-//)" ]
+	sql "SELECT outcome, accel, qemu_version FROM boots" >$TMP/b
+	grep -q "^ok|lava|lava-dispatcher 20" $TMP/b
+	# the kernel'"'"'s lines are the console'"'"'s, kept without the
+	# records (those are the samples); no noise note
+	$LPY -c "
+import sqlite3, sys, zlib
+blob, n = sqlite3.connect(sys.argv[1]).execute(\"SELECT console, console_bytes FROM boots\").fetchone()
+log = zlib.decompress(blob).decode()
+assert len(log) == n and \"Linux version\" in log, log[-2000:]
+assert \"kab-agent: done, powering off\" in log and \"@KAB\" not in log, log[-2000:]
+" "$KAB_DB"
+	not grep -q "noise" $TMP/e
+'
+
+test_expect "a job LAVA fails is a failed boot in LAVA's words, no samples" '
+	KAB_QEMU=/bin/false expect_error 1 "LAVA: Infrastructure" -- \
+		"$KAB" run --target lava:local --runs 1 $QUICK $JOB
+	[ "$(sql "SELECT count(*) FROM runs WHERE status = \"ok\"")" = 1 ]
+'
+
+# lava-run behind a filter that drops the records after the first
+# iteration: LAVA completes the job, the stream is short
+cat >$TMP/short-lava-run <<EOF
+#!/bin/bash
+/usr/bin/lava-run "\$@" 2>&1 >/dev/null | awk '
+	/iter_end/ { if (++n > 1) next }
+	n >= 1 && /@KAB/ && !/iter_end/ { next }
+	{ print; fflush() }' >&2
+EOF
+chmod +x $TMP/short-lava-run
+
+test_expect "a job LAVA calls complete whose record stream is short is an error, not a run (lava-run behind a filter that drops records)" '
+	KAB_LAVA_RUN=$TMP/short-lava-run expect_error 1 "LAVA completed the job, but the record stream stopped after 1 iteration without the agent" -- \
+		"$KAB" run --target lava:local --runs 2 $QUICK $JOB
+	[ "$(sql "SELECT status FROM runs ORDER BY id DESC LIMIT 1")" = failed ]
+	[ "$(sql "SELECT count(*) FROM runs WHERE status = \"ok\"")" = 1 ]
+'
+
+test_expect "^C cancels the LAVA job: lava-run and QEMU are gone, the run is interrupted" '
+	"$KAB" run --target lava:local --runs 3 --set nr_task=1 --set warmup=0 \
+		--set testtime=20s --monitors none $JOB >$TMP/o 2>$TMP/e &
+	pid=$!
+	for i in $(seq 600); do
+		grep -q "iteration 1 of 3" $TMP/e && break
+		sleep 0.2
+	done
+	kids=$(descendants $pid)
+	kill -INT $pid
+	rc=0
+	wait $pid || rc=$?
+	cat $TMP/e
+	[ $rc = 130 ]
+	gone_pids "$kids" 30
+	grep -q "LAVA: Canceled" $TMP/e
+	[ "$(sql "SELECT status FROM runs ORDER BY id DESC LIMIT 1")" = interrupted ]
+'
+
+test_expect "kab ab --target lava:local alternates the kernels, every boot a LAVA job" '
+	kab ab --target lava:local --a-cmdline transparent_hugepage=never \
+		--b-cmdline transparent_hugepage=always --job $JOB $QUICK \
+		--boots 2 --runs-per-boot 1 >$TMP/o 2>$TMP/e || {
+		cat $TMP/o $TMP/e
+		false
+	}
+	cat $TMP/o
+	[ "$(sql "SELECT group_concat(k.label || \"/\" || json_extract(r.host, \"\$.thp_enabled\"), \" \") FROM (SELECT * FROM runs WHERE id IN (SELECT run_id FROM boots WHERE ab_id IS NOT NULL) ORDER BY id) r JOIN kernels k ON k.id = r.kernel_id")" = "transparent_hugepage=never/never transparent_hugepage=always/always transparent_hugepage=never/never transparent_hugepage=always/always" ]
+	grep -q "will-it-scale.per_process_ops" $TMP/o
+'
+
+test_done
