@@ -17,7 +17,7 @@
 
 CC       ?= cc
 PKGS     := sqlite3 gsl yaml-0.1 jansson hwloc zlib libarchive nettle \
-	    libelf
+	    libelf libcurl
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
 	    -D_GNU_SOURCE $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -105,8 +105,9 @@ $(BUILD)/lib%.a:
 $(KAB): $(call obj,$(CLI_SRC)) $(LIBS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# The agent goes into every initramfs: only the libraries it calls.
 $(KAB_AGENT): $(call obj,cli/agent.c) $(LIBRUNNER) $(LIBCOMMON)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(LDLIBS)
 
 # Loaded into QEMU: never sanitized, nothing of kab's libraries in it;
 # built with the flags the rest is (a package's hardening) but those.

@@ -61,6 +61,8 @@ int cmd_import(struct cli *cli, int argc, char **argv);
  */
 int cli_config_load(void);
 const char *cli_config_db(void);
+/* The last value of [section] key in the config file, or NULL. */
+const char *cli_config_get(const char *section, const char *key);
 const char *cli_config_path(void);
 char **cli_config_argv(const char *section, int skip, int *argc,
 		       char **argv);

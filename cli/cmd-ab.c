@@ -95,9 +95,10 @@ static void ab_usage(FILE *f)
 		"  --resume ID               continue A/B ID where it stopped "
 		"(its number\n"
 		"                            is printed when it starts)\n"
-		"\nAs LAVA jobs, run by the dispatcher here (lava-run, a qemu "
-		"device):\n"
-		"  --target lava:local\n"
+		"\nAs LAVA jobs, on a lab's server (the token from "
+		"KAB_LAVA_TOKEN or the\nconfig's [lava] token) or run by the "
+		"dispatcher here (lava-run, a qemu device):\n"
+		"  --target lava:URL, --target lava:local\n"
 		"\nOn a test machine instead of QEMU:\n"
 		"  --target ssh://[user@]host[:port]\n"
 		"  --a-setup CMD, --b-setup CMD   run there (sh -c) before each "
@@ -478,20 +479,16 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		      (size_t)(max_boots ? max_boots : boots), 0.05, noise);
 	if (!max_boots)
 		max_boots = boots;
-	if (target && !strcmp(target, "lava:local")) {
+	if (target && !strncmp(target, "lava:", 5)) {
 		if (clk.clock.kind) {
 			rc = cli_error(EXIT_USAGE, "--clock is QEMU's: a LAVA "
 				       "device is timed by its own clock");
 			goto out;
 		}
-		lava.url = "local";
-		lava.method = "qemu";
-		lava.lava_run = getenv("KAB_LAVA_RUN");
-	} else if (target && !strncmp(target, "lava:", 5)) {
-		rc = cli_error(EXIT_USAGE, "--target %s: kab runs LAVA jobs "
-			       "with the dispatcher on this machine "
-			       "(lava:local)", target);
-		goto out;
+		rc = runjob_lava_target(target, false, &lava);
+		if (rc)
+			goto out;
+		lava.queue_timeout = timeout;
 	} else if (target && strcmp(target, "qemu")) {
 		if (clk.clock.kind) {
 			rc = cli_error(EXIT_USAGE, "--clock is QEMU's: a test "

@@ -50,9 +50,12 @@ static void run_usage(FILE *f)
 		"ssh://[user@]host[:port]\n"
 		"                    (a test machine: the agent is copied "
 		"there; ssh's config\n"
-		"                    applies), or lava:local (a LAVA job per "
-		"boot, run by the\n"
-		"                    dispatcher here, lava-run)\n"
+		"                    applies), lava:URL (a LAVA server: a job "
+		"per boot; the\n"
+		"                    token from KAB_LAVA_TOKEN or [lava] token) "
+		"or lava:local\n"
+		"                    (the same jobs, run by the dispatcher "
+		"here, lava-run)\n"
 		"  --device-type T   lava: the device type (qemu; another is "
 		"an x86 board,\n"
 		"                    booted by TFTP and iPXE)\n"
@@ -70,7 +73,9 @@ static void run_usage(FILE *f)
 		"  --smp N, --mem M  qemu: CPUs (1 under icount, else 2) and "
 		"memory (2G) of\n"
 		"                    the guest\n"
-		"  --timeout S       qemu: kill the boot after S seconds\n"
+		"  --timeout S       qemu: kill the boot after S seconds; lava: "
+		"also how long\n"
+		"                    a job may wait queued (default 1 h)\n"
 		"  --tree DIR [--rev REV] [--kconfig FRAGMENT]... [--base B]\n"
 		"                    qemu: build the kernel first, as kab build "
 		"does; the\n"
@@ -208,8 +213,8 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 				free(only);
 				return cli_error(EXIT_USAGE, "--target '%s': use "
 						 "local, qemu, ssh://[user@]"
-						 "host[:port] or lava:local",
-						 optarg);
+						 "host[:port], lava:URL or "
+						 "lava:local", optarg);
 			}
 			target = optarg;
 			break;
@@ -320,23 +325,14 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 	}
 	if ((lava.device_type || dry_run) && strncmp(target, "lava:", 5)) {
 		rc = cli_error(EXIT_USAGE, "--device-type and --dry-run need "
-			       "--target lava:local");
+			       "--target lava:URL or lava:local");
 		goto out;
 	}
 	if (!strncmp(target, "lava:", 5)) {
-		lava.url = target + 5;
-		lava.lava_run = getenv("KAB_LAVA_RUN");
-		lava.method = lava.device_type &&
-			      strcmp(lava.device_type, "qemu") ? "tftp" :
-								 "qemu";
-		if (strcmp(lava.url, "local") && !dry_run) {
-			rc = cli_error(EXIT_USAGE, "--target %s: kab runs LAVA "
-				       "jobs with the dispatcher on this "
-				       "machine (lava:local); --dry-run prints "
-				       "the job definitions for a server",
-				       target);
+		rc = runjob_lava_target(target, dry_run, &lava);
+		if (rc)
 			goto out;
-		}
+		lava.queue_timeout = q.timeout;
 		if (q.cmdline && kab_lava_cmdline_check(q.cmdline, &err)) {
 			rc = cli_error(EXIT_USAGE, "%s", err.msg);
 			goto out;

@@ -12,6 +12,10 @@
  *		stats = true		# an option without a value: true/false
  *	[ci-gate]
  *		threshold = 2
+ *	[lava]
+ *		token = ...		# a LAVA server's user token
+ *		files = /srv/www/kab	# where the lab fetches kernels from,
+ *		files-url = http://host/kab	# and its URL
  *
  * Each section is a command (ci's as ci-gate and ci-matrix), each key
  * one of its long options: the options go before the command line's,
@@ -168,18 +172,30 @@ int cli_config_load(void)
 		    strcmp(cfg.v[n].key, "db"))
 			rc = cli_error(EXIT_USAGE, "%s:%d: [core] takes db "
 				       "only", cfg.path, cfg.v[n].line);
+		else if (!strcmp(cfg.v[n].section, "lava") &&
+			 strcmp(cfg.v[n].key, "token") &&
+			 strcmp(cfg.v[n].key, "files") &&
+			 strcmp(cfg.v[n].key, "files-url"))
+			rc = cli_error(EXIT_USAGE, "%s:%d: [lava] takes token, "
+				       "files and files-url", cfg.path,
+				       cfg.v[n].line);
 	return rc;
 }
 
-const char *cli_config_db(void)
+const char *cli_config_get(const char *section, const char *key)
 {
 	int i;
 
 	for (i = cfg.nr - 1; i >= 0; i--)
-		if (!strcmp(cfg.v[i].section, "core") &&
-		    !strcmp(cfg.v[i].key, "db"))
+		if (!strcmp(cfg.v[i].section, section) &&
+		    !strcmp(cfg.v[i].key, key))
 			return cfg.v[i].value;
 	return NULL;
+}
+
+const char *cli_config_db(void)
+{
+	return cli_config_get("core", "db");
 }
 
 /*

@@ -615,3 +615,52 @@ int runjob_dry_run(struct run_ctx *c, struct kab_qemu_opts *q,
 	free(agent);
 	return rc;
 }
+
+/* Where the user finds the job LAVA took: its page on the server. */
+static void lava_submitted(void *arg, long id)
+{
+	struct run_ctx *c = arg;
+	const char *url = c->lava->url;
+	size_t n = strlen(url);
+
+	if (cli_verbosity < 0)
+		return;
+	if (c->tty)
+		fputs("\r\033[K", stderr);
+	fprintf(stderr, "kab: [%d/%d] LAVA job %ld: %s%sscheduler/job/%ld\n",
+		c->job_nr, c->nr_jobs, id, url,
+		n && url[n - 1] == '/' ? "" : "/", id);
+}
+
+int runjob_lava_target(const char *target, bool dry_run,
+		       struct kab_lava_opts *l)
+{
+	const char *env = getenv("KAB_LAVA_TOKEN");
+	struct kab_lava_server srv;
+	struct kab_err err;
+
+	l->url = target + 5;
+	l->lava_run = getenv("KAB_LAVA_RUN");
+	l->submitted = lava_submitted;
+	l->method = l->device_type && strcmp(l->device_type, "qemu") ?
+		    "tftp" : "qemu";
+	l->files_dir = cli_config_get("lava", "files");
+	l->files_url = cli_config_get("lava", "files-url");
+	if (!l->files_dir != !l->files_url)
+		return cli_error(EXIT_USAGE, "%s: [lava] files and files-url "
+				 "go together: the directory the lab fetches "
+				 "from and its URL", cli_config_path());
+	if (!strcmp(l->url, "local"))
+		return 0;
+	l->token = env && *env ? env : cli_config_get("lava", "token");
+	if (kab_lava_server_init(&srv, l->url, l->token, &err))
+		return cli_error(EXIT_USAGE, "%s", err.msg);
+	kab_lava_server_free(&srv);
+	if (!l->token && !dry_run)
+		return cli_error(EXIT_USAGE, "no LAVA token: set KAB_LAVA_TOKEN "
+				 "or [lava] token in %s to a user token of the "
+				 "lab (never on the command line)",
+				 cli_config_path() ? cli_config_path() :
+				 "~/.config/kab/config");
+	return 0;
+}

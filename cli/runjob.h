@@ -65,6 +65,14 @@ int runjob_qemu_check(const struct kab_qemu_opts *q);
  */
 int runjob_one(struct run_ctx *c, const char *agent, bool *fatal);
 /*
+ * --target lava:URL (lava:local, or a server's http(s) URL) into l:
+ * the token from $KAB_LAVA_TOKEN, else [lava] token (a server needs
+ * one unless dry_run), the files' place from [lava] files and
+ * files-url.  0, or EXIT_USAGE once said.
+ */
+int runjob_lava_target(const char *target, bool dry_run,
+		       struct kab_lava_opts *l);
+/*
  * --dry-run: the LAVA job definition of each job's boot on stdout, as
  * YAML documents; nothing is run or stored.  An exit status.
  */

@@ -758,11 +758,57 @@ int kab_lava_log_feed(struct kab_lava_log *l, const void *buf, size_t n);
 int kab_lava_log_finish(struct kab_lava_log *l);
 void kab_lava_log_release(struct kab_lava_log *l);
 
+/* A LAVA server's REST API (v0.2). */
+struct kab_lava_server {
+	char *url;			/* as the user gave it */
+	char *api;			/* .../api/v0.2/ */
+	char *token;			/* never printed, never stored */
+};
+int kab_lava_server_init(struct kab_lava_server *s, const char *url,
+			 const char *token, struct kab_err *err);
+void kab_lava_server_free(struct kab_lava_server *s);
+/* Has the lab a device of that type whose health is Good? */
+int kab_lava_check_device_type(const struct kab_lava_server *s,
+			       const char *type, struct kab_err *err);
+int kab_lava_submit(const struct kab_lava_server *s, const char *yaml,
+		    long *id, struct kab_err *err);
+struct kab_lava_job_state {
+	char state[32];			/* Submitted ... Running ... Finished */
+	char health[32];		/* Unknown, Complete, Incomplete,
+					   Canceled */
+	char device[128];		/* once scheduled */
+};
+int kab_lava_job_state(const struct kab_lava_server *s, long id,
+		       struct kab_lava_job_state *st, struct kab_err *err);
+int kab_lava_device_worker(const struct kab_lava_server *s,
+			   const char *device, char *buf, size_t n,
+			   struct kab_err *err);
+/*
+ * The job's log from line start on, whole lines, into log: the lines
+ * read (0: none yet), -1 with err, -2 when the log's reader said stop.
+ */
+long kab_lava_job_log(const struct kab_lava_server *s, long id, long start,
+		      struct kab_lava_log *log, struct kab_err *err);
+int kab_lava_cancel(const struct kab_lava_server *s, long id,
+		    struct kab_err *err);
+
 struct kab_lava_opts {
-	const char *url;		/* "local": lava-run on this machine */
+	const char *url;		/* "local": lava-run on this machine,
+					   else the server's URL */
+	const char *token;		/* the server's user token */
 	const char *device_type;	/* NULL: qemu */
 	const char *method;		/* NULL: qemu, or tftp */
 	const char *lava_run;		/* NULL: lava-run from PATH */
+	/*
+	 * Where the lab's dispatchers fetch kab's kernel and initramfs:
+	 * kab copies them into files_dir, served as files_url.  Unset:
+	 * file:// URLs, which only a dispatcher on this machine reads.
+	 */
+	const char *files_dir;
+	const char *files_url;
+	double queue_timeout;		/* seconds a job may wait queued */
+	/* the server's job of the boot in flight, once submitted */
+	void (*submitted)(void *ctx, long job_id);
 };
 
 /*

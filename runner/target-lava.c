@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -44,6 +45,46 @@ static char *file_url(const char *path)
 	}
 	free(abs);
 	return strbuf_detach(&sb);
+}
+
+/*
+ * path where the lab fetches it: copied once into l->files_dir under
+ * its content's name (kernel-<sha>, initramfs-<sha>.cpio), served as
+ * l->files_url; a file:// URL without them.
+ */
+static char *publish(const struct kab_lava_opts *l, const char *path,
+		     const char *kind, struct kab_err *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *sha, *name, *dst;
+	size_t n;
+
+	if (!l->files_dir || !l->files_url)
+		return file_url(path);
+	sha = kab_file_sha256(path, err);
+	if (!sha)
+		return NULL;
+	name = xasprintf("%s-%.16s%s", kind, sha, strcmp(kind, "initramfs") ?
+			 "" : ".cpio");
+	free(sha);
+	dst = xasprintf("%s/%s", l->files_dir, name);
+	if (access(dst, R_OK)) {
+		if (read_file(path, &sb, err) ||
+		    write_file_atomic(dst, sb.buf ? sb.buf : "", sb.len, err)) {
+			strbuf_release(&sb);
+			free(dst);
+			free(name);
+			return NULL;
+		}
+		chmod(dst, 0644);
+	}
+	strbuf_release(&sb);
+	free(dst);
+	n = strlen(l->files_url);
+	dst = xasprintf("%s%s%s", l->files_url,
+			n && l->files_url[n - 1] == '/' ? "" : "/", name);
+	free(name);
+	return dst;
 }
 
 static const char *device_type(const struct kab_lava_opts *l)
@@ -96,8 +137,13 @@ static json_t *lava_job(const struct kab_target_opts *o,
 	free(job);
 	if (!initrd)
 		return NULL;
-	kurl = file_url(q->kernel);
-	rurl = file_url(initrd);
+	kurl = publish(l, q->kernel, "kernel", err);
+	rurl = kurl ? publish(l, initrd, "initramfs", err) : NULL;
+	if (!kurl || !rurl) {
+		free(kurl);
+		free(initrd);
+		return NULL;
+	}
 	/*
 	 * The kernel prints "Linux version" (LAVA waits for it), so no
 	 * quiet and no low loglevel here: the agent lowers the console's
@@ -354,9 +400,9 @@ static int run_local(const struct kab_target_opts *o,
 		kab_err_set(err, "fork: %s", strerror(errno));
 		goto out_dir;
 	}
-	facts = json_pack("{s:s, s:s, s:s, s:s}", "lava_server", "local",
+	facts = json_pack("{s:s, s:s, s:s, s:I}", "lava_server", "local",
 			  "lava_device_type", device_type(l), "lava_device",
-			  "kab-qemu", "lava_job", id);
+			  "kab-qemu", "lava_job", (json_int_t)atoll(id));
 	{
 		char host[256];
 
@@ -424,6 +470,149 @@ out:
 	return ret;
 }
 
+/* Sleep in ticks until t, or the user's stop. */
+static void wait_until(const struct kab_target_opts *o, double t)
+{
+	while (now_mono() < t && !(o->stop && *o->stop)) {
+		if (o->tick)
+			o->tick(o->tick_ctx);
+		usleep(200 * 1000);
+	}
+}
+
+static int run_server(const struct kab_target_opts *o,
+		      const struct kab_qemu_opts *q,
+		      const struct kab_lava_opts *l, json_t *def,
+		      struct kab_collector *c, struct kab_boot *boot,
+		      struct kab_err *err)
+{
+	struct lava_feed f = { .c = c, .console = STRBUF_INIT };
+	struct kab_lava_server srv;
+	struct kab_lava_job_state st = { "", "", "" };
+	double t0, queued_until, deadline, hello = 0, first = 0;
+	bool cancelled = false, running = false, timed_out = false;
+	long id, line = 0, got;
+	char *yaml;
+	int ret = -1;
+
+	if (kab_lava_server_init(&srv, l->url, l->token, err))
+		return -1;
+	if (kab_lava_check_device_type(&srv, device_type(l), err))
+		goto out;
+	yaml = kab_yaml_from_json(def, err);
+	if (!yaml)
+		goto out;
+	ret = kab_lava_submit(&srv, yaml, &id, err);
+	free(yaml);
+	if (ret)
+		goto out;
+	ret = -1;
+	if (l->submitted)
+		l->submitted(o->tick_ctx, id);
+	kab_lava_log_init(&f.log, on_line, &f);
+	t0 = now_mono();
+	queued_until = t0 + (l->queue_timeout > 0 ? l->queue_timeout : 3600);
+	deadline = 0;
+	for (;;) {
+		bool finished;
+
+		if (o->stop && *o->stop && !cancelled) {
+			kab_lava_cancel(&srv, id, NULL);
+			cancelled = true;
+		}
+		if (kab_lava_job_state(&srv, id, &st, err)) {
+			kab_lava_cancel(&srv, id, NULL);
+			goto out_log;
+		}
+		finished = !strcmp(st.state, "Finished");
+		if (!running && (finished || !strcmp(st.state, "Running"))) {
+			json_t *facts;
+			char worker[128];
+
+			running = true;
+			t0 = now_mono();
+			deadline = t0 + 120 +
+				   (q->boot_timeout > 0 ? q->boot_timeout : 300) +
+				   (q->timeout > 0 ? q->timeout :
+				    test_seconds(o));
+			facts = json_pack("{s:s, s:s, s:s, s:I}", "lava_server",
+					  srv.url, "lava_device_type",
+					  device_type(l), "lava_device",
+					  st.device, "lava_job", (json_int_t)id);
+			if (*st.device &&
+			    !kab_lava_device_worker(&srv, st.device, worker,
+						    sizeof(worker), NULL) &&
+			    *worker)
+				json_object_set_new(facts, "lava_worker",
+						    json_string(worker));
+			kab_collector_set_facts(c, facts);
+			json_decref(facts);
+		}
+		if (!running && !cancelled && now_mono() > queued_until) {
+			kab_lava_cancel(&srv, id, NULL);
+			kab_err_set(err, "LAVA job %ld stayed queued for %.0f s: "
+				    "no %s device took it; kab cancelled it "
+				    "(a longer --timeout waits longer)", id,
+				    now_mono() - (queued_until -
+						  (l->queue_timeout > 0 ?
+						   l->queue_timeout : 3600)),
+				    device_type(l));
+			goto out_log;
+		}
+		if (running) {
+			got = kab_lava_job_log(&srv, id, line, &f.log, err);
+			if (got == -2 && !cancelled) {
+				kab_lava_cancel(&srv, id, NULL);
+				cancelled = true;
+				kab_err_set(err, "storing the results failed");
+			} else if (got > 0) {
+				line += got;
+			}
+			if (!hello && kab_collector_started(c))
+				hello = now_mono() - t0;
+			if (!first && kab_collector_iterations(c) > 0)
+				first = now_mono() - t0;
+			/* the whole log is read once the job is over */
+			if (finished && got <= 0)
+				break;
+			if (!timed_out && deadline && now_mono() > deadline) {
+				kab_lava_cancel(&srv, id, NULL);
+				timed_out = true;
+			}
+		}
+		if (!finished || running)
+			wait_until(o, now_mono() + (running ? 1 : 2));
+	}
+	kab_lava_log_finish(&f.log);
+	boot->seconds = now_mono() - t0;
+	boot->hello = hello;
+	boot->first_sample = first;
+	snprintf(boot->accel, sizeof(boot->accel), "lava");
+	if (f.log.version)
+		snprintf(boot->qemu_version, sizeof(boot->qemu_version),
+			 "lava-dispatcher %s", f.log.version);
+	snprintf(boot->entry, sizeof(boot->entry), "bzimage");
+	snprintf(boot->clock, sizeof(boot->clock), "wall");
+	boot->smp = q->smp;
+	boot->console_len = f.console.len;
+	boot->console = f.console.buf ? strbuf_detach(&f.console) :
+					xstrdup("");
+	boot->problem = kab_console_problem(boot->console, boot->console_len);
+	if (!boot->problem && !kab_collector_ended(c)) {
+		boot->problem = lava_problem(&f.log, c, timed_out);
+		if (!boot->problem && !strcmp(st.health, "Canceled"))
+			boot->problem = xasprintf("LAVA cancelled job %ld", id);
+	}
+	boot->timed_out = timed_out;
+	ret = 0;
+out_log:
+	kab_lava_log_release(&f.log);
+	strbuf_release(&f.console);
+out:
+	kab_lava_server_free(&srv);
+	return ret;
+}
+
 int kab_target_lava(const struct kab_target_opts *o,
 		    const struct kab_qemu_opts *q,
 		    const struct kab_lava_opts *l, struct kab_collector *c,
@@ -435,15 +624,12 @@ int kab_target_lava(const struct kab_target_opts *o,
 	memset(boot, 0, sizeof(*boot));
 	boot->host_busy = -1;
 	boot->outcome = KAB_BOOT_FAILED;
-	if (strcmp(l->url, "local"))
-		return kab_err_set(err, "lava:%s: kab runs LAVA jobs with the "
-				   "dispatcher on this machine (lava:local); "
-				   "print the job for a server with --dry-run",
-				   l->url);
 	def = lava_job(o, q, l, err);
 	if (!def)
 		return -1;
-	ret = run_local(o, q, l, def, c, boot, err);
+	ret = strcmp(l->url, "local") ?
+	      run_server(o, q, l, def, c, boot, err) :
+	      run_local(o, q, l, def, c, boot, err);
 	json_decref(def);
 	return ret;
 }

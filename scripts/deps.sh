@@ -10,7 +10,7 @@ set -e
 
 pkgs="build-essential pkg-config
 libsqlite3-dev libgsl-dev libyaml-dev libjansson-dev libhwloc-dev zlib1g-dev
-libarchive-dev nettle-dev libelf-dev qemu-system-x86 linux-image-amd64
+libarchive-dev nettle-dev libelf-dev libcurl4-openssl-dev qemu-system-x86 linux-image-amd64
 stress-ng git
 libcmocka-dev sqlite3 python3 python3-yaml python3-scipy binutils bsdutils procps file
 chromium openssh-server openssh-client scdoc man-db bash-completion zsh

@@ -116,12 +116,12 @@ test_expect "every --target the docs and --help spell is one kab takes" '
 	# ssh://HOST, never ssh:HOST (kab refuses that)
 	bad=$(grep -n "ssh:[^/ ]" $(cat $TMP/texts) || true)
 	test -z "$bad" || fail "ssh:HOST spelled: $bad"
-	grep -ho -- "--target[ =][^ \`\"]*" $(cat $TMP/texts) | sed "s/--target[ =]//" |
+	grep -ho -- "--target[ =][^ \`\"]*" $(cat $TMP/texts) | sed "s/--target[ =]//; s/,\$//" |
 		sort -u >$TMP/targets
 	while read -r t; do
 		case "$t" in
-		qemu|local|ssh://*|lava:local|TARGET|T|"") ;;
-		*) fail "--target $t is not qemu, local, lava:local or ssh://[USER@]HOST[:PORT]" ;;
+		qemu|local|ssh://*|lava:local|lava:URL|lava:http://*|lava:https://*|TARGET|T|"") ;;
+		*) fail "--target $t is not qemu, local, lava:local, lava:URL or ssh://[USER@]HOST[:PORT]" ;;
 		esac
 	done <$TMP/targets
 	# and kab refuses the spelling it does not take, with the fix

@@ -48,11 +48,22 @@ test_expect "--dry-run prints job definitions LAVA's schema takes, strict, and s
 test_expect "what LAVA cannot take or kab cannot do is a usage error naming the fix" '
 	expect_error 2 "cannot go to LAVA.*leave out quotes" -- \
 		"$KAB" run --target lava:local --dry-run --cmdline "a=\"b\"" $JOB
-	expect_error 2 "lava:local.*--dry-run prints" -- \
+	# a server: its token from the environment or the config only
+	expect_error 2 "no LAVA token: set KAB_LAVA_TOKEN or \[lava\] token" -- \
 		"$KAB" run --target lava:http://lava.example $QUICK $JOB
+	expect_error 2 "give the server.s URL" -- \
+		"$KAB" run --target lava:ftp://lava.example $QUICK $JOB
+	mkdir -p $HOME/.config/kab
+	printf "[lava]\n\tfiles = /srv\n" >$HOME/.config/kab/config
+	expect_error 2 "files and files-url go together" -- \
+		"$KAB" run --target lava:local $QUICK $JOB
+	printf "[lava]\n\tpassword = x\n" >$HOME/.config/kab/config
+	expect_error 2 "\[lava\] takes token, files and files-url" -- \
+		"$KAB" run --target lava:local $QUICK $JOB
+	rm $HOME/.config/kab/config
 	expect_error 2 "device type" -- \
 		"$KAB" run --target lava:local --device-type "a b" --dry-run $JOB
-	expect_error 2 "need --target lava:local" -- \
+	expect_error 2 "need --target lava:URL or lava:local" -- \
 		"$KAB" run --dry-run $JOB
 	expect_error 2 "give --kernel PATH, not --tree" -- \
 		"$KAB" run --target lava:local --dry-run --tree /nonexistent $JOB
