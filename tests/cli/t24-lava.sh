@@ -151,4 +151,102 @@ test_expect "kab ab --target lava:local alternates the kernels, every boot a LAV
 	grep -q "will-it-scale.per_process_ops" $TMP/o
 '
 
+# A stand-in for a LAVA server's REST API in front of the real lava-run
+# (tests/cli/fake-lava-server), on the qemu device below.
+cat >$TMP/device.yaml <<'EOF'
+device_info: []
+parameters: {}
+actions:
+  deploy:
+    connections: {serial: {}, lxc: {}}
+    methods: {image: {}}
+  boot:
+    connections: {serial: {}}
+    methods:
+      qemu:
+        parameters:
+          command: qemu-system-x86_64
+          boot_options: {root: /dev/ram0, console: "ttyS0,115200"}
+          options: [-cpu max, -m 2G, -smp 2, -nographic, -no-reboot, -accel tcg]
+available_architectures: [x86_64]
+timeouts: {actions: {}, connections: {}}
+constants:
+  kernel-start-message: "Linux version [0-9]"
+  shutdown-message: "reboot: Power down"
+  default-shell-prompt: "kab-agent: "
+  spawn_maxread: "4092"
+  failure_retry: 1
+  boot_retry: 0
+  posix: {lava_test_sh_cmd: /bin/sh, lava_test_results_dir: /lava-%s, lava_test_shell_file: ~/.bashrc}
+EOF
+TOKEN=s3cr3t-t0ken-of-the-lab
+SRV_PID=
+srv_start() {
+	[ -z "$SRV_PID" ] || kill $SRV_PID 2>/dev/null
+	PORT=$($LPY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	mkdir -p $TMP/srv-$1
+	$LPY $TOP/tests/cli/fake-lava-server $PORT $TMP/srv-$1 $TMP/device.yaml $1 $TOKEN &
+	SRV_PID=$!
+	URL=http://127.0.0.1:$PORT/
+	for i in $(seq 50); do
+		(exec 3<>/dev/tcp/127.0.0.1/$PORT) 2>/dev/null && break
+		sleep 0.1
+	done
+}
+trap '[ -z "$SRV_PID" ] || kill $SRV_PID 2>/dev/null; rm -rf "$TMP"' EXIT
+
+test_expect "lava:URL submits through the REST API with the token and stores device and worker (a stand-in server in front of lava-run)" '
+	srv_start ok
+	export KAB_LAVA_TOKEN=$TOKEN
+	kab run --target lava:$URL --runs 2 $QUICK $JOB >$TMP/o 2>$TMP/e || {
+		cat $TMP/o $TMP/e
+		false
+	}
+	cat $TMP/e
+	grep -q "^kab: \[1/1\] LAVA job 1: ${URL}scheduler/job/1$" $TMP/e
+	id=$(sql "SELECT max(id) FROM runs")
+	[ "$(sql "SELECT target, status FROM runs WHERE id = $id")" = "lava|ok" ]
+	[ "$(sql "SELECT count(DISTINCT iteration) FROM samples WHERE run_id = $id AND metric = \"will-it-scale.per_process_ops\"")" = 2 ]
+	[ "$(sql "SELECT json_extract(host, \"\$.lava_device\") || \" \" || json_extract(host, \"\$.lava_worker\") || \" \" || json_extract(host, \"\$.lava_job\") FROM runs WHERE id = $id")" = "fake01 fakeworker 1" ]
+	# every request carried the token; it is nowhere in the database
+	not grep -q "no-token" $TMP/srv-ok/requests
+	grep -q "^POST /api/v0.2/jobs/ token$" $TMP/srv-ok/requests
+	not grep -aq "$TOKEN" $KAB_DB
+	unset KAB_LAVA_TOKEN
+'
+
+test_expect "a server that cannot be reached, a bad token, an unknown device type, offline devices: one line each, nothing stored" '
+	before=$(sql "SELECT count(*) FROM runs")
+	srv_start ok
+	KAB_LAVA_TOKEN=wrong expect_error 1 "LAVA at $URL refused the token (HTTP 403).*KAB_LAVA_TOKEN" -- \
+		"$KAB" run --target lava:$URL $QUICK $JOB
+	KAB_LAVA_TOKEN=$TOKEN expect_error 1 "has no device type .x86-board.: give --device-type" -- \
+		"$KAB" run --target lava:$URL --device-type x86-board $QUICK $JOB
+	srv_start offline
+	KAB_LAVA_TOKEN=$TOKEN expect_error 1 "every device of type .qemu. at $URL is offline" -- \
+		"$KAB" run --target lava:$URL $QUICK $JOB
+	kill $SRV_PID
+	wait $SRV_PID 2>/dev/null || true
+	SRV_PID=
+	KAB_LAVA_TOKEN=$TOKEN expect_error 1 "cannot reach LAVA at $URL: .*check the URL and that the server runs" -- \
+		"$KAB" run --target lava:$URL $QUICK $JOB
+	[ "$(sql "SELECT count(*) FROM runs")" = "$before" ]
+	# and the token was in no error
+	not grep -q "$TOKEN" $TMP/stderr
+'
+
+test_expect "a job still queued at --timeout is cancelled and said so" '
+	srv_start queued
+	KAB_LAVA_TOKEN=$TOKEN expect_error 1 "LAVA job 1 stayed queued for [0-9]* s: no qemu device took it; kab cancelled it" -- \
+		"$KAB" run --target lava:$URL --timeout 3 $QUICK $JOB
+	[ "$(cat $TMP/srv-queued/cancels)" = 1 ]
+'
+
+test_expect "a job the server cancels is a failed boot in LAVA's words" '
+	srv_start cancel
+	KAB_LAVA_TOKEN=$TOKEN expect_error 1 "boot job-failure: LAVA: Canceled" -- \
+		"$KAB" run --target lava:$URL --runs 3 --set nr_task=1 --set warmup=0 --set testtime=3s --monitors none $JOB
+	[ "$(sql "SELECT status FROM runs ORDER BY id DESC LIMIT 1")" = failed ]
+'
+
 test_done
