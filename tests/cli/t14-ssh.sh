@@ -104,7 +104,7 @@ test_expect "an unreachable machine and bad targets are refused in one line" '
 	expect_error 2 "not a host" -- kab run --target "ssh://-oProxyCommand=false" $JOB
 	[ ! -e $TMP/pwned ]
 	expect_error 2 "the port must be a number" -- kab run --target ssh://kabtest:ssh $JOB
-	expect_error 2 "use local, qemu or ssh://" -- kab run --target telnet://kabtest $JOB
+	expect_error 2 "use local, qemu, ssh://\[user@\]host\[:port\], lava:URL or lava:local" -- kab run --target telnet://kabtest $JOB
 '
 
 test_expect "kab ab on a test machine: setups switch it, turns interleave" '
