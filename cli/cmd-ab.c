@@ -99,6 +99,8 @@ static void ab_usage(FILE *f)
 		"KAB_LAVA_TOKEN or the\nconfig's [lava] token) or run by the "
 		"dispatcher here (lava-run, a qemu device):\n"
 		"  --target lava:URL, --target lava:local\n"
+		"  --device-type T           the lab's device type (default "
+		"qemu)\n"
 		"\nOn a test machine instead of QEMU:\n"
 		"  --target ssh://[user@]host[:port]\n"
 		"  --a-setup CMD, --b-setup CMD   run there (sh -c) before each "
@@ -256,6 +258,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		{ "kconfig", required_argument, NULL, 'k' },
 		{ "base", required_argument, NULL, 'c' },
 		{ "target", required_argument, NULL, 'g' },
+		{ "device-type", required_argument, NULL, 'D' },
 		{ "a-setup", required_argument, NULL, 1 },
 		{ "b-setup", required_argument, NULL, 2 },
 		{ "a-release", required_argument, NULL, 3 },
@@ -435,6 +438,15 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		case 'g':
 			target = optarg;
 			break;
+		case 'D':
+			if (!kab_name_ok(optarg, 64)) {
+				rc = cli_error(EXIT_USAGE, "--device-type '%s': "
+					       "give a LAVA device type's name, "
+					       "such as qemu", optarg);
+				goto out;
+			}
+			lava.device_type = optarg;
+			break;
 		case 1:
 		case 2:
 			sides[opt - 1].ssh.setup = optarg;
@@ -479,6 +491,11 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		      (size_t)(max_boots ? max_boots : boots), 0.05, noise);
 	if (!max_boots)
 		max_boots = boots;
+	if (lava.device_type && !(target && !strncmp(target, "lava:", 5))) {
+		rc = cli_error(EXIT_USAGE, "--device-type needs --target "
+			       "lava:URL or lava:local");
+		goto out;
+	}
 	if (target && !strncmp(target, "lava:", 5)) {
 		if (clk.clock.kind) {
 			rc = cli_error(EXIT_USAGE, "--clock is QEMU's: a LAVA "
