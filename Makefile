@@ -8,6 +8,8 @@
 #   make test     run every test; the last line says "N passed, N failed"
 #   make bench    benchmarks that print figures
 #   make test-kernel  the slow tests: real kernel builds and a real bisect
+#   make test-lava-server  a LAVA server here (as root, minutes to install), then
+#                 kab ab against it
 #   make test SAN=1   the same under ASan and UBSan
 #   make mutate   plant each bug of tests/mutants/ and run the fast tests
 #   make fuzz     each libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS (60)
@@ -188,6 +190,14 @@ test-kernel: deps-kernel
 	@$(MAKE) --no-print-directory all
 	@BUILD=$(BUILD) tests/run tests/kernel
 
+# A LAVA server here (PostgreSQL, lava-server, a worker: minutes to
+# install), then kab against it; opt-in, as root.
+test-lava-server: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/lava-server.sh start
+	@BUILD=$(BUILD) tests/run tests/lava-server; rc=$$?; \
+		scripts/lava-server.sh stop; exit $$rc
+
 test: deps
 	@$(MAKE) --no-print-directory all $(TEST_BINS)
 ifeq ($(SAN),1)
@@ -229,6 +239,7 @@ bench: deps
 clean:
 	rm -rf build build-san build-fuzz kab kab-agent
 
-.PHONY: all man install uninstall deb deps deps-kernel demo test test-kernel mutate fuzz fuzz-run bench clean kab \
+.PHONY: all man install uninstall deb deps deps-kernel demo test test-kernel \
+	test-lava-server mutate fuzz fuzz-run bench clean kab \
 	kab-agent
 .DELETE_ON_ERROR:

@@ -470,10 +470,14 @@ out:
 	return ret;
 }
 
-/* Sleep in ticks until t, or the user's stop. */
-static void wait_until(const struct kab_target_opts *o, double t)
+/*
+ * Sleep in ticks until t; at the user's stop, before the job is
+ * cancelled, at once (once it is, the wait for LAVA goes on).
+ */
+static void wait_until(const struct kab_target_opts *o, double t,
+		       bool cancelled)
 {
-	while (now_mono() < t && !(o->stop && *o->stop)) {
+	while (now_mono() < t && (cancelled || !(o->stop && *o->stop))) {
 		if (o->tick)
 			o->tick(o->tick_ctx);
 		usleep(200 * 1000);
@@ -489,7 +493,7 @@ static int run_server(const struct kab_target_opts *o,
 	struct lava_feed f = { .c = c, .console = STRBUF_INIT };
 	struct kab_lava_server srv;
 	struct kab_lava_job_state st = { "", "", "" };
-	double t0, queued_until, deadline, hello = 0, first = 0;
+	double t0, queued_until, deadline, hello = 0, first = 0, cancel_by = 0;
 	bool cancelled = false, running = false, timed_out = false;
 	long id, line = 0, got;
 	char *yaml;
@@ -580,8 +584,18 @@ static int run_server(const struct kab_target_opts *o,
 				timed_out = true;
 			}
 		}
+		/* LAVA has a minute to end a job kab cancelled */
+		if (cancelled && !cancel_by)
+			cancel_by = now_mono() + 60;
+		if (cancel_by && now_mono() > cancel_by && !finished) {
+			kab_err_set(err, "LAVA job %ld: cancelled, but the "
+				    "server has not ended it after a minute",
+				    id);
+			goto out_log;
+		}
 		if (!finished || running)
-			wait_until(o, now_mono() + (running ? 1 : 2));
+			wait_until(o, now_mono() + (running ? 1 : 2),
+				   cancelled);
 	}
 	kab_lava_log_finish(&f.log);
 	boot->seconds = now_mono() - t0;

@@ -193,7 +193,14 @@ srv_start() {
 		sleep 0.1
 	done
 }
-trap '[ -z "$SRV_PID" ] || kill $SRV_PID 2>/dev/null; rm -rf "$TMP"' EXIT
+# a test body is a subshell: each stops its server, and the end of the
+# file stops whatever one left
+srv_stop() {
+	[ -z "$SRV_PID" ] || kill $SRV_PID 2>/dev/null
+	wait $SRV_PID 2>/dev/null || true
+	SRV_PID=
+}
+trap 'pkill -f "fake-lava-server [0-9]* $TMP/" 2>/dev/null; rm -rf "$TMP"' EXIT
 
 test_expect "lava:URL submits through the REST API with the token and stores device and worker (a stand-in server in front of lava-run)" '
 	srv_start ok
@@ -213,6 +220,7 @@ test_expect "lava:URL submits through the REST API with the token and stores dev
 	grep -q "^POST /api/v0.2/jobs/ token$" $TMP/srv-ok/requests
 	not grep -aq "$TOKEN" $KAB_DB
 	unset KAB_LAVA_TOKEN
+	srv_stop
 '
 
 test_expect "a server that cannot be reached, a bad token, an unknown device type, offline devices: one line each, nothing stored" '
@@ -225,14 +233,13 @@ test_expect "a server that cannot be reached, a bad token, an unknown device typ
 	srv_start offline
 	KAB_LAVA_TOKEN=$TOKEN expect_error 1 "every device of type .qemu. at $URL is offline" -- \
 		"$KAB" run --target lava:$URL $QUICK $JOB
-	kill $SRV_PID
-	wait $SRV_PID 2>/dev/null || true
-	SRV_PID=
+	srv_stop
 	KAB_LAVA_TOKEN=$TOKEN expect_error 1 "cannot reach LAVA at $URL: .*check the URL and that the server runs" -- \
 		"$KAB" run --target lava:$URL $QUICK $JOB
 	[ "$(sql "SELECT count(*) FROM runs")" = "$before" ]
 	# and the token was in no error
 	not grep -q "$TOKEN" $TMP/stderr
+	srv_stop
 '
 
 test_expect "a job still queued at --timeout is cancelled and said so" '
@@ -240,6 +247,7 @@ test_expect "a job still queued at --timeout is cancelled and said so" '
 	KAB_LAVA_TOKEN=$TOKEN expect_error 1 "LAVA job 1 stayed queued for [0-9]* s: no qemu device took it; kab cancelled it" -- \
 		"$KAB" run --target lava:$URL --timeout 3 $QUICK $JOB
 	[ "$(cat $TMP/srv-queued/cancels)" = 1 ]
+	srv_stop
 '
 
 test_expect "a job the server cancels is a failed boot in LAVA's words" '
@@ -247,6 +255,7 @@ test_expect "a job the server cancels is a failed boot in LAVA's words" '
 	KAB_LAVA_TOKEN=$TOKEN expect_error 1 "boot job-failure: LAVA: Canceled" -- \
 		"$KAB" run --target lava:$URL --runs 3 --set nr_task=1 --set warmup=0 --set testtime=3s --monitors none $JOB
 	[ "$(sql "SELECT status FROM runs ORDER BY id DESC LIMIT 1")" = failed ]
+	srv_stop
 '
 
 test_done
