@@ -290,6 +290,29 @@ static char *lava_problem(const struct kab_lava_log *log,
 	return NULL;
 }
 
+/*
+ * What a boot's job left: the console, the dispatcher, and why the
+ * stream stopped short when it did (the console's trouble first).
+ */
+static void finish_boot(struct kab_boot *boot, struct lava_feed *f,
+			const struct kab_collector *c, int smp, bool timed_out)
+{
+	snprintf(boot->accel, sizeof(boot->accel), "lava");
+	if (f->log.version)
+		snprintf(boot->qemu_version, sizeof(boot->qemu_version),
+			 "lava-dispatcher %s", f->log.version);
+	snprintf(boot->entry, sizeof(boot->entry), "bzimage");
+	snprintf(boot->clock, sizeof(boot->clock), "wall");
+	boot->smp = smp;
+	boot->console_len = f->console.len;
+	boot->console = f->console.buf ? strbuf_detach(&f->console) :
+					 xstrdup("");
+	boot->problem = kab_console_problem(boot->console, boot->console_len);
+	if (!boot->problem && !kab_collector_ended(c))
+		boot->problem = lava_problem(&f->log, c, timed_out);
+	boot->timed_out = timed_out;
+}
+
 static int run_local(const struct kab_target_opts *o,
 		     const struct kab_qemu_opts *q,
 		     const struct kab_lava_opts *l, json_t *def,
@@ -439,20 +462,7 @@ static int run_local(const struct kab_target_opts *o,
 	if (*said)
 		fput_note_lines(stderr, "lava-run said", said);
 	free(said);
-	snprintf(boot->accel, sizeof(boot->accel), "lava");
-	if (f.log.version)
-		snprintf(boot->qemu_version, sizeof(boot->qemu_version),
-			 "lava-dispatcher %s", f.log.version);
-	snprintf(boot->entry, sizeof(boot->entry), "bzimage");
-	snprintf(boot->clock, sizeof(boot->clock), "wall");
-	boot->smp = d.smp;
-	boot->console_len = f.console.len;
-	boot->console = f.console.buf ? strbuf_detach(&f.console) :
-					xstrdup("");
-	boot->problem = kab_console_problem(boot->console, boot->console_len);
-	if (!boot->problem && !kab_collector_ended(c))
-		boot->problem = lava_problem(&f.log, c, timed_out);
-	boot->timed_out = timed_out;
+	finish_boot(boot, &f, c, d.smp, timed_out);
 	ret = 0;
 out_log:
 	kab_lava_log_release(&f.log);
@@ -601,23 +611,10 @@ static int run_server(const struct kab_target_opts *o,
 	boot->seconds = now_mono() - t0;
 	boot->hello = hello;
 	boot->first_sample = first;
-	snprintf(boot->accel, sizeof(boot->accel), "lava");
-	if (f.log.version)
-		snprintf(boot->qemu_version, sizeof(boot->qemu_version),
-			 "lava-dispatcher %s", f.log.version);
-	snprintf(boot->entry, sizeof(boot->entry), "bzimage");
-	snprintf(boot->clock, sizeof(boot->clock), "wall");
-	boot->smp = q->smp;
-	boot->console_len = f.console.len;
-	boot->console = f.console.buf ? strbuf_detach(&f.console) :
-					xstrdup("");
-	boot->problem = kab_console_problem(boot->console, boot->console_len);
-	if (!boot->problem && !kab_collector_ended(c)) {
-		boot->problem = lava_problem(&f.log, c, timed_out);
-		if (!boot->problem && !strcmp(st.health, "Canceled"))
-			boot->problem = xasprintf("LAVA cancelled job %ld", id);
-	}
-	boot->timed_out = timed_out;
+	finish_boot(boot, &f, c, q->smp, timed_out);
+	if (!boot->problem && !kab_collector_ended(c) &&
+	    !strcmp(st.health, "Canceled"))
+		boot->problem = xasprintf("LAVA cancelled job %ld", id);
 	ret = 0;
 out_log:
 	kab_lava_log_release(&f.log);
