@@ -197,3 +197,41 @@ int64_t kab_db_ab_seq_run(struct kab_db *db, int64_t id, int seq)
 	sqlite3_finalize(st);
 	return run;
 }
+
+int kab_db_ab_job_set(struct kab_db *db, int64_t id, int seq,
+		      const char *server, long job, struct kab_err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db->h, "INSERT OR REPLACE INTO ab_jobs (ab_id, "
+			       "ab_seq, server, job) VALUES (?, ?, ?, ?)", -1,
+			       &st, NULL))
+		return db_fail(db, err, "storing the A/B's LAVA job");
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int(st, 2, seq);
+	sqlite3_bind_text(st, 3, server, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, job);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 :
+	       db_fail(db, err, "storing the A/B's LAVA job");
+}
+
+long kab_db_ab_job_get(struct kab_db *db, int64_t id, int seq,
+		       const char *server)
+{
+	sqlite3_stmt *st;
+	long job = 0;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT job FROM ab_jobs WHERE ab_id = ? "
+			       "AND ab_seq = ? AND server = ?", -1, &st, NULL))
+		return 0;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int(st, 2, seq);
+	sqlite3_bind_text(st, 3, server, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		job = (long)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return job;
+}

@@ -16,7 +16,7 @@
 
 #include "../common/common.h"
 
-#define KAB_DB_SCHEMA_VERSION 9
+#define KAB_DB_SCHEMA_VERSION 10
 
 struct kab_db;
 
@@ -231,6 +231,12 @@ int kab_db_ab_finish(struct kab_db *db, int64_t id, const char *status,
 bool kab_db_ab_seq_done(struct kab_db *db, int64_t id, int seq);
 /* The run of A/B id's boot seq when that boot went well, else 0. */
 int64_t kab_db_ab_seq_run(struct kab_db *db, int64_t id, int seq);
+/* Boot seq of A/B id went to LAVA server (its URL) as job. */
+int kab_db_ab_job_set(struct kab_db *db, int64_t id, int seq,
+		      const char *server, long job, struct kab_err *err);
+/* That job's number, or 0 when the boot went to no job of server. */
+long kab_db_ab_job_get(struct kab_db *db, int64_t id, int seq,
+		       const char *server);
 
 /* ---- kernels kab built ---- */
 

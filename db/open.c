@@ -207,6 +207,18 @@ static const char *const migrations[] = {
 	"ALTER TABLE bisects ADD COLUMN parent_runs TEXT;"
 	"ALTER TABLE bisects ADD COLUMN culprit_runs TEXT;"
 	"ALTER TABLE bisects ADD COLUMN verified TEXT;",
+
+	/*
+	 * 9 -> 10: the LAVA job of each turn of an A/B, once submitted: a
+	 * resumed A/B reads a job that went on without kab, not boots it
+	 * again.
+	 */
+	"CREATE TABLE ab_jobs ("
+	"  ab_id INTEGER NOT NULL REFERENCES abs(id) ON DELETE CASCADE,"
+	"  ab_seq INTEGER NOT NULL,"
+	"  server TEXT NOT NULL,"
+	"  job INTEGER NOT NULL,"
+	"  PRIMARY KEY (ab_id, ab_seq));",
 };
 
 char *kab_db_default_path(void)

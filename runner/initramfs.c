@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -71,7 +72,7 @@ static int write_cpio(const char *out, const struct kab_files *l,
 	static const char *const mounts[] = { "dev", "proc", "sys", "tmp" };
 	struct kab_files dirs = { 0 };
 	struct archive *a = archive_write_new();
-	char *tmp = xasprintf("%s.tmp.%d", out, getpid());
+	char *tmp = xasprintf("%s.tmp.%d.%d", out, getpid(), gettid());
 	size_t i;
 	int ret = -1;
 

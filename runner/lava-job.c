@@ -175,6 +175,9 @@ json_t *kab_lava_job(const struct kab_lava_job_opts *o)
 	job = json_pack("{s:s, s:s, s:s, s:s}", "job_name", o->name,
 			"device_type", o->device_type, "priority", "medium",
 			"visibility", "public");
+	/* a tag only one device has: the job goes to that device */
+	if (o->tag && *o->tag)
+		json_object_set_new(job, "tags", json_pack("[s]", o->tag));
 	json_object_set_new(job, "timeouts",
 			    json_pack("{s:o, s:o, s:o}", "job",
 				      minutes(boot + test + 600), "action",

@@ -171,47 +171,139 @@ out:
 	return j;
 }
 
-int kab_lava_check_device_type(const struct kab_lava_server *s,
-			       const char *type, struct kab_err *err)
+/* The server's list of the devices of type: its JSON, or NULL with err. */
+static json_t *type_devices(const struct kab_lava_server *s,
+			    const char *type, struct kab_err *err)
 {
 	char *path = xasprintf("devices/?device_type=%s&limit=1000", type);
 	long status;
 	json_t *j = get_json(s, path, "the list of devices", &status, err);
-	json_t *res, *d;
-	size_t i, usable = 0, n = 0;
 
 	free(path);
 	/* a type the server does not know is a 400 on the filter */
 	if (!j && status == 400)
-		return kab_err_set(err, "LAVA at %s has no device type '%s': "
-				   "give --device-type one the lab has (its "
-				   "admin knows)", s->url, type);
+		kab_err_set(err, "LAVA at %s has no device type '%s': give "
+			    "--device-type one the lab has (its admin knows)",
+			    s->url, type);
+	return j;
+}
+
+static bool of_type(json_t *d, const char *type)
+{
+	const char *dt = json_string_value(json_object_get(d, "device_type"));
+
+	return dt && !strcmp(dt, type);
+}
+
+static bool usable(json_t *d)
+{
+	const char *health = json_string_value(json_object_get(d, "health"));
+
+	return health && (!strcmp(health, "Good") ||
+			  !strcmp(health, "Unknown"));
+}
+
+int kab_lava_check_device_type(const struct kab_lava_server *s,
+			       const char *type, struct kab_err *err)
+{
+	json_t *j = type_devices(s, type, err), *d;
+	size_t i, ok = 0, n = 0;
+
 	if (!j)
 		return -1;
-	res = json_object_get(j, "results");
-	json_array_foreach(res, i, d) {
-		const char *health = json_string_value(
-			json_object_get(d, "health"));
-		const char *dt = json_string_value(
-			json_object_get(d, "device_type"));
-
-		if (!dt || strcmp(dt, type))
+	json_array_foreach(json_object_get(j, "results"), i, d) {
+		if (!of_type(d, type))
 			continue;
 		n++;
-		if (health && (!strcmp(health, "Good") ||
-			       !strcmp(health, "Unknown")))
-			usable++;
+		ok += usable(d);
 	}
 	json_decref(j);
 	if (!n)
 		return kab_err_set(err, "LAVA at %s has no device of type "
 				   "'%s': give --device-type one the lab has "
 				   "(its admin knows)", s->url, type);
-	if (!usable)
+	if (!ok)
 		return kab_err_set(err, "every device of type '%s' at %s is "
 				   "offline (its health is not Good): ask the "
 				   "lab's admin, or give another --device-type",
 				   type, s->url);
+	return 0;
+}
+
+/* The name of tag id from the server's list of tags, or NULL. */
+static const char *tag_name(json_t *tags, json_int_t id)
+{
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(tags, "results"), i, t)
+		if (json_integer_value(json_object_get(t, "id")) == id)
+			return json_string_value(json_object_get(t, "name"));
+	return NULL;
+}
+
+/* How many devices of type carry tag id. */
+static size_t tag_users(json_t *devs, const char *type, json_int_t id)
+{
+	json_t *d, *t;
+	size_t i, k, n = 0;
+
+	json_array_foreach(json_object_get(devs, "results"), i, d) {
+		if (!of_type(d, type))
+			continue;
+		json_array_foreach(json_object_get(d, "tags"), k, t)
+			if (json_integer_value(t) == id) {
+				n++;
+				break;
+			}
+	}
+	return n;
+}
+
+int kab_lava_devices(const struct kab_lava_server *s, const char *type,
+		     struct kab_lava_device **out, size_t *nr,
+		     struct kab_err *err)
+{
+	json_t *devs = type_devices(s, type, err), *tags, *d, *t;
+	long status;
+	size_t i, k;
+
+	*out = NULL;
+	*nr = 0;
+	if (!devs)
+		return -1;
+	tags = get_json(s, "tags/?limit=1000", "the list of tags", &status,
+			err);
+	if (!tags) {
+		json_decref(devs);
+		return -1;
+	}
+	json_array_foreach(json_object_get(devs, "results"), i, d) {
+		const char *host = json_string_value(json_object_get(d,
+								"hostname"));
+		struct kab_lava_device *v;
+
+		if (!of_type(d, type) || !usable(d) || !host ||
+		    !kab_name_ok(host, sizeof(v->name) - 1))
+			continue;
+		*out = xrealloc(*out, (*nr + 1) * sizeof(**out));
+		v = &(*out)[(*nr)++];
+		memset(v, 0, sizeof(*v));
+		snprintf(v->name, sizeof(v->name), "%s", host);
+		/* a tag no other device of the type has pins a job to it */
+		json_array_foreach(json_object_get(d, "tags"), k, t) {
+			const char *name = tag_name(tags,
+						    json_integer_value(t));
+
+			if (name && kab_name_ok(name, sizeof(v->tag) - 1) &&
+			    tag_users(devs, type, json_integer_value(t)) == 1) {
+				snprintf(v->tag, sizeof(v->tag), "%s", name);
+				break;
+			}
+		}
+	}
+	json_decref(tags);
+	json_decref(devs);
 	return 0;
 }
 

@@ -718,6 +718,7 @@ struct kab_lava_job_opts {
 	const char *agent_args;		/* the agent's, after "--" */
 	double boot_seconds;		/* the boot action's timeout */
 	double test_seconds;		/* the test action's */
+	const char *tag;		/* the device's own tag, or NULL */
 };
 
 /* The job definition of one boot; kab_yaml_from_json writes it. */
@@ -770,6 +771,21 @@ void kab_lava_server_free(struct kab_lava_server *s);
 /* Has the lab a device of that type whose health is Good? */
 int kab_lava_check_device_type(const struct kab_lava_server *s,
 			       const char *type, struct kab_err *err);
+/* A device of the lab kab can boot on. */
+struct kab_lava_device {
+	char name[64];			/* its hostname */
+	char tag[64];			/* a tag no other device of its type
+					   has ("": none), which pins a job
+					   to it */
+};
+/*
+ * The devices of type whose health is Good (or Unknown), each with a
+ * tag of its own when it has one: 0 with *out (malloc'd, *nr of them),
+ * or -1 with err.
+ */
+int kab_lava_devices(const struct kab_lava_server *s, const char *type,
+		     struct kab_lava_device **out, size_t *nr,
+		     struct kab_err *err);
 int kab_lava_submit(const struct kab_lava_server *s, const char *yaml,
 		    long *id, struct kab_err *err);
 struct kab_lava_job_state {
@@ -807,8 +823,18 @@ struct kab_lava_opts {
 	const char *files_dir;
 	const char *files_url;
 	double queue_timeout;		/* seconds a job may wait queued */
+	/* a server: the tag that pins the job to one device, or NULL */
+	const char *tag;
+	/*
+	 * A server: the job this boot went to before (a resumed A/B), or
+	 * 0.  It is followed, not submitted again, unless it was
+	 * cancelled.
+	 */
+	long job;
 	/* the server's job of the boot in flight, once submitted */
 	void (*submitted)(void *ctx, long job_id);
+	/* or the job it went to before (job), followed */
+	void (*followed)(void *ctx, long job_id);
 };
 
 /*

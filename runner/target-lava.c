@@ -170,6 +170,7 @@ static json_t *lava_job(const struct kab_target_opts *o,
 	jo.agent_args = aargs;
 	jo.boot_seconds = q->boot_timeout > 0 ? q->boot_timeout : 300;
 	jo.test_seconds = q->timeout > 0 ? q->timeout : test_seconds(o);
+	jo.tag = l->tag;
 	def = kab_lava_job(&jo);
 	free(initrd);
 	free(kurl);
@@ -374,7 +375,8 @@ static int run_local(const struct kab_target_opts *o,
 	if (ret)
 		goto out_dir;
 	ret = -1;
-	snprintf(id, sizeof(id), "%d%03d", (int)getpid(), ++seq % 1000);
+	snprintf(id, sizeof(id), "%d%03d", (int)getpid(),
+		 __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED) % 1000);
 	out = xasprintf("%s/out", dir);
 	path = xasprintf("%s/device.yaml", dir);
 	{
@@ -494,6 +496,21 @@ static void wait_until(const struct kab_target_opts *o, double t,
 	}
 }
 
+/*
+ * A job this boot went to before kab stopped: followed when the server
+ * still has it and did not cancel it (kab cancels its jobs at ^C: those
+ * boot again), else 0.
+ */
+static long follow(const struct kab_lava_server *srv, long job)
+{
+	struct kab_lava_job_state st;
+
+	if (kab_lava_job_state(srv, job, &st, NULL) ||
+	    !strcmp(st.health, "Canceled") || !strcmp(st.state, "Canceling"))
+		return 0;
+	return job;
+}
+
 static int run_server(const struct kab_target_opts *o,
 		      const struct kab_qemu_opts *q,
 		      const struct kab_lava_opts *l, json_t *def,
@@ -513,16 +530,22 @@ static int run_server(const struct kab_target_opts *o,
 		return -1;
 	if (kab_lava_check_device_type(&srv, device_type(l), err))
 		goto out;
-	yaml = kab_yaml_from_json(def, err);
-	if (!yaml)
-		goto out;
-	ret = kab_lava_submit(&srv, yaml, &id, err);
-	free(yaml);
-	if (ret)
-		goto out;
-	ret = -1;
-	if (l->submitted)
-		l->submitted(o->tick_ctx, id);
+	id = l->job > 0 ? follow(&srv, l->job) : 0;
+	if (id) {
+		if (l->followed)
+			l->followed(o->tick_ctx, id);
+	} else {
+		yaml = kab_yaml_from_json(def, err);
+		if (!yaml)
+			goto out;
+		ret = kab_lava_submit(&srv, yaml, &id, err);
+		free(yaml);
+		if (ret)
+			goto out;
+		ret = -1;
+		if (l->submitted)
+			l->submitted(o->tick_ctx, id);
+	}
 	kab_lava_log_init(&f.log, on_line, &f);
 	t0 = now_mono();
 	queued_until = t0 + (l->queue_timeout > 0 ? l->queue_timeout : 3600);

@@ -410,7 +410,8 @@ static void test_migration_and_boots(void **state)
 	fill_run(&r);
 	assert_int_equal(kab_db_run_insert(db, &r, &err), 0);
 	kab_db_close(db);
-	exec_sql(p, "DROP TABLE stacks; DROP TABLE boots; DROP TABLE abs; "
+	exec_sql(p, "DROP TABLE ab_jobs; DROP TABLE stacks; DROP TABLE boots; "
+		 "DROP TABLE abs; "
 		 "DROP TABLE builds; "
 		 "DROP TABLE bisect_steps; DROP TABLE bisects; "
 		 "ALTER TABLE runs DROP COLUMN block; "
@@ -462,7 +463,8 @@ static void test_migration_host_stall(void **state)
 	assert_int_equal(kab_db_boot_insert(db, &b, &id, &err), 0);
 	kab_db_close(db);
 	/* what version 5 had: no host_busy, no host-stall, no block */
-	exec_sql(p, "DROP TABLE stacks; ALTER TABLE boots DROP COLUMN host_busy; "
+	exec_sql(p, "DROP TABLE ab_jobs; DROP TABLE stacks; "
+		 "ALTER TABLE boots DROP COLUMN host_busy; "
 		 "ALTER TABLE runs DROP COLUMN block; "
 		 "ALTER TABLE runs DROP COLUMN clock; "
 		 "ALTER TABLE bisects DROP COLUMN parent_runs; "
@@ -515,7 +517,8 @@ static void test_reader_of_older_schema(void **state)
 	fill_run(&r);
 	assert_int_equal(kab_db_run_insert(db, &r, &err), 0);
 	kab_db_close(db);
-	exec_sql(p, "DROP TABLE stacks; ALTER TABLE runs DROP COLUMN clock; "
+	exec_sql(p, "DROP TABLE ab_jobs; DROP TABLE stacks; "
+		 "ALTER TABLE runs DROP COLUMN clock; "
 		 "ALTER TABLE bisects DROP COLUMN parent_runs; "
 		 "ALTER TABLE bisects DROP COLUMN culprit_runs; "
 		 "ALTER TABLE bisects DROP COLUMN verified; "
@@ -783,6 +786,30 @@ static void test_patience(void **state)
 	free(p);
 }
 
+/* The LAVA job of an A/B's turn: kept by server, replaced, found. */
+static void test_ab_jobs(void **state)
+{
+	char *p = path("abjobs.db");
+	struct kab_db *db;
+	struct kab_err err;
+	int64_t id;
+
+	assert_int_equal(kab_db_open(p, KAB_DB_WRITE, &db, &err), 0);
+	assert_int_equal(kab_db_ab_create(db, "[]", &id, &err), 0);
+	assert_int_equal(kab_db_ab_job_get(db, id, 3, "http://a/"), 0);
+	assert_int_equal(kab_db_ab_job_set(db, id, 3, "http://a/", 41, &err),
+			 0);
+	assert_int_equal(kab_db_ab_job_set(db, id, 3, "http://a/", 42, &err),
+			 0);
+	assert_int_equal(kab_db_ab_job_get(db, id, 3, "http://a/"), 42);
+	/* another server's job 42 is not this one's */
+	assert_int_equal(kab_db_ab_job_get(db, id, 3, "http://b/"), 0);
+	assert_int_equal(kab_db_ab_job_get(db, id, 4, "http://a/"), 0);
+	assert_int_equal(kab_db_ab_job_get(db, id + 1, 3, "http://a/"), 0);
+	kab_db_close(db);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -798,6 +825,7 @@ int main(void)
 		cmocka_unit_test(test_reader_of_older_schema),
 		cmocka_unit_test(test_concurrent_writers),
 		cmocka_unit_test(test_patience),
+		cmocka_unit_test(test_ab_jobs),
 	};
 
 	return cmocka_run_group_tests_name("db", tests, setup, teardown);
