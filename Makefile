@@ -46,6 +46,7 @@ RUNNER_SRC   := $(wildcard runner/*.c)
 DB_SRC       := $(wildcard db/*.c)
 ANALYSIS_SRC := $(wildcard analysis/*.c)
 MODEL_SRC    := $(wildcard model/*.c)
+DRIVER_SRC   := $(wildcard driver/*.c)
 KBUILD_SRC   := $(wildcard kbuild/*.c) kbuild/fragments.S
 CLI_SRC      := $(filter-out cli/agent.c,$(wildcard cli/*.c))
 
@@ -56,8 +57,9 @@ LIBRUNNER   := $(BUILD)/librunner.a
 LIBDB       := $(BUILD)/libdb.a
 LIBANALYSIS := $(BUILD)/libanalysis.a
 LIBMODEL    := $(BUILD)/libmodel.a
+LIBDRIVER   := $(BUILD)/libdriver.a
 LIBKBUILD   := $(BUILD)/libkbuild.a
-LIBS        := $(LIBKBUILD) $(LIBMODEL) $(LIBRUNNER) $(LIBDB) \
+LIBS        := $(LIBDRIVER) $(LIBKBUILD) $(LIBMODEL) $(LIBRUNNER) $(LIBDB) \
 	       $(LIBANALYSIS) $(LIBCOMMON)
 
 KAB       := $(BUILD)/kab
@@ -100,6 +102,7 @@ $(LIBRUNNER): $(call obj,$(RUNNER_SRC))
 $(LIBDB): $(call obj,$(DB_SRC))
 $(LIBANALYSIS): $(call obj,$(ANALYSIS_SRC))
 $(LIBMODEL): $(call obj,$(MODEL_SRC))
+$(LIBDRIVER): $(call obj,$(DRIVER_SRC))
 $(BUILD)/lib%.a:
 	@rm -f $@
 	$(AR) rcs $@ $^

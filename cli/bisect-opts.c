@@ -171,7 +171,7 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 			o->build_cmd = optarg;
 			break;
 		case 'k':
-			build_args_add_kconfig(&o->build, optarg);
+			kab_drv_build_args_add_kconfig(&o->build, optarg);
 			break;
 		case 'K':
 			o->build.base = optarg;

@@ -8,7 +8,6 @@
 
 #include <stdint.h>
 
-#include "build.h"
 #include "runjob.h"
 #include "../model/model.h"
 
@@ -40,7 +39,7 @@ struct bisect_opts {
 	struct kab_qemu_opts clock;	/* --clock, in .clock */
 	const char *mem;
 	double timeout;
-	struct build_args build;
+	struct kab_drv_build_args build;
 	/* bisect-step only */
 	long long bisect_id;
 	int owner;		/* the kab bisect that started it */
@@ -60,14 +59,16 @@ void bisect_options_help(FILE *f);
 int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o);
 void bisect_opts_free(struct bisect_opts *o);
 
+/* A bisect's measuring: the driver's, set up from the options. */
 struct bisect_ctx {
 	const struct bisect_opts *o;
-	struct kab_db *db;
+	struct kab_drv_bisect d;
+	struct kab_drv_build_args build;	/* o's, in kab's cache */
+	struct runjob_ui ui;
 	struct kab_joblist jobs;	/* exactly one job */
 	char *agent;
 	char *cache;
 	char *plugin;
-	struct kab_qemu_opts q;
 };
 
 /* 0 when the job file gives one job, else EXIT_USAGE, said. */
@@ -76,21 +77,9 @@ int bisect_ctx_init(struct bisect_ctx *b, const struct bisect_opts *o,
 		    struct kab_db *db);
 void bisect_ctx_free(struct bisect_ctx *b);
 
-struct measured {
-	int64_t *runs;
-	size_t nr;
-	char *why;		/* why it was skipped */
-	char *subject;
-};
-
-/*
- * Build commit, boot it boots times and run the job in each; 0 with the
- * runs appended to m, 1 when it is to be skipped (m->why says why: it
- * did not build or did not boot), -1 on an error of kab's own.
- */
+/* kab_drv_measure() of the bisect's commit: see driver/driver.h. */
 int bisect_measure(struct bisect_ctx *b, const char *commit, int boots,
-		   struct measured *m);
-void measured_free(struct measured *m);
+		   struct kab_drv_measured *m);
 
 /* Print a finished (or running) bisect: the result, table, steps, plot. */
 int bisect_show(struct kab_db *db, long long id);

@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd-ab.c - kab ab: boot kernel A and kernel B in turn under QEMU, run
- * the job in each boot, store everything, print the comparison.
- *
- * Boots alternate A B A B (or a seeded random order per round) so that
- * the machine's drift falls on both sides.  Each boot is one run; a
- * kernel that fails to boot never produces samples and is reported as
- * what it is.
+ * cmd-ab.c - kab ab: boot kernel A and kernel B in turn (QEMU, a LAVA
+ * lab, a test machine over ssh), run the job in each boot, store
+ * everything, print the comparison.  The boots themselves are the
+ * driver's (driver/ab.c); this is their options and their printing.
  */
 #include <getopt.h>
 #include <sched.h>
@@ -18,20 +15,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ab-look.h"
-#include "ab-ssh.h"
-#include "build.h"
 #include "runjob.h"
 
+/* What the command line knows of a side beyond the driver's. */
 struct side {
-	struct kab_qemu_opts q;
-	struct ab_ssh_side ssh;	/* --target ssh://: setup and release */
 	const char *rev;	/* --a-rev/--b-rev: built from --tree */
 	struct kab_build build;
 	char short_sha[13];
 	char *label;
-	int outcomes[KAB_BOOT_INTERRUPTED + 1];
-	int earlier;		/* boots done before a --resume */
 };
 
 static void ab_usage(FILE *f)
@@ -134,43 +125,26 @@ static char *default_label(const struct kab_qemu_opts *q, const char *side,
 	return xstrdup(side);
 }
 
-static unsigned long next_rand(unsigned long *s)
-{
-	*s = *s * 6364136223846793005UL + 1442695040888963407UL;
-	return *s >> 33;
-}
-
 static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume);
 
 /* --target ssh://: the sides are what their setups make the machine. */
 static int ssh_sides(const char *target, struct side *sides,
-		     struct kab_ssh *ssh)
+		     struct kab_drv_side *ds, struct kab_ssh *ssh)
 {
 	struct kab_err err;
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		if (sides[i].q.kernel || sides[i].q.cmdline || sides[i].rev)
+		if (ds[i].q.kernel || ds[i].q.cmdline || sides[i].rev)
 			return cli_error(EXIT_USAGE, "--%c, --%c-cmdline and "
 					 "--%c-rev are for QEMU: on a test "
 					 "machine, --%c-setup switches kernels",
 					 'a' + i, 'a' + i, 'a' + i, 'a' + i);
-		sides[i].ssh.letter = 'a' + i;
+		ds[i].ssh.letter = 'a' + i;
 	}
 	if (kab_ssh_parse(target, ssh, &err))
 		return cli_error(EXIT_USAGE, "%s", err.msg);
 	return 0;
-}
-
-static int switch_side(struct kab_ssh *ssh, struct side *s, double timeout)
-{
-	char *release = NULL;
-	int rc;
-
-	s->ssh.label = s->label;
-	rc = ab_ssh_switch(ssh, &s->ssh, timeout, &release);
-	free(release);
-	return rc;
 }
 
 /* kab ab --resume ID [--db PATH]: the same A/B, from where it stopped. */
@@ -268,33 +242,32 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct side sides[2];
-	struct run_ctx c = { .iterations = 3 };
+	struct kab_drv_ab ab = { .iterations = 3, .setup_timeout = 600,
+				  .seed = 1 };
+	struct kab_drv_side *ds = ab.sides;
+	struct runjob_ui ui;
 	struct kab_joblist jobs = { 0 };
 	struct sigaction sa = { .sa_handler = runjob_on_signal };
 	const char *job_path = NULL, *db_opt = NULL, *order = "alternate";
 	char **sets = NULL, **only = NULL, *agent = NULL, *def = NULL;
 	char *cache = NULL, *end;
+	struct kab_db *db = NULL;
 	char *labels[2] = { NULL, NULL };
-	unsigned long seed = 1;
-	int nr_sets = 0, nr_only = 0, boots = 3, opt, i, j, k, rc = EXIT_OK;
+	int nr_sets = 0, nr_only = 0, boots = 3, opt, i, k, rc = EXIT_OK;
 	int smp = 0;
 	int max_boots = 0;
 	double noise = -1;
 	struct kab_qemu_opts clk = { 0 };
 	char *plugin = NULL;
 	const char *kpi = NULL;
-	struct ab_looks looks = { 0 };
-	bool answered = false;
 	char span[48];
 	const char *mem = "2G", *pin = NULL;
 	double timeout = 0;
 	cpu_set_t pinset;
-	bool fatal = false;
-	struct build_args ba = { 0 };
+	struct kab_drv_build_args ba = { 0 };
 	struct kab_ssh ssh = { 0 };
 	const char *target = NULL;
 	struct kab_lava_opts lava = { 0 };
-	double setup_timeout = 600;
 	struct kab_err err;
 
 	memset(sides, 0, sizeof(sides));
@@ -302,16 +275,16 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 	while ((opt = cli_getopt(argc, argv, ":h", opts)) != -1) {
 		switch (opt) {
 		case 'A':
-			sides[0].q.kernel = optarg;
+			ds[0].q.kernel = optarg;
 			break;
 		case 'B':
-			sides[1].q.kernel = optarg;
+			ds[1].q.kernel = optarg;
 			break;
 		case 'x':
-			sides[0].q.cmdline = optarg;
+			ds[0].q.cmdline = optarg;
 			break;
 		case 'y':
-			sides[1].q.cmdline = optarg;
+			ds[1].q.cmdline = optarg;
 			break;
 		case 'X':
 			labels[0] = optarg;
@@ -358,8 +331,9 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 			kpi = optarg;
 			break;
 		case 'r':
-			c.iterations = strtol(optarg, &end, 10);
-			if (*end || c.iterations < 1 || c.iterations > 10000) {
+			ab.iterations = strtol(optarg, &end, 10);
+			if (*end || ab.iterations < 1 ||
+			    ab.iterations > 10000) {
 				rc = cli_error(EXIT_USAGE, "--runs-per-boot "
 					       "'%s': give 1 to 10000", optarg);
 				goto out;
@@ -374,7 +348,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 			}
 			break;
 		case 'S':
-			seed = strtoul(optarg, NULL, 10);
+			ab.seed = strtoul(optarg, NULL, 10);
 			break;
 		case 'p':
 			smp = strtol(optarg, &end, 10);
@@ -394,7 +368,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 			mem = optarg;
 			break;
 		case 'M':
-			c.monitors = optarg;
+			ab.monitors = optarg;
 			if (cli_check_monitors(optarg)) {
 				rc = EXIT_USAGE;
 				goto out;
@@ -430,7 +404,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 			sides[1].rev = optarg;
 			break;
 		case 'k':
-			build_args_add_kconfig(&ba, optarg);
+			kab_drv_build_args_add_kconfig(&ba, optarg);
 			break;
 		case 'c':
 			ba.base = optarg;
@@ -449,15 +423,15 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 			break;
 		case 1:
 		case 2:
-			sides[opt - 1].ssh.setup = optarg;
+			ds[opt - 1].ssh.setup = optarg;
 			break;
 		case 3:
 		case 4:
-			sides[opt - 3].ssh.release = optarg;
+			ds[opt - 3].ssh.release = optarg;
 			break;
 		case 5:
-			setup_timeout = strtod(optarg, &end);
-			if (*end || setup_timeout < 1) {
+			ab.setup_timeout = strtod(optarg, &end);
+			if (*end || ab.setup_timeout < 1) {
 				rc = cli_error(EXIT_USAGE, "--setup-timeout "
 					       "'%s': give seconds", optarg);
 				goto out;
@@ -487,7 +461,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 			       max_boots, boots);
 		goto out;
 	}
-	ab_looks_init(&looks, &jobs, kpi, (size_t)boots,
+	kab_drv_looks_init(&ab.looks, &jobs, kpi, (size_t)boots,
 		      (size_t)(max_boots ? max_boots : boots), 0.05, noise);
 	if (!max_boots)
 		max_boots = boots;
@@ -512,11 +486,11 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 				       "machine is timed by its own clock");
 			goto out;
 		}
-		rc = ssh_sides(target, sides, &ssh);
+		rc = ssh_sides(target, sides, ds, &ssh);
 		if (rc)
 			goto out;
-	} else if (sides[0].ssh.setup || sides[1].ssh.setup ||
-		   sides[0].ssh.release || sides[1].ssh.release) {
+	} else if (ds[0].ssh.setup || ds[1].ssh.setup ||
+		   ds[0].ssh.release || ds[1].ssh.release) {
 		rc = cli_error(EXIT_USAGE, "--a-setup, --b-setup and the "
 			       "releases are for a test machine: add --target "
 			       "ssh://host");
@@ -528,7 +502,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		goto out;
 	}
 	for (i = 0; i < 2; i++) {
-		if (sides[i].rev && sides[i].q.kernel) {
+		if (sides[i].rev && ds[i].q.kernel) {
 			rc = cli_error(EXIT_USAGE, "side %c has both a kernel "
 				       "and a revision: give --%c or --%c-rev",
 				       'A' + i, 'a' + i, 'a' + i);
@@ -540,26 +514,28 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	plugin = runjob_plugin_path();
-	cache = cli_cache_dir();
+	plugin = kab_drv_plugin_path();
+	ba.cache_dir = cache = cli_cache_dir();
 	if (!cache) {
 		rc = EXIT_RUN;
 		goto out;
 	}
-	rc = cli_open_db(cli, db_opt, KAB_DB_WRITE, &c.db);
+	rc = cli_open_db(cli, db_opt, KAB_DB_WRITE, &db);
 	if (rc) {
 		goto out;
 	}
+	runjob_ui_init(&ui, true);
 	/* Build what is to be built before the first boot. */
 	for (i = 0; i < 2; i++) {
 		if (!sides[i].rev)
 			continue;
-		if (cli_build(c.db, &ba, sides[i].rev, labels[i],
-			      &sides[i].build)) {
+		if (kab_drv_build(db, &ba, sides[i].rev, labels[i], &ui.ui,
+				  &sides[i].build)) {
 			rc = EXIT_RUN;
 			goto out_db;
 		}
-		sides[i].q.kernel = sides[i].build.image;
+		ds[i].q.kernel = sides[i].build.image;
+		ds[i].commit = sides[i].build.commit;
 		if (!labels[i]) {
 			snprintf(sides[i].short_sha, sizeof(sides[i].short_sha),
 				 "%.12s", sides[i].build.commit);
@@ -567,7 +543,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		}
 	}
 	for (i = 0; i < 2 && !ssh.dest; i++) {
-		if (!sides[i].q.kernel) {
+		if (!ds[i].q.kernel) {
 			if (!def)
 				def = kab_default_kernel();
 			if (!def) {
@@ -576,35 +552,35 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 					       "linux-image-amd64 (make deps)");
 				goto out_db;
 			}
-			sides[i].q.kernel = def;
+			ds[i].q.kernel = def;
 		}
-		if (kab_kernel_check(sides[i].q.kernel, &err)) {
+		if (kab_kernel_check(ds[i].q.kernel, &err)) {
 			rc = cli_error(EXIT_USAGE, "%s", err.msg);
 			goto out_db;
 		}
-		sides[i].q.smp = smp;
-		sides[i].q.clock = clk.clock;
-		sides[i].q.plugin = plugin;
-		sides[i].q.mem = mem;
-		sides[i].q.boot_timeout = 120;
-		sides[i].q.timeout = timeout;
-		sides[i].q.pin = pin;
+		ds[i].q.smp = smp;
+		ds[i].q.clock = clk.clock;
+		ds[i].q.plugin = plugin;
+		ds[i].q.mem = mem;
+		ds[i].q.boot_timeout = 120;
+		ds[i].q.timeout = timeout;
+		ds[i].q.pin = pin;
 	}
 	for (i = 0; i < 2; i++)
 		sides[i].label = labels[i] ? xstrdup(labels[i]) :
-				 ssh.dest ? xstrdup(sides[i].ssh.release ?
-						    sides[i].ssh.release :
+				 ssh.dest ? xstrdup(ds[i].ssh.release ?
+						    ds[i].ssh.release :
 						    i ? "B" : "A") :
-				 default_label(&sides[i].q, i ? "B" : "A",
-					       &sides[!i].q);
+				 default_label(&ds[i].q, i ? "B" : "A",
+					       &ds[!i].q);
 	if (!strcmp(sides[0].label, sides[1].label)) {
 		rc = cli_error(EXIT_USAGE, "both sides are called '%s': give "
 			       "--a-label and --b-label", sides[0].label);
 		goto out_db;
 	}
-	sides[0].q.cache_dir = sides[1].q.cache_dir = cache;
+	ds[0].q.cache_dir = ds[1].q.cache_dir = cache;
 	if (resume) {
-		c.ab_id = resume;
+		ab.id = resume;
 	} else {
 		json_t *args = json_array();
 		char *s;
@@ -621,7 +597,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		}
 		s = json_dumps(args, JSON_COMPACT);
 		json_decref(args);
-		if (kab_db_ab_create(c.db, s, &c.ab_id, &err)) {
+		if (kab_db_ab_create(db, s, &ab.id, &err)) {
 			free(s);
 			rc = cli_error(EXIT_RUN, "%s", err.msg);
 			goto out_db;
@@ -629,14 +605,11 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		free(s);
 	}
 	fprintf(stderr, "kab: A/B %lld%s (if it stops: kab ab --resume %lld)\n",
-		(long long)c.ab_id, resume ? ", resumed" : "",
-		(long long)c.ab_id);
+		(long long)ab.id, resume ? ", resumed" : "",
+		(long long)ab.id);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	c.tty = cli_live_progress();
-	c.brief = true;
-	agent = runjob_agent_path();
-	c.nr_jobs = max_boots * 2 * jobs.nr;
+	agent = kab_drv_agent_path();
 	if (max_boots > boots)
 		snprintf(span, sizeof(span), "%d to %d (until answered)", boots,
 			 max_boots);
@@ -645,107 +618,70 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 	if (ssh.dest)
 		fprintf(stderr, "kab: A = %s, B = %s on %s: %s turns each, %d "
 			"runs per turn, order %s\n", sides[0].label,
-			sides[1].label, ssh.dest, span, c.iterations, order);
+			sides[1].label, ssh.dest, span, ab.iterations, order);
 	else
 		fprintf(stderr, "kab: A = %s (%s%s%s), B = %s (%s%s%s): %s "
 			"boots each, %d runs per boot, order %s\n",
-			sides[0].label, sides[0].q.kernel,
-			sides[0].q.cmdline ? " " : "",
-			sides[0].q.cmdline ? sides[0].q.cmdline : "",
-			sides[1].label, sides[1].q.kernel,
-			sides[1].q.cmdline ? " " : "",
-			sides[1].q.cmdline ? sides[1].q.cmdline : "", span,
-			c.iterations, order);
-	for (k = 0; k < max_boots && !fatal && !stop_requested && !answered;
-	     k++) {
-		for (j = 0; j < jobs.nr && !fatal && !stop_requested; j++) {
-			int first = !strcmp(order, "random") ?
-				    (int)(next_rand(&seed) & 1) : 0;
-
-			for (i = 0; i < 2 && !fatal && !stop_requested; i++) {
-				struct side *s = &sides[i ^ first];
-
-				c.ab_seq = (k * jobs.nr + j) * 2 + i;
-				c.job_nr++;
-				/* A resumed A/B skips the boots it has. */
-				if (kab_db_ab_seq_done(c.db, c.ab_id, c.ab_seq)) {
-					s->earlier++;
-					ab_looks_add(&looks, c.db, j, i ^ first,
-						     kab_db_ab_seq_run(c.db,
-							c.ab_id, c.ab_seq));
-					continue;
-				}
-				c.job = &jobs.jobs[j];
-				c.label = s->label;
-				c.commit = s->build.commit;
-				c.qemu = ssh.dest ? NULL : &s->q;
-				c.lava = lava.url ? &lava : NULL;
-				c.ssh = ssh.dest ? &ssh : NULL;
-				if (ssh.dest && switch_side(&ssh, s,
-							    setup_timeout)) {
-					rc = EXIT_RUN;
-					fatal = true;
-					break;
-				}
-				if (runjob_one(&c, agent, &fatal))
-					rc = EXIT_RUN;
-				s->outcomes[c.last_outcome]++;
-				if (c.last_outcome == KAB_BOOT_OK)
-					ab_looks_add(&looks, c.db, j, i ^ first,
-						     c.run_id);
-			}
-		}
-		if (!fatal && !stop_requested) {
-			const char *names[2] = { sides[0].label,
-						 sides[1].label };
-
-			answered = ab_looks_round(&looks, (size_t)k + 1,
-						  names);
-			if (answered && k + 1 < max_boots)
-				fprintf(stderr, "kab: answered after %d of at "
-					"most %d boots a side: stopping\n",
-					k + 1, max_boots);
-		}
-	}
+			sides[0].label, ds[0].q.kernel,
+			ds[0].q.cmdline ? " " : "",
+			ds[0].q.cmdline ? ds[0].q.cmdline : "",
+			sides[1].label, ds[1].q.kernel,
+			ds[1].q.cmdline ? " " : "",
+			ds[1].q.cmdline ? ds[1].q.cmdline : "", span,
+			ab.iterations, order);
+	ab.db = db;
+	ab.jobs = &jobs;
+	ab.sides[0].label = sides[0].label;
+	ab.sides[1].label = sides[1].label;
+	ab.boots = boots;
+	ab.max_boots = max_boots;
+	ab.random = !strcmp(order, "random");
+	ab.ssh = ssh.dest ? &ssh : NULL;
+	ab.lava = lava.url ? &lava : NULL;
+	ab.agent = agent;
+	ab.ui = &ui.ui;
+	if (kab_drv_ab_run(&ab))
+		rc = EXIT_RUN;
 	for (i = 0; i < 2; i++) {
 		fprintf(stderr, "kab: %s:", sides[i].label);
-		if (sides[i].earlier)
-			fprintf(stderr, " %d done before", sides[i].earlier);
+		if (ds[i].earlier)
+			fprintf(stderr, " %d done before", ds[i].earlier);
 		for (k = 0; k <= KAB_BOOT_INTERRUPTED; k++)
-			if (sides[i].outcomes[k])
-				fprintf(stderr, " %d %s", sides[i].outcomes[k],
+			if (ds[i].outcomes[k])
+				fprintf(stderr, " %d %s", ds[i].outcomes[k],
 					kab_boot_outcome_name(k));
 		fprintf(stderr, "\n");
 	}
-	if (stop_requested)
+	if (kab_stop_requested)
 		rc = cli_error(runjob_stop_code(EXIT_RUN), "interrupted: boots "
 			       "not started were skipped; what was stored is "
 			       "kept in %s (kab ab --resume %lld)",
-			       kab_db_path(c.db), (long long)c.ab_id);
-	if (!fatal && !stop_requested)
-		kab_db_ab_finish(c.db, c.ab_id, "done", &err);
-	if (!fatal && !stop_requested &&
-	    (sides[0].outcomes[KAB_BOOT_OK] || sides[0].earlier) &&
-	    (sides[1].outcomes[KAB_BOOT_OK] || sides[1].earlier)) {
+			       kab_db_path(db), (long long)ab.id);
+	if (!ab.fatal && !kab_stop_requested)
+		kab_db_ab_finish(db, ab.id, "done", &err);
+	if (!ab.fatal && !kab_stop_requested &&
+	    (ds[0].outcomes[KAB_BOOT_OK] || ds[0].earlier) &&
+	    (ds[1].outcomes[KAB_BOOT_OK] || ds[1].earlier)) {
 		char *specs[2] = { sides[0].label, sides[1].label };
 		size_t nr_seq;
-		struct cmp_seq *seq = ab_looks_verdicts(&looks, &nr_seq);
+		struct cmp_seq *seq = kab_drv_looks_verdicts(&ab.looks,
+							     &nr_seq);
 
 		printf("\n");
-		if (cli_compare_sequential(c.db, specs, 2, false, seq,
+		if (cli_compare_sequential(db, specs, 2, false, seq,
 					   nr_seq) != EXIT_OK)
 			rc = EXIT_RUN;
 		free(seq);
 	}
 out_db:
-	kab_db_close(c.db);
+	kab_db_close(db);
 out:
 	for (i = 0; i < 2; i++) {
 		free(sides[i].label);
 		kab_build_free(&sides[i].build);
 	}
 	free(ba.kconfigs);
-	ab_looks_free(&looks);
+	kab_drv_looks_free(&ab.looks);
 	kab_joblist_free(&jobs);
 	free(sets);
 	free(only);

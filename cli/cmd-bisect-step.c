@@ -159,7 +159,7 @@ static int step(struct kab_db *db, const struct bisect_opts *o, long long id,
 		const char *created_at)
 {
 	struct bisect_ctx b = { 0 };
-	struct measured m = { 0 };
+	struct kab_drv_measured m = { 0 };
 	struct kab_classify cl = { .like = KAB_LIKE_NEITHER };
 	struct kab_bisect_step st = { 0 };
 	struct found f = { 0 };
@@ -268,7 +268,7 @@ static int step(struct kab_db *db, const struct bisect_opts *o, long long id,
 	rc = cl.like == KAB_LIKE_GOOD ? STEP_GOOD :
 	     cl.like == KAB_LIKE_BAD ? STEP_BAD : STEP_SKIP;
 out:
-	measured_free(&m);
+	kab_drv_measured_free(&m);
 	free(commit);
 	free(good);
 	free(bad);
@@ -292,7 +292,7 @@ static void *watch_owner(void *arg)
 
 	while (!(kill(owner, 0) && errno == ESRCH))
 		usleep(200 * 1000);
-	stop_requested = 1;
+	kab_stop_requested = 1;
 	return NULL;
 }
 

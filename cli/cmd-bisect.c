@@ -60,7 +60,7 @@ static int endpoints(struct bisect_ctx *b, struct kab_db *db, long long id,
 		     const char *good, const char *bad,
 		     struct kab_bisect_row *row)
 {
-	struct measured m[2] = { { 0 }, { 0 } };
+	struct kab_drv_measured m[2] = { { 0 }, { 0 } };
 	const char *rev[2] = { good, bad };
 	struct kab_err err;
 	char *runs;
@@ -96,8 +96,8 @@ static int endpoints(struct bisect_ctx *b, struct kab_db *db, long long id,
 	}
 	ret = 0;
 out:
-	measured_free(&m[0]);
-	measured_free(&m[1]);
+	kab_drv_measured_free(&m[0]);
+	kab_drv_measured_free(&m[1]);
 	return ret;
 }
 
@@ -111,7 +111,7 @@ static void add_runs_str(char **runs, const char *more)
 }
 
 /* runs, with the runs of m appended, into *runs */
-static void add_runs(char **runs, const struct measured *m)
+static void add_runs(char **runs, const struct kab_drv_measured *m)
 {
 	char *more = runs_join(m->runs, m->nr);
 
@@ -161,26 +161,26 @@ static void verify(struct bisect_ctx *b, struct kab_db *db, long long id,
 					 o->alpha, o->noise, ends.change, &chk,
 					 &err))
 			break;
-		if (chk.confirmed || round >= o->max_boots || stop_requested)
+		if (chk.confirmed || round >= o->max_boots || kab_stop_requested)
 			break;
 		if (!round && cli_progress())
 			fprintf(stderr, "kab: bisect %lld: checking %.12s "
 				"against its parent %.12s, booted again "
 				"interleaved\n", id, first, parent);
-		for (i = 0; i < 2 && !stop_requested; i++) {
-			struct measured m = { 0 };
+		for (i = 0; i < 2 && !kab_stop_requested; i++) {
+			struct kab_drv_measured m = { 0 };
 
 			if (bisect_measure(b, i ? first : parent, 1, &m)) {
-				measured_free(&m);
+				kab_drv_measured_free(&m);
 				goto out;
 			}
 			add_runs(&runs[i], &m);
-			measured_free(&m);
+			kab_drv_measured_free(&m);
 		}
 		kab_db_bisect_set(db, id, "parent_runs", runs[0], &err);
 		kab_db_bisect_set(db, id, "culprit_runs", runs[1], &err);
 	}
-	if (stop_requested)
+	if (kab_stop_requested)
 		goto out;
 	sentence = bisect_check_sentence(&chk, parent, first);
 	kab_db_bisect_set(db, id, "parent_runs", runs[0], &err);
@@ -416,7 +416,7 @@ static char *run_git_bisect(struct bisect_ctx *b, struct kab_db *db,
 		close(fd);
 		rc = kab_wait(pid);
 	}
-	if (stop_requested) {
+	if (kab_stop_requested) {
 		*why = xstrdup("interrupted");
 		goto out;
 	}
@@ -600,14 +600,14 @@ static int bisect_run(struct kab_db *db, const struct bisect_opts *o,
 	why = NULL;
 	first = run_git_bisect(&b, db, id, good, bad, &why);
 	if (!first) {
-		if (!stop_requested)
+		if (!kab_stop_requested)
 			kab_db_bisect_finish(db, id, "inconclusive", NULL, why,
 					     &err);
 		cli_error(EXIT_RUN, "bisect %lld: %s", id, why);
 		goto out_ctx;
 	}
 	verify(&b, db, id, first, &row);
-	if (stop_requested) {
+	if (kab_stop_requested) {
 		cli_error(EXIT_RUN, "bisect %lld: stopped while checking %.12s "
 			  "against its parent: kab bisect --resume %lld goes "
 			  "on", id, first, id);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build.h"
+#include "runjob.h"
 
 static void build_usage(FILE *f)
 {
@@ -58,7 +58,9 @@ int cmd_build(struct cli *cli, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct build_args a = { 0 };
+	struct kab_drv_build_args a = { 0 };
+	struct runjob_ui ui;
+	char *cache;
 	const char *rev = NULL, *db_opt = NULL;
 	struct kab_build b;
 	struct kab_db *db;
@@ -76,7 +78,7 @@ int cmd_build(struct cli *cli, int argc, char **argv)
 			rev = optarg;
 			break;
 		case 'k':
-			build_args_add_kconfig(&a, optarg);
+			kab_drv_build_args_add_kconfig(&a, optarg);
 			break;
 		case 'b':
 			a.base = optarg;
@@ -116,7 +118,10 @@ int cmd_build(struct cli *cli, int argc, char **argv)
 		free(a.kconfigs);
 		return rc;
 	}
-	rc = cli_build(db, &a, rev, NULL, &b);
+	a.cache_dir = cache = cli_cache_dir();
+	runjob_ui_init(&ui, false);
+	rc = cache ? kab_drv_build(db, &a, rev, NULL, &ui.ui, &b) : -1;
+	free(cache);
 	if (!rc && quiet) {
 		printf("%s\n", b.image);
 	} else if (!rc) {
@@ -134,5 +139,5 @@ int cmd_build(struct cli *cli, int argc, char **argv)
 	kab_build_free(&b);
 	kab_db_close(db);
 	free(a.kconfigs);
-	return rc ? (rc == -1 ? EXIT_RUN : rc) : EXIT_OK;
+	return rc ? (rc == -2 ? EXIT_USAGE : EXIT_RUN) : EXIT_OK;
 }

@@ -12,7 +12,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "build.h"
 #include "runjob.h"
 
 static void run_usage(FILE *f)
@@ -92,7 +91,7 @@ static void run_usage(FILE *f)
 }
 
 /* After --repeat: what was stored, and the comparison it allows. */
-static void repeated(struct run_ctx *c, int ok, int all)
+static void repeated(struct kab_drv_run *c, int ok, int all)
 {
 	struct strbuf sb = STRBUF_INIT, vis = STRBUF_INIT;
 	struct kab_run run = { 0 };
@@ -137,21 +136,22 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct run_ctx c = { .iterations = 3 };
+	struct kab_drv_run c = { .iterations = 3 };
+	struct runjob_ui ui;
 	struct kab_qemu_opts q = { .mem = "2G", .boot_timeout = 120 };
 	struct kab_ssh ssh = { 0 };
 	struct kab_lava_opts lava = { 0 };
 	bool dry_run = false;
 	const char *target = "local";
 	char *default_kernel = NULL, *cache = NULL, *plugin = NULL;
-	struct build_args ba = { 0 };
+	struct kab_drv_build_args ba = { 0 };
 	struct kab_build build = { 0 };
 	const char *rev = NULL;
 	char short_sha[13];
 	struct kab_joblist *lists;
 	struct sigaction sa = { .sa_handler = runjob_on_signal };
 	const char *db_opt = NULL;
-	char **sets = NULL, **only = NULL, *agent, *end;
+	char **sets = NULL, **only = NULL, *agent = NULL, *end;
 	int nr_sets = 0, nr_only = 0, opt, i, j, nr_files, rc = EXIT_OK;
 	int repeat = 1, r, ok = 0;
 	bool fatal = false;
@@ -273,7 +273,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 			rev = optarg;
 			break;
 		case 'K':
-			build_args_add_kconfig(&ba, optarg);
+			kab_drv_build_args_add_kconfig(&ba, optarg);
 			break;
 		case 'B':
 			ba.base = optarg;
@@ -345,15 +345,24 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 				       "PATH, not --tree");
 			goto out;
 		}
-		rc = runjob_dry_run(&c, &q, &lava, lists, nr_files);
+		rc = runjob_dry_run(c.iterations, c.monitors, &q, &lava, lists,
+				    nr_files);
 		goto out;
 	}
 	rc = cli_open_db(cli, db_opt, KAB_DB_WRITE, &c.db);
 	if (rc) {
 		goto out;
 	}
+	/* repeated: a line a run, then how to compare them */
+	runjob_ui_init(&ui, repeat > 1);
+	c.ui = &ui.ui;
 	if (ba.tree) {
-		if (cli_build(c.db, &ba, rev, c.label, &build)) {
+		ba.cache_dir = cache = cli_cache_dir();
+		if (!cache) {
+			rc = EXIT_RUN;
+			goto out_db;
+		}
+		if (kab_drv_build(c.db, &ba, rev, c.label, c.ui, &build)) {
 			rc = EXIT_RUN;
 			goto out_db;
 		}
@@ -376,14 +385,15 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 			}
 			q.kernel = default_kernel;
 		}
-		cache = cli_cache_dir();
+		if (!cache)
+			cache = cli_cache_dir();
 		if (!cache) {
 			rc = EXIT_RUN;
 			goto out_db;
 		}
 		q.cache_dir = cache;
 		if (!strcmp(target, "qemu"))
-			q.plugin = plugin = runjob_plugin_path();
+			q.plugin = plugin = kab_drv_plugin_path();
 		else
 			c.lava = &lava;
 		c.qemu = &q;
@@ -404,28 +414,24 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	c.tty = cli_live_progress();
-	agent = runjob_agent_path();
-	/* repeated: a line a run, then how to compare them */
-	c.brief = repeat > 1;
-	for (r = 0; r < repeat && !fatal && !stop_requested; r++)
-		for (i = 0; i < nr_files && !fatal && !stop_requested; i++)
+	c.agent = agent = kab_drv_agent_path();
+	for (r = 0; r < repeat && !fatal && !kab_stop_requested; r++)
+		for (i = 0; i < nr_files && !fatal && !kab_stop_requested; i++)
 			for (j = 0; j < lists[i].nr && !fatal &&
-			     !stop_requested; j++) {
+			     !kab_stop_requested; j++) {
 				c.job = &lists[i].jobs[j];
 				c.job_nr++;
-				if (runjob_one(&c, agent, &fatal))
+				if (kab_drv_run_one(&c, &fatal))
 					rc = EXIT_RUN;
 				else
 					ok++;
 			}
 	if (repeat > 1 && ok)
 		repeated(&c, ok, c.nr_jobs);
-	if (stop_requested)
+	if (kab_stop_requested)
 		rc = cli_error(runjob_stop_code(EXIT_RUN), "interrupted: runs "
 			       "not started were skipped; what was stored is "
 			       "kept in %s", kab_db_path(c.db));
-	free(agent);
 out_db:
 	kab_db_close(c.db);
 out:
@@ -439,6 +445,7 @@ out:
 	free(default_kernel);
 	free(cache);
 	free(plugin);
+	free(agent);
 	kab_ssh_free(&ssh);
 	return rc;
 }

@@ -312,7 +312,7 @@ static void lock_note(void *arg, const char *path, double waited)
 
 void cli_db_patient(struct kab_db *db)
 {
-	kab_db_set_patience(db, -1, &stop_requested, lock_note, NULL);
+	kab_db_set_patience(db, -1, &kab_stop_requested, lock_note, NULL);
 }
 
 int cli_open_db(struct cli *cli, const char *opt_db, enum kab_db_mode mode,

@@ -1,45 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * runjob.h - running one expanded job on a target and storing what
- * comes back; shared by kab run and kab ab.
+ * runjob.h - the driver (driver/driver.h) on the command line: its
+ * events printed, the options kab run, ab and bisect share.
  */
 #ifndef KAB_CLI_RUNJOB_H
 #define KAB_CLI_RUNJOB_H
 
 #include "cli.h"
-#include "../runner/runner.h"
+#include "../driver/driver.h"
 
-struct run_ctx {
-	struct kab_db *db;
-	const struct kab_job *job;
-	const char *label;
-	const char *commit;			/* of a kernel kab built, or NULL */
-	const char *monitors;
-	const struct kab_qemu_opts *qemu;	/* NULL: the local target */
-	const struct kab_boot *boot;		/* the qemu boot in flight */
-	struct kab_ssh *ssh;			/* or a machine over ssh */
-	const struct kab_lava_opts *lava;	/* with qemu: boots as LAVA
-						   jobs */
-	enum kab_boot_outcome last_outcome;	/* of the last boot */
-	bool brief;				/* one line per run */
-	int64_t ab_id;				/* kab ab's plan, or 0 */
-	double t_all;				/* when the first job began */
-	int done_all;				/* jobs finished since */
-	int ab_seq;
-	int64_t run_id;
-	struct kab_err err;
-	bool failed_store;
-	char busy[256];		/* the agent's "other processes kept ..." */
-	/* progress */
-	bool tty;
-	int job_nr, nr_jobs;
-	int iterations, cur;
-	double t0, t_iter, expected;
+/* The command line's struct kab_drv_ui: pass &u->ui to the driver. */
+struct runjob_ui {
+	struct kab_drv_ui ui;
+	bool tty;		/* a live progress line on the terminal */
+	bool brief;		/* a line per run, not its summary */
 };
 
-/* The signal (SIGINT, SIGTERM) that asked kab to stop; every target
- * watches it. */
-extern volatile int stop_requested;
+void runjob_ui_init(struct runjob_ui *u, bool brief);
+/* SIGINT's and SIGTERM's handler: sets kab_stop_requested. */
 void runjob_on_signal(int sig);
 /*
  * A command's exit code once the work is stopped and what was stored
@@ -47,23 +25,10 @@ void runjob_on_signal(int sig);
  * else rc.
  */
 int runjob_stop_code(int rc);
-/* $KAB_AGENT, kab-agent beside kab, or <bindir>/../libexec/kab/kab-agent. */
-char *runjob_agent_path(void);
-/*
- * kab's QEMU plugin the same way ($KAB_PLUGIN, empty: none), or NULL
- * when there is none (a QEMU without plugins built none).
- */
-char *runjob_plugin_path(void);
 /* --clock ARG into q->clock: 0, or EXIT_USAGE once said. */
 int runjob_clock_opt(const char *arg, struct kab_qemu_opts *q);
 /* What QEMU cannot do (icount with several vCPUs): 0 or EXIT_USAGE. */
 int runjob_qemu_check(const struct kab_qemu_opts *q);
-/*
- * Run c->job once on the local target, or as one boot when c->qemu is
- * set (booted again once when the host starved the guest: a
- * host-stall); 0 when the run is ok.  *fatal when storing failed.
- */
-int runjob_one(struct run_ctx *c, const char *agent, bool *fatal);
 /*
  * --target lava:URL (lava:local, or a server's http(s) URL) into l:
  * the token from $KAB_LAVA_TOKEN, else [lava] token (a server needs
@@ -76,8 +41,8 @@ int runjob_lava_target(const char *target, bool dry_run,
  * --dry-run: the LAVA job definition of each job's boot on stdout, as
  * YAML documents; nothing is run or stored.  An exit status.
  */
-int runjob_dry_run(struct run_ctx *c, struct kab_qemu_opts *q,
-		   const struct kab_lava_opts *l,
+int runjob_dry_run(int iterations, const char *monitors,
+		   struct kab_qemu_opts *q, const struct kab_lava_opts *l,
 		   const struct kab_joblist *lists, int nr_files);
 
 #endif /* KAB_CLI_RUNJOB_H */

@@ -20,11 +20,11 @@ test_expect "kab ab --target lava:URL: every boot a job of the server, alternati
 		false
 	}
 	cat $TMP/o $TMP/e
-	[ $(grep -c "^kab: \[[1-4]/4\] LAVA job [0-9]*: ${URL}scheduler/job/[0-9]*$" $TMP/e) = 4 ]
+	[ $(grep -c "^kab: \[[1-4]/4 [^]]*\] LAVA job [0-9]*: ${URL}scheduler/job/[0-9]*$" $TMP/e) = 4 ]
 	[ "$(sql "SELECT group_concat(k.label || \"/\" || json_extract(r.host, \"\$.thp_enabled\") || \"/\" || json_extract(r.host, \"\$.lava_device\") || \"/\" || json_extract(r.host, \"\$.lava_worker\"), \" \") FROM (SELECT * FROM runs ORDER BY id) r JOIN kernels k ON k.id = r.kernel_id")" = "transparent_hugepage=never/never/kab-qemu01/kab-worker transparent_hugepage=always/always/kab-qemu01/kab-worker transparent_hugepage=never/never/kab-qemu01/kab-worker transparent_hugepage=always/always/kab-qemu01/kab-worker" ]
 	[ "$(sql "SELECT count(DISTINCT run_id || \".\" || iteration) FROM samples")" = 8 ]
 	# the jobs are the server'"'"'s, Complete
-	for id in $(sed -n "s/^kab: \[.\/4\] LAVA job \([0-9]*\):.*/\1/p" $TMP/e); do
+	for id in $(sed -n "s/^kab: \[.\/4 [^]]*\] LAVA job \([0-9]*\):.*/\1/p" $TMP/e); do
 		$PY -c "
 import json, sys, urllib.request
 r = urllib.request.Request(sys.argv[1] + \"api/v0.2/jobs/\" + sys.argv[2] + \"/\", headers={\"Authorization\": \"Token \" + sys.argv[3]})

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ab-ssh.c - kab ab on a test machine over ssh: before each side's
+ * ssh-switch.c - kab ab on a test machine over ssh: before each side's
  * turn, its setup command switches the machine to that kernel (kexec,
  * or a boot entry and a reboot); kab waits for the machine to answer
  * again and checks uname -r against the release the side expects.
@@ -10,8 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ab-ssh.h"
-#include "runjob.h"
+#include "internal.h"
 
 /* One line of output of words there, or NULL when it did not answer. */
 static char *ask(const struct kab_ssh *s, const char *const *words)
@@ -38,8 +37,9 @@ static char *boot_id(const struct kab_ssh *s)
 	return ask(s, words);
 }
 
-int ab_ssh_switch(struct kab_ssh *s, const struct ab_ssh_side *side,
-		  double timeout, char **release)
+int kab_drv_ssh_switch(struct kab_ssh *s, const struct kab_drv_ssh_side *side,
+		       double timeout, const struct kab_drv_ui *ui,
+		       char **release)
 {
 	static const char *const uname[] = { "uname", "-r", NULL };
 	char *before = boot_id(s), *now = NULL, *rel = NULL;
@@ -49,20 +49,19 @@ int ab_ssh_switch(struct kab_ssh *s, const struct ab_ssh_side *side,
 
 	*release = NULL;
 	if (!before)
-		return cli_error(EXIT_RUN, "cannot reach %s over ssh before "
+		return drv_error(ui, -1, "cannot reach %s over ssh before "
 				 "switching to %s: check 'ssh %s true'",
 				 s->dest, side->label, s->dest);
 	if (side->setup) {
 		const char *const words[] = { "sh", "-c", side->setup, NULL };
 
-		if (cli_progress())
-			fprintf(stderr, "kab: %s: switching %s: %s\n",
-				side->label, s->dest, side->setup);
+		drv_info(ui, "%s: switching %s: %s", side->label, s->dest,
+			 side->setup);
 		rc = kab_ssh_run(s, words, NULL, &err);
 		/* 255: the connection went down with the machine: fine */
 		if (rc && rc != 255) {
 			free(before);
-			return cli_error(EXIT_RUN, "the setup of %s failed on "
+			return drv_error(ui, -1, "the setup of %s failed on "
 					 "%s (exit %d): fix --%c-setup",
 					 side->label, s->dest, rc,
 					 side->letter);
@@ -77,21 +76,21 @@ int ab_ssh_switch(struct kab_ssh *s, const struct ab_ssh_side *side,
 		if (rel && (!side->release || !strcmp(rel, side->release)))
 			break;
 		/* the right kernel is not there yet: a reboot may be coming */
-		if (stop_requested) {
+		if (kab_stop_requested) {
 			free(before);
 			free(now);
 			free(rel);
-			return cli_error(EXIT_RUN, "interrupted while waiting "
+			return drv_error(ui, -1, "interrupted while waiting "
 					 "for %s", s->dest);
 		}
 		if (now_mono() > deadline) {
 			if (!rel)
-				cli_error(EXIT_RUN, "%s did not answer within "
+				drv_error(ui, -1, "%s did not answer within "
 					  "%.0f s of %s's setup: see to the "
 					  "machine, or raise --setup-timeout",
 					  s->dest, timeout, side->label);
 			else
-				cli_error(EXIT_RUN, "after %s's setup %s runs "
+				drv_error(ui, -1, "after %s's setup %s runs "
 					  "%s, not %s: check --%c-setup and "
 					  "--%c-release", side->label, s->dest,
 					  rel, side->release, side->letter,
@@ -99,13 +98,12 @@ int ab_ssh_switch(struct kab_ssh *s, const struct ab_ssh_side *side,
 			free(before);
 			free(now);
 			free(rel);
-			return EXIT_RUN;
+			return -1;
 		}
 		sleep(1);
 	}
-	if (cli_progress())
-		fprintf(stderr, "kab: %s: %s runs %s%s\n", side->label,
-			s->dest, rel, strcmp(now, before) ? " (rebooted)" : "");
+	drv_info(ui, "%s: %s runs %s%s", side->label, s->dest, rel,
+		 strcmp(now, before) ? " (rebooted)" : "");
 	free(before);
 	free(now);
 	*release = rel;

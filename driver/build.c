@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * build.c - cli_build(): kab_build_kernel() for a command, its record
- * stored in the database whether it built or not.
+ * build.c - kab_build_kernel() for the driver, its record stored in
+ * the database whether it built or not.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "build.h"
+#include "internal.h"
 
-void build_args_add_kconfig(struct build_args *a, const char *path)
+void kab_drv_build_args_add_kconfig(struct kab_drv_build_args *a,
+				    const char *path)
 {
 	a->kconfigs = xrealloc(a->kconfigs, (a->nr_kconfigs + 1) *
 			       sizeof(*a->kconfigs));
@@ -23,10 +24,11 @@ static char *image_sha256(const char *path)
 	return path ? kab_file_sha256(path, &err) : NULL;
 }
 
-int cli_build(struct kab_db *db, const struct build_args *a, const char *rev,
-	      const char *label, struct kab_build *b)
+int kab_drv_build(struct kab_db *db, const struct kab_drv_build_args *a,
+		  const char *rev, const char *label,
+		  const struct kab_drv_ui *ui, struct kab_build *b)
 {
-	char *cache = cli_cache_dir(), *sha = NULL;
+	char *sha = NULL;
 	struct kab_build_opts o = {
 		.tree = a->tree,
 		.rev = rev,
@@ -34,21 +36,17 @@ int cli_build(struct kab_db *db, const struct build_args *a, const char *rev,
 		.nr_fragments = a->nr_kconfigs,
 		.base = a->base,
 		.jobs = a->jobs,
-		.progress = cli_live_progress(),
+		.progress = ui && ui->live_build,
+		.cache_dir = a->cache_dir,
 		.label = label ? label : rev ? rev : a->tree,
 	};
 	struct kab_build_row row;
 	struct kab_err err, serr;
 	int ret;
 
-	if (!cache)
-		return -1;
-	o.cache_dir = cache;
 	ret = kab_build_kernel(&o, b, &err);
-	if (ret && !b->failed) {
-		free(cache);
-		return cli_error(EXIT_USAGE, "%s", err.msg);
-	}
+	if (ret && !b->failed)
+		return drv_error(ui, -2, "%s", err.msg);
 	if (!ret)
 		sha = image_sha256(b->image);
 	row = (struct kab_build_row){
@@ -70,21 +68,17 @@ int cli_build(struct kab_db *db, const struct build_args *a, const char *rev,
 		.cached = b->cached,
 	};
 	if (db && kab_db_build_insert(db, &row, NULL, &serr))
-		cli_error(EXIT_RUN, "%s (the build itself is in %s)", serr.msg,
-			  b->image ? b->image : cache);
+		drv_error(ui, -1, "%s (the build itself is in %s)", serr.msg,
+			  b->image ? b->image : a->cache_dir);
 	free(sha);
-	free(cache);
 	if (ret)
-		return cli_error(EXIT_RUN, "%s: the whole log is %s", err.msg,
+		return drv_error(ui, -1, "%s: the whole log is %s", err.msg,
 				 b->log_path);
-	if (!cli_progress())
-		return 0;
 	if (b->cached)
-		fprintf(stderr, "kab: %s: cached build %s (%s)\n", o.label,
-			b->key, b->release);
+		drv_info(ui, "%s: cached build %s (%s)", o.label, b->key,
+			 b->release);
 	else
-		fprintf(stderr, "kab: %s: built %s in %.0f s (%d objects "
-			"compiled)\n", o.label, b->release, b->seconds,
-			b->objects);
+		drv_info(ui, "%s: built %s in %.0f s (%d objects compiled)",
+			 o.label, b->release, b->seconds, b->objects);
 	return 0;
 }

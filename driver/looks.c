@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ab-look.c - kab ab stops when its question is answered.
+ * looks.c - kab ab stops when its question is answered.
  *
  * After every round of boots from --boots on, each job's KPI is looked
  * at (analysis/sequential.c): its interval outside +-noise is a change,
@@ -14,12 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ab-look.h"
-#include "../model/model.h"
+#include "internal.h"
 
-void ab_looks_init(struct ab_looks *a, const struct kab_joblist *jobs,
-		   const char *kpi, size_t first, size_t last, double alpha,
-		   double noise)
+void kab_drv_looks_init(struct kab_drv_looks *a,
+			const struct kab_joblist *jobs, const char *kpi,
+			size_t first, size_t last, double alpha, double noise)
 {
 	size_t j;
 
@@ -39,7 +38,7 @@ void ab_looks_init(struct ab_looks *a, const struct kab_joblist *jobs,
 	}
 }
 
-void ab_looks_free(struct ab_looks *a)
+void kab_drv_looks_free(struct kab_drv_looks *a)
 {
 	size_t j;
 
@@ -52,12 +51,12 @@ void ab_looks_free(struct ab_looks *a)
 	memset(a, 0, sizeof(*a));
 }
 
-void ab_looks_add(struct ab_looks *a, struct kab_db *db, size_t j, int s,
-		  int64_t run_id)
+void kab_drv_looks_add(struct kab_drv_looks *a, struct kab_db *db, size_t j,
+		       int s, int64_t run_id)
 {
 	struct kab_run r;
 	struct kab_err err;
-	struct ab_look *l;
+	struct kab_drv_look *l;
 	double m;
 
 	if (j >= a->nr)
@@ -78,7 +77,9 @@ void ab_looks_add(struct ab_looks *a, struct kab_db *db, size_t j, int s,
 	l->means[s][l->n[s]++] = m;
 }
 
-bool ab_looks_round(struct ab_looks *a, size_t round, const char *const *labels)
+bool kab_drv_looks_round(struct kab_drv_looks *a, size_t round,
+			 const char *const *labels,
+			 const struct kab_drv_ui *ui)
 {
 	size_t j, kpis = 0, looks = a->last - a->first + 1;
 	bool all = true;
@@ -90,7 +91,7 @@ bool ab_looks_round(struct ab_looks *a, size_t round, const char *const *labels)
 	if (!kpis)
 		return false;
 	for (j = 0; j < a->nr; j++) {
-		struct ab_look *l = &a->l[j];
+		struct kab_drv_look *l = &a->l[j];
 		struct kab_seq *q = &l->seq;
 
 		if (!l->kpi || l->decided)
@@ -104,34 +105,25 @@ bool ab_looks_round(struct ab_looks *a, size_t round, const char *const *labels)
 		l->decided = q->verdict == KAB_SEQ_CHANGED ||
 			     q->verdict == KAB_SEQ_SAME;
 		all &= l->decided;
-		fprintf(stderr, "kab: look %zu of %zu (%zu against %zu boots): "
-			"%s %s -> %s ", round - a->first + 1, looks, l->n[0],
-			l->n[1], l->kpi, labels[0], labels[1]);
-		if (isnan(q->change))
-			fprintf(stderr, "cannot be tested yet");
-		else
-			fprintf(stderr, "%+.1f%%, %.1f%% interval [%+.1f%%, "
-				"%+.1f%%]", q->change, 100 * (1 - q->alpha),
-				q->lo, q->hi);
-		fprintf(stderr, ": %s%s\n", kab_seq_verdict_name(q->verdict),
-			q->verdict == KAB_SEQ_CHANGED ? " beyond the noise" :
-			q->verdict == KAB_SEQ_SAME ? " within the noise" :
-			q->verdict != KAB_SEQ_UNDECIDED ? "" : looks > 1 ?
-			" at --max-boots (more boots or a wider --noise "
-			"could answer it)" : " (--max-boots N boots on until "
-			"it is answered)");
+		l->look_nr = round - a->first + 1;
+		l->looks = looks;
+		l->labels[0] = labels[0];
+		l->labels[1] = labels[1];
+		if (ui && ui->look)
+			ui->look(ui->ctx, l);
 	}
 	return all;
 }
 
-struct cmp_seq *ab_looks_verdicts(const struct ab_looks *a, size_t *nr)
+struct cmp_seq *kab_drv_looks_verdicts(const struct kab_drv_looks *a,
+				       size_t *nr)
 {
 	struct cmp_seq *v = xcalloc(a->nr ? a->nr : 1, sizeof(*v));
 	size_t j;
 
 	*nr = 0;
 	for (j = 0; j < a->nr; j++) {
-		const struct ab_look *l = &a->l[j];
+		const struct kab_drv_look *l = &a->l[j];
 
 		if (!l->looked || !l->head_run)
 			continue;

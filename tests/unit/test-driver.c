@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-driver.c - the experiment driver (driver/driver.h) with no
+ * command line: a run on this machine, an A/B booting the real kernel
+ * under QEMU, an A/B stopped in its first boot, and the looks, each
+ * seen through the hooks a front end gives it and in the database.
+ */
+#include <signal.h>
+#include <unistd.h>
+
+#include "test.h"
+#include "../../driver/driver.h"
+
+/* What a front end saw. */
+struct seen {
+	int booting, iterations, ticks, done, errors, notes, looks;
+	int ok_runs;
+	char order[16];			/* the labels' first letters */
+	int stop_at_boot;		/* set kab_stop_requested at boot N */
+	char last_error[512];
+	size_t look_nr;
+};
+
+static void on_error(void *ctx, const char *msg)
+{
+	struct seen *s = ctx;
+
+	s->errors++;
+	snprintf(s->last_error, sizeof(s->last_error), "%s", msg);
+}
+
+static void on_note(void *ctx, const char *msg)
+{
+	((struct seen *)ctx)->notes++;
+}
+
+static void on_progress(void *ctx, const struct kab_drv_run *r,
+			enum kab_drv_step step)
+{
+	struct seen *s = ctx;
+
+	if (step == KAB_DRV_BOOTING) {
+		s->booting++;
+		if (s->stop_at_boot == s->booting)
+			kab_stop_requested = SIGINT;
+	} else if (step == KAB_DRV_ITERATION) {
+		s->iterations++;
+	} else {
+		s->ticks++;
+	}
+}
+
+static void on_done(void *ctx, const struct kab_drv_run *r,
+		    const struct kab_drv_done *d)
+{
+	struct seen *s = ctx;
+	size_t n = strlen(s->order);
+
+	s->done++;
+	s->ok_runs += d->status == KAB_RUN_OK;
+	if (n + 1 < sizeof(s->order) && r->label) {
+		s->order[n] = r->label[0];
+		s->order[n + 1] = '\0';
+	}
+}
+
+static void on_look(void *ctx, const struct kab_drv_look *l)
+{
+	struct seen *s = ctx;
+
+	s->looks++;
+	s->look_nr = l->look_nr;
+}
+
+static struct kab_drv_ui ui_for(struct seen *s)
+{
+	return (struct kab_drv_ui){
+		.ctx = s,
+		.error = on_error,
+		.note = on_note,
+		.progress = on_progress,
+		.run_done = on_done,
+		.look = on_look,
+	};
+}
+
+static char *top_path(const char *rel)
+{
+	const char *top = getenv("KAB_TOP");
+
+	return xasprintf("%s/%s", top ? top : ".", rel);
+}
+
+static char *agent_path(void)
+{
+	const char *b = getenv("KAB_BUILD");
+
+	return b ? xasprintf("%s/kab-agent", b) : xstrdup("build/kab-agent");
+}
+
+struct fix {
+	char dir[64];
+	char *db_path;
+	struct kab_db *db;
+	struct kab_joblist jobs;
+	char *agent;
+};
+
+static void fix_open(struct fix *f, char **sets, int nr_sets)
+{
+	struct kab_jobsel sel = { sets, nr_sets, NULL, 0 };
+	struct kab_err err;
+	char *job = top_path("jobs/will-it-scale-malloc1.yaml");
+
+	snprintf(f->dir, sizeof(f->dir), "/tmp/kab-test-driver.XXXXXX");
+	if (!mkdtemp(f->dir))
+		fail_msg("mkdtemp");
+	f->db_path = xasprintf("%s/kab.db", f->dir);
+	if (kab_db_open(f->db_path, KAB_DB_WRITE, &f->db, &err))
+		fail_msg("%s", err.msg);
+	if (kab_job_load_sel(job, &sel, &f->jobs, &err))
+		fail_msg("%s", err.msg);
+	free(job);
+	f->agent = agent_path();
+	kab_stop_requested = 0;
+}
+
+static void fix_close(struct fix *f)
+{
+	char *cmd = xasprintf("rm -rf %s", f->dir);
+
+	kab_db_close(f->db);
+	kab_joblist_free(&f->jobs);
+	free(f->db_path);
+	free(f->agent);
+	if (system(cmd))
+		fprintf(stderr, "# could not remove %s\n", f->dir);
+	free(cmd);
+	kab_stop_requested = 0;
+}
+
+static char *fast_sets[] = { "nr_task=1", "warmup=0", "testtime=1s" };
+
+/* A run on this machine: each iteration said as it starts, and stored. */
+static void test_run_local(void **state)
+{
+	struct seen s = { 0 };
+	struct kab_drv_ui ui = ui_for(&s);
+	struct fix f;
+	struct kab_drv_run r = { .iterations = 2 };
+	struct kab_run run;
+	struct kab_err err;
+	bool fatal = false;
+
+	fix_open(&f, fast_sets, 3);
+	r.db = f.db;
+	r.job = &f.jobs.jobs[0];
+	r.label = "here";
+	r.agent = f.agent;
+	r.ui = &ui;
+	r.job_nr = r.nr_jobs = 1;
+	assert_int_equal(kab_drv_run_one(&r, &fatal), 0);
+	assert_false(fatal);
+	assert_int_equal(s.errors, 0);
+	assert_int_equal(s.iterations, 2);
+	assert_int_equal(s.booting, 0);
+	assert_int_equal(s.done, 1);
+	assert_int_equal(s.ok_runs, 1);
+	assert_true(r.run_id > 0);
+	assert_int_equal(kab_db_run_get(f.db, r.run_id, &run, &err), 0);
+	assert_string_equal(run.status, "ok");
+	assert_string_equal(run.kernel.label, "here");
+	assert_string_equal(run.target, "local");
+	assert_int_equal(run.nr_iterations, 2);
+	kab_run_free(&run);
+	fix_close(&f);
+}
+
+/* An A/B of one kernel with itself under QEMU: A B, stored as boots. */
+static void ab_setup(struct kab_drv_ab *ab, struct fix *f, struct seen *s,
+		     struct kab_drv_ui *ui, char *kernel, char *cache)
+{
+	struct kab_err err;
+	int i;
+
+	memset(ab, 0, sizeof(*ab));
+	*ui = ui_for(s);
+	ab->db = f->db;
+	ab->jobs = &f->jobs;
+	ab->boots = ab->max_boots = 1;
+	ab->iterations = 1;
+	ab->agent = f->agent;
+	ab->ui = ui;
+	ab->sides[0].label = "A";
+	ab->sides[1].label = "B";
+	for (i = 0; i < 2; i++) {
+		struct kab_qemu_opts *q = &ab->sides[i].q;
+
+		q->kernel = kernel;
+		q->cache_dir = cache;
+		q->mem = "1G";
+		q->boot_timeout = 120;
+		q->clock.kind = KAB_CLOCK_WALL;
+		q->smp = 1;
+	}
+	kab_drv_looks_init(&ab->looks, &f->jobs, NULL, 1, 1, 0.05, -1);
+	if (kab_db_ab_create(f->db, "[\"test\"]", &ab->id, &err))
+		fail_msg("%s", err.msg);
+}
+
+static void test_ab_qemu(void **state)
+{
+	char *kernel = kab_default_kernel();
+	struct kab_drv_ab ab;
+	struct kab_drv_ui ui;
+	struct seen s = { 0 };
+	struct fix f;
+	char *cache;
+
+	if (!kernel)
+		skip();		/* no kernel in /boot: make deps installs one */
+	fix_open(&f, fast_sets, 3);
+	cache = xasprintf("%s/cache", f.dir);
+	ab_setup(&ab, &f, &s, &ui, kernel, cache);
+	assert_int_equal(kab_drv_ab_run(&ab), 0);
+	if (s.errors)
+		fail_msg("%s", s.last_error);
+	assert_false(ab.fatal);
+	assert_string_equal(s.order, "AB");
+	assert_int_equal(s.booting, 2);
+	assert_int_equal(ab.sides[0].outcomes[KAB_BOOT_OK], 1);
+	assert_int_equal(ab.sides[1].outcomes[KAB_BOOT_OK], 1);
+	assert_int_equal(ab.rounds, 1);
+	/* both turns are stored as done: a resume boots nothing again */
+	assert_true(kab_db_ab_seq_done(f.db, ab.id, 0));
+	assert_true(kab_db_ab_seq_done(f.db, ab.id, 1));
+	memset(&s, 0, sizeof(s));
+	ab.sides[0].earlier = ab.sides[1].earlier = 0;
+	assert_int_equal(kab_drv_ab_run(&ab), 0);
+	assert_int_equal(s.booting, 0);
+	assert_int_equal(ab.sides[0].earlier, 1);
+	assert_int_equal(ab.sides[1].earlier, 1);
+	kab_drv_looks_free(&ab.looks);
+	free(cache);
+	free(kernel);
+	fix_close(&f);
+}
+
+/* A stop asked for in A's boot: that boot is interrupted, B never runs. */
+static void test_ab_stop(void **state)
+{
+	char *kernel = kab_default_kernel();
+	struct kab_drv_ab ab;
+	struct kab_drv_ui ui;
+	struct seen s = { .stop_at_boot = 1 };
+	struct fix f;
+	char *cache;
+
+	if (!kernel)
+		skip();
+	fix_open(&f, fast_sets, 3);
+	cache = xasprintf("%s/cache", f.dir);
+	ab_setup(&ab, &f, &s, &ui, kernel, cache);
+	ab.boots = ab.max_boots = 3;
+	assert_int_equal(kab_drv_ab_run(&ab), -1);
+	assert_int_equal(s.booting, 1);
+	assert_string_equal(s.order, "A");
+	assert_int_equal(ab.sides[0].outcomes[KAB_BOOT_INTERRUPTED], 1);
+	assert_int_equal(ab.sides[1].outcomes[KAB_BOOT_OK] +
+			 ab.sides[1].outcomes[KAB_BOOT_INTERRUPTED], 0);
+	assert_int_equal(ab.rounds, 0);
+	assert_false(kab_db_ab_seq_done(f.db, ab.id, 1));
+	kab_drv_looks_free(&ab.looks);
+	free(cache);
+	free(kernel);
+	fix_close(&f);
+}
+
+/* The looks: a clear change answers a KPI at its first look. */
+static void test_looks(void **state)
+{
+	static const double a[] = { 100, 101, 99, 100.5, 99.5 };
+	static const double b[] = { 150, 151, 149, 150.5, 149.5 };
+	const char *labels[2] = { "base", "head" };
+	struct kab_drv_looks looks;
+	struct kab_joblist jobs = { 0 };
+	struct kab_job job = { 0 };
+	struct kab_drv_ui ui;
+	struct seen s = { 0 };
+	size_t nr;
+	struct cmp_seq *v;
+
+	ui = ui_for(&s);
+	jobs.jobs = &job;
+	jobs.nr = 1;
+	kab_drv_looks_init(&looks, &jobs, "will-it-scale.per_process_ops", 2,
+			   10, 0.05, 1);
+	/* before the first look's round, nothing is looked at */
+	assert_false(kab_drv_looks_round(&looks, 1, labels, &ui));
+	assert_int_equal(s.looks, 0);
+	looks.l[0].means[0] = xmalloc(sizeof(a));
+	looks.l[0].means[1] = xmalloc(sizeof(b));
+	memcpy(looks.l[0].means[0], a, sizeof(a));
+	memcpy(looks.l[0].means[1], b, sizeof(b));
+	looks.l[0].n[0] = looks.l[0].n[1] = 5;
+	looks.l[0].head_run = 7;
+	assert_true(kab_drv_looks_round(&looks, 5, labels, &ui));
+	assert_int_equal(s.looks, 1);
+	assert_int_equal(s.look_nr, 4);
+	assert_int_equal(looks.l[0].seq.verdict, KAB_SEQ_CHANGED);
+	v = kab_drv_looks_verdicts(&looks, &nr);
+	assert_int_equal(nr, 1);
+	assert_int_equal(v[0].run_id, 7);
+	free(v);
+	kab_drv_looks_free(&looks);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_looks),
+		cmocka_unit_test(test_run_local),
+		cmocka_unit_test(test_ab_stop),
+		cmocka_unit_test(test_ab_qemu),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
