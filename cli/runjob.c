@@ -94,13 +94,21 @@ static void progress_live(const struct kab_drv_run *c)
 	bool of_all;
 
 	if (!c->cur) {
-		if (c->qemu) {
-			fmt_secs(now - c->t0, el, sizeof(el));
-			fprintf(stderr, "\r[%d/%d %s] booting %s, %s\033[K",
-				c->job_nr, c->nr_jobs, c->label, c->qemu->kernel,
+		if (!c->qemu)
+			return;
+		fmt_secs(now - c->t0, el, sizeof(el));
+		/* a lab's job waits for a device before it boots */
+		if (c->boot && c->boot->lava_queued)
+			fprintf(stderr, "\r[%d/%d%s%s] LAVA job %ld queued, "
+				"waiting for a device, %s\033[K", c->job_nr,
+				c->nr_jobs, c->label ? " " : "",
+				c->label ? c->label : "", c->boot->lava_queued,
 				el);
-			fflush(stderr);
-		}
+		else
+			fprintf(stderr, "\r[%d/%d%s%s] booting %s, %s\033[K",
+				c->job_nr, c->nr_jobs, c->label ? " " : "",
+				c->label ? c->label : "", c->qemu->kernel, el);
+		fflush(stderr);
 		return;
 	}
 	fmt_secs(now - c->t0, el, sizeof(el));

@@ -664,6 +664,8 @@ struct kab_boot {
 	char entry[8];		/* pvh (the unpacked vmlinux) or bzimage */
 	char clock[16];		/* kab_clock_name of the clock it ran on */
 	int smp;		/* the vCPUs it booted with */
+	long lava_queued;	/* in flight: the LAVA job while it waits
+				   for a device, else 0 */
 	double seconds;		/* QEMU's start to its exit */
 	double hello;		/* ... to the agent's start record, 0: never */
 	double first_sample;	/* ... to the first whole iteration */

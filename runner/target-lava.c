@@ -547,6 +547,7 @@ static int run_server(const struct kab_target_opts *o,
 			l->submitted(o->tick_ctx, id);
 	}
 	kab_lava_log_init(&f.log, on_line, &f);
+	boot->lava_queued = id;
 	t0 = now_mono();
 	queued_until = t0 + (l->queue_timeout > 0 ? l->queue_timeout : 3600);
 	deadline = 0;
@@ -567,6 +568,7 @@ static int run_server(const struct kab_target_opts *o,
 			char worker[128];
 
 			running = true;
+			boot->lava_queued = 0;
 			t0 = now_mono();
 			deadline = t0 + 120 +
 				   (q->boot_timeout > 0 ? q->boot_timeout : 300) +
