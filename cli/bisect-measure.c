@@ -80,6 +80,7 @@ int bisect_ctx_init(struct bisect_ctx *b, const struct bisect_opts *o,
 	b->d.q.boot_timeout = 120;
 	b->d.q.timeout = o->timeout;
 	b->d.q.cache_dir = b->cache;
+	b->d.lava = o->lava.url ? &o->lava : NULL;
 	return 0;
 }
 

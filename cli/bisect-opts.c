@@ -56,7 +56,13 @@ void bisect_options_help(FILE *f)
 		"  --smp N, --mem SIZE  the guest's CPUs (1 under icount, else "
 		"2) and memory\n"
 		"                       (2G)\n"
-		"  --timeout S          kill a boot after S seconds\n"
+		"  --timeout S          kill a boot after S seconds (a LAVA "
+		"job: the time it\n"
+		"                       may wait queued too)\n"
+		"  --target T           qemu (the default), lava:URL or "
+		"lava:local: each boot\n"
+		"                       a LAVA job, as for kab run\n"
+		"  --device-type T      the lab's device type (qemu)\n"
 		"  --db PATH            database\n");
 }
 
@@ -87,6 +93,8 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 		{ "mem", required_argument, NULL, 'e' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "db", required_argument, NULL, 'd' },
+		{ "target", required_argument, NULL, 2 },
+		{ "device-type", required_argument, NULL, 3 },
 		{ "help", no_argument, NULL, 'h' },
 		/* kab bisect's own */
 		{ "resume", required_argument, NULL, 'R' },
@@ -206,6 +214,22 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 		case 'd':
 			o->db = optarg;
 			break;
+		case 2:
+			if (strcmp(optarg, "qemu") && strncmp(optarg, "lava:", 5))
+				return cli_error(EXIT_USAGE, "--target '%s': a "
+						 "bisect boots its commits: give "
+						 "qemu, lava:URL or lava:local",
+						 optarg);
+			o->target = optarg;
+			break;
+		case 3:
+			if (!kab_name_ok(optarg, 64))
+				return cli_error(EXIT_USAGE, "--device-type "
+						 "'%s': give a LAVA device "
+						 "type's name, such as qemu",
+						 optarg);
+			o->lava.device_type = optarg;
+			break;
 		case 'i':
 			o->bisect_id = atoll(optarg);
 			break;
@@ -241,6 +265,25 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 	o->clock.smp = o->smp;
 	if (runjob_qemu_check(&o->clock))
 		return EXIT_USAGE;
+	if (o->lava.device_type && !(o->target &&
+				     !strncmp(o->target, "lava:", 5)))
+		return cli_error(EXIT_USAGE, "--device-type needs --target "
+				 "lava:URL or lava:local");
+	if (o->target && !strncmp(o->target, "lava:", 5)) {
+		if (o->clock.clock.kind)
+			return cli_error(EXIT_USAGE, "--clock is QEMU's: a "
+					 "LAVA device is timed by its own "
+					 "clock");
+		if (runjob_lava_target(o->target, false, &o->lava))
+			return EXIT_USAGE;
+		o->lava.queue_timeout = o->timeout;
+		if (o->cmdline) {
+			struct kab_err err;
+
+			if (kab_lava_cmdline_check(o->cmdline, &err))
+				return cli_error(EXIT_USAGE, "%s", err.msg);
+		}
+	}
 	if (o->show || o->list || o->resume || (step && o->bisect_id))
 		return 0;
 	if (!o->metric)

@@ -39,6 +39,8 @@ struct bisect_opts {
 	struct kab_qemu_opts clock;	/* --clock, in .clock */
 	const char *mem;
 	double timeout;
+	const char *target;	/* NULL or qemu, lava:URL, lava:local */
+	struct kab_lava_opts lava;	/* its LAVA options */
 	struct kab_drv_build_args build;
 	/* bisect-step only */
 	long long bisect_id;

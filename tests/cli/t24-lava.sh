@@ -151,6 +151,46 @@ test_expect "kab ab --target lava:local alternates the kernels, every boot a LAV
 	grep -q "will-it-scale.per_process_ops" $TMP/o
 '
 
+test_expect "kab bisect --target lava:local boots every commit as a LAVA job and names the culprit" '
+	# a history whose "kernel recipe" adds slub_debug=FZPU (a real,
+	# large slowdown of malloc1) from c4 on; c2 does not build
+	K=$(ls /boot/vmlinuz-* | sort -V | tail -1)
+	R=$TMP/repo
+	mkdir -p $R
+	git -C $R init -q
+	commit() {
+		git -C $R add -A
+		git -C $R -c user.name=t -c user.email=t@t commit -q -m "$1"
+		git -C $R rev-parse HEAD
+	}
+	printf "#!/bin/sh\necho \"kernel %s\"\n" $K >$R/build.sh
+	C1=$(commit "c1: base")
+	printf "#!/bin/sh\nexit 2\n" >$R/build.sh
+	C2=$(commit "c2: does not build")
+	printf "#!/bin/sh\necho \"kernel %s\"\n" $K >$R/build.sh
+	C3=$(commit "c3: builds again")
+	printf "#!/bin/sh\necho \"kernel %s\"\necho \"cmdline slub_debug=FZPU\"\n" $K >$R/build.sh
+	C4=$(commit "c4: slub_debug, the regression")
+	kab bisect --target lava:local --tree $R --good $C1 --bad $C4 \
+		--job $JOB $QUICK --metric will-it-scale.per_process_ops \
+		--build-cmd "sh build.sh" --boots 3 --max-boots 2 >$TMP/o 2>$TMP/e || {
+		cat $TMP/o $TMP/e
+		false
+	}
+	cat $TMP/o
+	grep -q "^$C4 is the first bad commit" $TMP/o
+	# every boot of it was a LAVA job
+	[ "$(sql "SELECT count(*) FROM runs WHERE target != \"lava\" AND kernel_id IN (SELECT id FROM kernels WHERE commit_sha IS NOT NULL)")" = 0 ]
+	[ "$(sql "SELECT count(*) FROM boots WHERE accel = \"lava\" AND outcome = \"ok\"")" -ge 4 ]
+	# what LAVA cannot do is a usage error before anything is built
+	expect_error 2 "--clock is QEMU.s" -- "$KAB" bisect --target lava:local \
+		--clock icount --tree $R --good $C1 --bad $C4 --job $JOB \
+		--metric will-it-scale.per_process_ops
+	expect_error 2 "--target .ssh://x.: a bisect boots its commits" -- \
+		"$KAB" bisect --target ssh://x --tree $R --good $C1 --bad $C4 \
+		--job $JOB --metric will-it-scale.per_process_ops
+'
+
 # A stand-in for a LAVA server's REST API in front of the real lava-run
 # (tests/cli/fake-lava-server), on the qemu device below.
 cat >$TMP/device.yaml <<'EOF'
