@@ -92,6 +92,12 @@ static void ab_usage(FILE *f)
 		"  --target lava:URL, --target lava:local\n"
 		"  --device-type T           the lab's device type (default "
 		"qemu)\n"
+		"  --devices N               boot on N devices of the type at "
+		"once, each a\n"
+		"                            block with both kernels every "
+		"round (--boots is\n"
+		"                            per device); each needs a tag "
+		"of its own (1)\n"
 		"\nOn a test machine instead of QEMU:\n"
 		"  --target ssh://[user@]host[:port]\n"
 		"  --a-setup CMD, --b-setup CMD   run there (sh -c) before each "
@@ -144,6 +150,58 @@ static int ssh_sides(const char *target, struct side *sides,
 	}
 	if (kab_ssh_parse(target, ssh, &err))
 		return cli_error(EXIT_USAGE, "%s", err.msg);
+	return 0;
+}
+
+/*
+ * --devices N on a LAVA server: N devices of the type, each with a tag
+ * of its own that pins a job to it.  0, or EXIT_USAGE once said.
+ */
+static int lava_devices(const struct kab_lava_opts *l, int n,
+			struct kab_lava_device **out)
+{
+	struct kab_lava_device *all;
+	struct kab_lava_server srv;
+	struct strbuf names = STRBUF_INIT;
+	struct kab_err err;
+	size_t nr, i, k = 0;
+	const char *type = l->device_type ? l->device_type : "qemu";
+
+	*out = NULL;
+	if (n <= 1)
+		return 0;
+	if (!strcmp(l->url, "local"))
+		return cli_error(EXIT_USAGE, "--devices %d: lava:local has one "
+				 "device (the dispatcher here); several are a "
+				 "LAVA server's: --target lava:URL", n);
+	if (kab_lava_server_init(&srv, l->url, l->token, &err))
+		return cli_error(EXIT_USAGE, "%s", err.msg);
+	if (kab_lava_check_device_type(&srv, type, &err) ||
+	    kab_lava_devices(&srv, type, &all, &nr, &err)) {
+		kab_lava_server_free(&srv);
+		return cli_error(EXIT_USAGE, "%s", err.msg);
+	}
+	kab_lava_server_free(&srv);
+	/* the pinnable ones first, in the server's order */
+	for (i = 0; i < nr; i++)
+		if (*all[i].tag)
+			all[k++] = all[i];
+	for (i = 0; i < k; i++)
+		strbuf_addf(&names, "%s%s", i ? ", " : "", all[i].name);
+	if ((int)k < n) {
+		cli_error(EXIT_USAGE, "--devices %d: LAVA at %s has %zu usable "
+			  "device%s of type '%s' with a tag of its own%s%s%s: "
+			  "kab pins a boot to a device by such a tag; ask the "
+			  "lab's admin to tag each device with its name, or "
+			  "give --devices %zu", n, l->url, k, k == 1 ? "" : "s",
+			  type, k ? " (" : "", k ? names.buf : "", k ? ")" : "",
+			  k ? k : 1);
+		strbuf_release(&names);
+		free(all);
+		return EXIT_USAGE;
+	}
+	strbuf_release(&names);
+	*out = all;
 	return 0;
 }
 
@@ -233,6 +291,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		{ "base", required_argument, NULL, 'c' },
 		{ "target", required_argument, NULL, 'g' },
 		{ "device-type", required_argument, NULL, 'D' },
+		{ "devices", required_argument, NULL, 11 },
 		{ "a-setup", required_argument, NULL, 1 },
 		{ "b-setup", required_argument, NULL, 2 },
 		{ "a-release", required_argument, NULL, 3 },
@@ -268,6 +327,8 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 	struct kab_ssh ssh = { 0 };
 	const char *target = NULL;
 	struct kab_lava_opts lava = { 0 };
+	struct kab_lava_device *devices = NULL;
+	int nr_devices = 0;
 	struct kab_err err;
 
 	memset(sides, 0, sizeof(sides));
@@ -421,6 +482,14 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 			}
 			lava.device_type = optarg;
 			break;
+		case 11:
+			nr_devices = strtol(optarg, &end, 10);
+			if (*end || nr_devices < 1 || nr_devices > 64) {
+				rc = cli_error(EXIT_USAGE, "--devices '%s': give "
+					       "1 to 64 devices", optarg);
+				goto out;
+			}
+			break;
 		case 1:
 		case 2:
 			ds[opt - 1].ssh.setup = optarg;
@@ -465,9 +534,10 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		      (size_t)(max_boots ? max_boots : boots), 0.05, noise);
 	if (!max_boots)
 		max_boots = boots;
-	if (lava.device_type && !(target && !strncmp(target, "lava:", 5))) {
-		rc = cli_error(EXIT_USAGE, "--device-type needs --target "
-			       "lava:URL or lava:local");
+	if ((lava.device_type || nr_devices) &&
+	    !(target && !strncmp(target, "lava:", 5))) {
+		rc = cli_error(EXIT_USAGE, "--device-type and --devices need "
+			       "--target lava:URL or lava:local");
 		goto out;
 	}
 	if (target && !strncmp(target, "lava:", 5)) {
@@ -480,6 +550,9 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		if (rc)
 			goto out;
 		lava.queue_timeout = timeout;
+		rc = lava_devices(&lava, nr_devices, &devices);
+		if (rc)
+			goto out;
 	} else if (target && strcmp(target, "qemu")) {
 		if (clk.clock.kind) {
 			rc = cli_error(EXIT_USAGE, "--clock is QEMU's: a test "
@@ -638,6 +711,18 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 	ab.random = !strcmp(order, "random");
 	ab.ssh = ssh.dest ? &ssh : NULL;
 	ab.lava = lava.url ? &lava : NULL;
+	ab.devices = devices;
+	ab.nr_devices = devices ? (size_t)nr_devices : 0;
+	if (nr_devices > 1) {
+		/* boots in parallel: a line each, no live line */
+		ui.tty = false;
+		ui.ui.live_build = false;
+		fprintf(stderr, "kab: %d devices, each a block with both "
+			"kernels every round:", nr_devices);
+		for (i = 0; i < nr_devices; i++)
+			fprintf(stderr, " %s", devices[i].name);
+		fprintf(stderr, "\n");
+	}
 	ab.agent = agent;
 	ab.ui = &ui.ui;
 	if (kab_drv_ab_run(&ab))
@@ -690,5 +775,6 @@ out:
 	free(cache);
 	free(plugin);
 	kab_ssh_free(&ssh);
+	free(devices);
 	return rc;
 }

@@ -1,8 +1,9 @@
 #!/bin/sh
 # A LAVA server on this machine for make test-lava-server, its daemons
 # started by hand (no systemd): PostgreSQL, lava-server's gunicorn and
-# scheduler, and a lava-worker with one qemu device (TCG, or KVM when
-# the CPU has VMX or SVM).  As root; idempotent.
+# scheduler, and a lava-worker with two qemu devices (TCG, or KVM when
+# the CPU has VMX or SVM), each tagged with its own name (kab ab
+# --devices pins jobs by such tags).  As root; idempotent.
 #   scripts/lava-server.sh start   install what is missing, start what
 #                                  is not running; the URL and a user
 #                                  token go to $KAB_LAVA_SERVER_DIR
@@ -15,7 +16,7 @@ D=${KAB_LAVA_SERVER_DIR:-/tmp/kab-lava-server}
 PORT=${KAB_LAVA_SERVER_PORT:-8000}
 URL=http://127.0.0.1:$PORT/
 WORKER=kab-worker
-DEVICE=kab-qemu01
+DEVICES="kab-qemu01 kab-qemu02"
 USER=kab-test
 
 say() { echo "lava-server.sh: $*" >&2; }
@@ -102,17 +103,24 @@ start() {
 		kvm="{% set no_kvm = True %}"
 		accel=tcg
 	fi
-	cat >/etc/lava-server/dispatcher-config/devices/$DEVICE.jinja2 <<EOF
+	n=60
+	for dev in $DEVICES; do
+		cat >/etc/lava-server/dispatcher-config/devices/$dev.jinja2 <<EOF
 {% extends 'qemu.jinja2' %}
-{% set mac_addr = '52:54:00:12:34:60' %}
+{% set mac_addr = '52:54:00:12:34:$n' %}
 {% set memory = '2048' %}
 {% set netdevice = 'user' %}
 $kvm
 {% set extra_options = ['-cpu max', '-smp 2', '-no-reboot', '-accel $accel'] %}
 EOF
-	lava-server manage devices add --device-type qemu --worker "$WORKER" \
-		"$DEVICE" >/dev/null 2>&1 || true
-	lava-server manage devices update --health GOOD "$DEVICE" >/dev/null 2>&1 || true
+		n=$((n + 1))
+		lava-server manage devices add --device-type qemu \
+			--worker "$WORKER" "$dev" >/dev/null 2>&1 || true
+		lava-server manage device-tags add --tags "$dev" "$dev" \
+			>/dev/null 2>&1 || true
+		lava-server manage devices update --health GOOD "$dev" \
+			>/dev/null 2>&1 || true
+	done
 	start_bg worker lava-worker --level INFO --url "$URL" --token "$wtoken" \
 		--name "$WORKER" --log-file "$D/worker.log"
 	# the worker online and the device idle
@@ -131,7 +139,7 @@ for i in range(150):
 sys.exit(1)
 PY
 	echo "$URL" >"$D/url"
-	say "LAVA at $URL: device $DEVICE (qemu, $accel) on worker $WORKER; token in $D/token"
+	say "LAVA at $URL: devices $DEVICES (qemu, $accel) on worker $WORKER; token in $D/token"
 }
 
 case "${1:-}" in

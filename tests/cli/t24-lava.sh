@@ -224,8 +224,10 @@ SRV_PID=
 srv_start() {
 	[ -z "$SRV_PID" ] || kill $SRV_PID 2>/dev/null
 	PORT=$($LPY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	mkdir -p $TMP/srv-$1
-	$LPY $TOP/tests/cli/fake-lava-server $PORT $TMP/srv-$1 $TMP/device.yaml $1 $TOKEN &
+	# MODE [DIR]: the server'"'"'s files in $TMP/srv-DIR (MODE)
+	SRV=$TMP/srv-${2:-$1}
+	mkdir -p $SRV
+	$LPY $TOP/tests/cli/fake-lava-server $PORT $SRV $TMP/device.yaml $1 $TOKEN &
 	SRV_PID=$!
 	URL=http://127.0.0.1:$PORT/
 	for i in $(seq 50); do
@@ -255,6 +257,8 @@ test_expect "lava:URL submits through the REST API with the token and stores dev
 	[ "$(sql "SELECT target, status FROM runs WHERE id = $id")" = "lava|ok" ]
 	[ "$(sql "SELECT count(DISTINCT iteration) FROM samples WHERE run_id = $id AND metric = \"will-it-scale.per_process_ops\"")" = 2 ]
 	[ "$(sql "SELECT json_extract(host, \"\$.lava_device\") || \" \" || json_extract(host, \"\$.lava_worker\") || \" \" || json_extract(host, \"\$.lava_job\") FROM runs WHERE id = $id")" = "fake01 fakeworker 1" ]
+	# the lab's device is the run'"'"'s block
+	[ "$(sql "SELECT block FROM runs WHERE id = $id")" = fake01 ]
 	# every request carried the token; it is nowhere in the database
 	not grep -q "no-token" $TMP/srv-ok/requests
 	grep -q "^POST /api/v0.2/jobs/ token$" $TMP/srv-ok/requests
@@ -295,6 +299,61 @@ test_expect "a job the server cancels is a failed boot in LAVA's words" '
 	KAB_LAVA_TOKEN=$TOKEN expect_error 1 "boot job-failure: LAVA: Canceled" -- \
 		"$KAB" run --target lava:$URL --runs 3 --set nr_task=1 --set warmup=0 --set testtime=3s --monitors none $JOB
 	[ "$(sql "SELECT status FROM runs ORDER BY id DESC LIMIT 1")" = failed ]
+	srv_stop
+'
+
+test_expect "kab ab --devices 2: both kernels on each device every round, the devices in parallel, each a block" '
+	srv_start ok devices
+	export KAB_LAVA_TOKEN=$TOKEN
+	kab ab --target lava:$URL --devices 2 --a-label A --b-label B \
+		--job $JOB $QUICK --boots 1 --runs-per-boot 1 >$TMP/o 2>$TMP/e || {
+		cat $TMP/o $TMP/e
+		false
+	}
+	cat $TMP/e
+	grep -q "^kab: 2 devices, each a block with both kernels every round: fake01 fake02$" $TMP/e
+	[ "$(grep -c "^POST /api/v0.2/jobs/ " $SRV/requests)" = 4 ]
+	# every job went to a device by its tag
+	[ "$(cat $SRV/job-*/job.yaml | grep -c "^- fake0[12]$")" = 4 ]
+	ab=$(sql "SELECT max(id) FROM abs")
+	[ "$(sql "SELECT group_concat(x, \" \") FROM (SELECT k.label || \"@\" || r.block AS x FROM boots b JOIN runs r ON r.id = b.run_id JOIN kernels k ON k.id = r.kernel_id WHERE b.ab_id = $ab AND b.outcome = \"ok\" ORDER BY x)")" = "A@fake01 A@fake02 B@fake01 B@fake02" ]
+	# in parallel: the round'"'"'s first jobs ran at once, one a device
+	cat $SRV/events
+	[ "$(head -2 $SRV/events | cut -d" " -f1,3 | sort | tr "\n" " ")" = "start fake01 start fake02 " ]
+	grep -q "will-it-scale.per_process_ops" $TMP/o
+	# a device kab cannot pin, or more devices than the lab has
+	expect_error 2 "--devices 3: LAVA at $URL has 2 usable devices of type .qemu. with a tag of its own (fake01, fake02).*give --devices 2" -- \
+		"$KAB" ab --target lava:$URL --devices 3 --job $JOB $QUICK
+	expect_error 2 "lava:local has one device" -- \
+		"$KAB" ab --target lava:local --devices 2 --job $JOB $QUICK
+	unset KAB_LAVA_TOKEN
+	srv_stop
+'
+
+test_expect "a resumed A/B reads the LAVA job that went on while kab was killed, and boots only the rest" '
+	srv_start ok resume
+	export KAB_LAVA_TOKEN=$TOKEN
+	"$KAB" ab --target lava:$URL --a-label A --b-label B --job $JOB \
+		$QUICK --boots 1 --runs-per-boot 1 >$TMP/o 2>$TMP/e &
+	pid=$!
+	for i in $(seq 300); do
+		grep -q "LAVA job 1:" $TMP/e && break
+		sleep 0.2
+	done
+	kill -9 $pid
+	wait $pid 2>/dev/null || true
+	ab=$(sed -n "s/^kab: A\/B \([0-9]*\) .*/\1/p" $TMP/e)
+	[ -n "$ab" ]
+	kab ab --resume $ab >$TMP/o 2>$TMP/e || {
+		cat $TMP/o $TMP/e
+		false
+	}
+	cat $TMP/e
+	grep -q "^kab: LAVA job 1 went on while kab was stopped: reading it, not booting again$" $TMP/e
+	# job 1 was submitted once, B'"'"'s job once: nothing booted twice
+	[ "$(grep -c "^POST /api/v0.2/jobs/ " $SRV/requests)" = 2 ]
+	[ "$(sql "SELECT group_concat(x, \" \") FROM (SELECT k.label || \"/\" || json_extract(r.host, \"\$.lava_job\") AS x FROM boots b JOIN runs r ON r.id = b.run_id JOIN kernels k ON k.id = r.kernel_id WHERE b.ab_id = $ab AND b.outcome = \"ok\" ORDER BY x)")" = "A/1 B/2" ]
+	unset KAB_LAVA_TOKEN
 	srv_stop
 '
 

@@ -1,7 +1,8 @@
 #!/bin/bash
 # make test-lava-server: kab against a real LAVA server on this machine
 # (scripts/lava-server.sh started it: lava-server 2023.01 with
-# PostgreSQL, its scheduler and a worker with one qemu device).
+# PostgreSQL, its scheduler and a worker with two qemu devices, each
+# tagged with its name).
 . "$(dirname "$0")/../cli/lib.sh"
 
 PY=/usr/bin/python3
@@ -21,7 +22,9 @@ test_expect "kab ab --target lava:URL: every boot a job of the server, alternati
 	}
 	cat $TMP/o $TMP/e
 	[ $(grep -c "^kab: \[[1-4]/4 [^]]*\] LAVA job [0-9]*: ${URL}scheduler/job/[0-9]*$" $TMP/e) = 4 ]
-	[ "$(sql "SELECT group_concat(k.label || \"/\" || json_extract(r.host, \"\$.thp_enabled\") || \"/\" || json_extract(r.host, \"\$.lava_device\") || \"/\" || json_extract(r.host, \"\$.lava_worker\"), \" \") FROM (SELECT * FROM runs ORDER BY id) r JOIN kernels k ON k.id = r.kernel_id")" = "transparent_hugepage=never/never/kab-qemu01/kab-worker transparent_hugepage=always/always/kab-qemu01/kab-worker transparent_hugepage=never/never/kab-qemu01/kab-worker transparent_hugepage=always/always/kab-qemu01/kab-worker" ]
+	[ "$(sql "SELECT group_concat(k.label || \"/\" || json_extract(r.host, \"\$.thp_enabled\") || \"/\" || json_extract(r.host, \"\$.lava_worker\"), \" \") FROM (SELECT * FROM runs ORDER BY id) r JOIN kernels k ON k.id = r.kernel_id")" = "transparent_hugepage=never/never/kab-worker transparent_hugepage=always/always/kab-worker transparent_hugepage=never/never/kab-worker transparent_hugepage=always/always/kab-worker" ]
+	# whichever device LAVA picked is the run'"'"'s block
+	[ "$(sql "SELECT count(*) FROM runs WHERE block = json_extract(host, \"\$.lava_device\") AND block IN (\"kab-qemu01\", \"kab-qemu02\")")" = 4 ]
 	[ "$(sql "SELECT count(DISTINCT run_id || \".\" || iteration) FROM samples")" = 8 ]
 	# the jobs are the server'"'"'s, Complete
 	for id in $(sed -n "s/^kab: \[.\/4 [^]]*\] LAVA job \([0-9]*\):.*/\1/p" $TMP/e); do
@@ -35,6 +38,18 @@ assert (j[\"state\"], j[\"health\"]) == (\"Finished\", \"Complete\"), j
 	kab compare transparent_hugepage=never transparent_hugepage=always >$TMP/c
 	grep -q "will-it-scale.per_process_ops" $TMP/c
 	not grep -aq "$KAB_LAVA_TOKEN" $KAB_DB
+'
+
+test_expect "kab ab --devices 2: both kernels on each of the server's devices, in parallel" '
+	before=$(sql "SELECT count(*) FROM runs")
+	kab ab --target lava:$URL --devices 2 --a-label A2 --b-label B2 \
+		--job $JOB $QUICK --boots 1 --runs-per-boot 1 >$TMP/o 2>$TMP/e || {
+		cat $TMP/o $TMP/e
+		false
+	}
+	cat $TMP/o $TMP/e
+	grep -q "^kab: 2 devices, each a block with both kernels every round: kab-qemu01 kab-qemu02$" $TMP/e
+	[ "$(sql "SELECT group_concat(x, \" \") FROM (SELECT k.label || \"@\" || r.block AS x FROM runs r JOIN kernels k ON k.id = r.kernel_id WHERE r.id > $before AND r.status = \"ok\" ORDER BY x)")" = "A2@kab-qemu01 A2@kab-qemu02 B2@kab-qemu01 B2@kab-qemu02" ]
 '
 
 test_expect "the server refuses a bad token and knows no such device type: one line each" '
