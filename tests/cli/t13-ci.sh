@@ -96,7 +96,7 @@ test_expect "merged runners are blocks: an offset between runners is no verdict,
 	kab --db $TMP/same.db compare --kpi x.ops --stats base head >$TMP/same.txt
 	cat $TMP/same.txt
 	not grep -q "^kab noticed" $TMP/same.txt
-	grep -q "measured on several machines (merged databases) that each ran both sides" $TMP/same.txt
+	grep -q "measured on several machines (merged databases, a lab.s devices) that each ran both sides" $TMP/same.txt
 	grep -q "in 3 machines" $TMP/same.txt
 	kab --db $TMP/drop.db compare --kpi x.ops --stats base head >$TMP/drop.txt
 	cat $TMP/drop.txt
@@ -182,11 +182,11 @@ test_expect "merge refuses a newer database and keeps what is stored" '
 
 test_expect "merge upgrades an older database in a copy, not in place" '
 	cp $TMP/a.db $TMP/old.db
-	sqlite3 $TMP/old.db "drop table stacks; drop table bisect_steps; drop table bisects; drop table builds; alter table runs drop column block; alter table runs drop column clock; PRAGMA user_version = 4"
+	sqlite3 $TMP/old.db "drop table ab_jobs; drop table stacks; drop table bisect_steps; drop table bisects; drop table builds; alter table runs drop column block; alter table runs drop column clock; PRAGMA user_version = 4"
 	kab merge $TMP/o2.db $TMP/old.db >$TMP/pipe
 	grep -q "24 runs merged" $TMP/pipe
 	[ "$(sqlite3 $TMP/old.db "PRAGMA user_version")" = 4 ]
-	[ "$(sqlite3 $TMP/o2.db "PRAGMA user_version")" = 9 ]
+	[ "$(sqlite3 $TMP/o2.db "PRAGMA user_version")" = 10 ]
 	# its runs were timed by the clocks of their machines
 	[ "$(sqlite3 $TMP/o2.db "select distinct clock from runs")" = wall ]
 '
