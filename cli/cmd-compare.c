@@ -369,14 +369,16 @@ static void text_table(FILE *out, const struct cmp_table *t,
 			kab_family_level(c, false), c->need_n);
 	if (c->confounded_rows)
 		fprintf(out, "\nnote: %zu metrics were measured on different "
-			"machines for each side (no merged database holds "
-			"both): a machine's speed cannot be told from a "
-			"kernel's, so they get no verdict; measure every "
-			"kernel in each CI cell (kab ci matrix does)\n",
+			"machines for each side (no merged database or lab "
+			"device holds both): a machine's speed cannot be told "
+			"from a kernel's, so they get no verdict; measure "
+			"every kernel on each machine (kab ci matrix, kab ab "
+			"--devices do)\n",
 			c->confounded_rows);
 	if (c->blocked_rows)
 		fprintf(out, "\nnote: %zu metrics were measured on several "
-			"machines (merged databases) that each ran both "
+			"machines (merged databases, a lab's devices) that "
+			"each ran both "
 			"sides: tested on the changes within each machine, "
 			"machines as the samples\n", c->blocked_rows);
 	if (c->zero_rows)

@@ -116,7 +116,10 @@ EOF
 		n=$((n + 1))
 		lava-server manage devices add --device-type qemu \
 			--worker "$WORKER" "$dev" >/dev/null 2>&1 || true
-		lava-server manage device-tags add --tags "$dev" "$dev" \
+		# a tag of its own (kab ab --devices pins jobs by it)
+		lava-server manage device-tags create "$dev" \
+			"the device $dev itself" >/dev/null 2>&1 || true
+		lava-server manage device-tags add "$dev" --tags "$dev" \
 			>/dev/null 2>&1 || true
 		lava-server manage devices update --health GOOD "$dev" \
 			>/dev/null 2>&1 || true
