@@ -257,7 +257,7 @@ test_expect "lava:URL submits through the REST API with the token and stores dev
 	[ "$(sql "SELECT target, status FROM runs WHERE id = $id")" = "lava|ok" ]
 	[ "$(sql "SELECT count(DISTINCT iteration) FROM samples WHERE run_id = $id AND metric = \"will-it-scale.per_process_ops\"")" = 2 ]
 	[ "$(sql "SELECT json_extract(host, \"\$.lava_device\") || \" \" || json_extract(host, \"\$.lava_worker\") || \" \" || json_extract(host, \"\$.lava_job\") FROM runs WHERE id = $id")" = "fake01 fakeworker 1" ]
-	# the lab's device is the run'"'"'s block
+	# the device is the block of the run
 	[ "$(sql "SELECT block FROM runs WHERE id = $id")" = fake01 ]
 	# every request carried the token; it is nowhere in the database
 	not grep -q "no-token" $TMP/srv-ok/requests
