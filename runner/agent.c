@@ -28,8 +28,11 @@
 
 static volatile sig_atomic_t agent_stop;
 
+/* Stop at the next chance; an agent that cannot stop in 30 s dies. */
 static void on_signal(int sig)
 {
+	if (!agent_stop)
+		alarm(30);
 	agent_stop = sig;
 }
 
@@ -107,6 +110,7 @@ static void child_main(struct agent *a, int go_fd, int res_fd)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	while (read(go_fd, &c, 1) < 0 && errno == EINTR)
 		;
 	close(go_fd);
@@ -351,6 +355,7 @@ int kab_agent_run(const struct kab_agent_opts *opts)
 
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);	/* an ssh connection that dropped */
 	signal(SIGPIPE, SIG_IGN);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 

@@ -44,11 +44,13 @@ static pid_t spawn_agent(const struct kab_target_opts *o, int *in_fd,
 		/* Our terminal's ^C is ours to handle, not the agent's. */
 		setpgid(0, 0);
 		/*
-		 * A kab killed with -9 takes its agent along, mid-iteration
-		 * (the agent's tasks die with the agent); SIGKILL survives
-		 * the exec, and a kab already gone is seen here.
+		 * A kab killed with -9 takes its agent along, mid-iteration:
+		 * SIGTERM, which the agent takes as ^C (it kills its
+		 * workload and removes its directory, or dies of its own
+		 * alarm if that hangs); the signal survives the exec, and a
+		 * kab already gone is seen here.
 		 */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		if (getppid() != parent)
 			_exit(1);
 		signal(SIGINT, SIG_DFL);

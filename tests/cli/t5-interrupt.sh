@@ -37,7 +37,9 @@ iterations_whole() {
 }
 
 test_expect "kill -9 of kab keeps the stored iterations and marks the run interrupted" '
-	start_long_run 2
+	mkdir -p $TMP/agent-tmp
+	TMPDIR=$TMP/agent-tmp start_long_run 2
+	ls $TMP/agent-tmp | grep -q "^kab-agent\."
 	tree=$(descendants $KABPID)
 	kill -9 $KABPID
 	wait $KABPID || true
@@ -52,8 +54,11 @@ test_expect "kill -9 of kab keeps the stored iterations and marks the run interr
 	kab show $id >$TMP/pipe
 	grep -q "message: *kab stopped while the run was going" $TMP/pipe
 	# The agent noticed its reader was gone and stopped too, and the
-	# workload processes it forked with it.
+	# workload processes it forked with it; it removed its directory.
 	gone_pids "$tree" 10
+	ls -A $TMP/agent-tmp >$TMP/pipe
+	cat $TMP/pipe
+	test ! -s $TMP/pipe
 '
 
 test_expect "kill -9 of the agent: kab stores the run as interrupted" '
