@@ -264,14 +264,30 @@ void kab_lkp_columns(FILE *out, size_t nr_heads)
  * their share in points ("%reproduction").  lkp shows it when a side's
  * largest value differs from the base's (changed_function_stat?); its
  * ratio and delta tests pass for any such pair of 0/1 columns.
+ *
+ * lkp's calc_failure_change divides a head's count by the runs of the
+ * column before it (runs[i] for fails[i + 1]: the base's runs for the
+ * first head), not by its own; --format lkp prints what lkp prints,
+ * kab's own tables the change of the shares.
  */
 static bool failures_shown(const struct kab_table_head *h, bool lkp)
 {
 	size_t i;
 
+	if (!lkp) {
+		for (i = 0; i < h->nr_heads; i++)
+			if (h->heads[i].incomplete || h->base->incomplete)
+				return true;
+		return false;
+	}
+	/*
+	 * lkp's _calc_changed_stat_keys compares each head with one copy
+	 * of the base's matrix, and _get_changed_stats removes the
+	 * incomplete runs from that copy in place: the first head meets
+	 * the base as it is, every later one a base with none.
+	 */
 	for (i = 0; i < h->nr_heads; i++)
-		if (lkp ? !h->heads[i].incomplete != !h->base->incomplete :
-			  h->heads[i].incomplete || h->base->incomplete)
+		if (!h->heads[i].incomplete != !(i ? 0 : h->base->incomplete))
 			return true;
 	return false;
 }
@@ -285,9 +301,9 @@ static void fail_cell(FILE *out, const struct kab_side *s)
 	fprintf(out, ":%-4zu", s->nr_boots + s->incomplete);
 }
 
-static double fail_share(const struct kab_side *s)
+static double fail_share(const struct kab_side *s, const struct kab_side *by)
 {
-	return (double)s->incomplete / (double)(s->nr_boots + s->incomplete);
+	return (double)s->incomplete / (double)(by->nr_boots + by->incomplete);
 }
 
 bool kab_lkp_failures(FILE *out, const struct kab_table_head *h, bool lkp)
@@ -305,8 +321,12 @@ bool kab_lkp_failures(FILE *out, const struct kab_table_head *h, bool lkp)
 	fputc('\n', out);
 	fail_cell(out, h->base);
 	for (i = 0; i < h->nr_heads; i++) {
-		ruby_cell(out, 100 * (fail_share(&h->heads[i]) -
-				      fail_share(h->base)), 'f', 0, false, 10);
+		const struct kab_side *by = !lkp ? &h->heads[i] :
+					    i ? &h->heads[i - 1] : h->base;
+
+		ruby_cell(out, 100 * (fail_share(&h->heads[i], by) -
+				      fail_share(h->base, h->base)), 'f', 0,
+			  false, 10);
 		fputs("% ", out);
 		fail_cell(out, &h->heads[i]);
 	}

@@ -340,4 +340,36 @@ test_expect "lkp result roots: --format lkp has lkp's axes and commits" '
 	grep -q "will-it-scale.per_process_ops$" $TMP/t
 '
 
+test_expect "three lkp commits: lkp's fail:runs rule and shares, a label of digits, a commit with no complete run" '
+	U=$FIXTURES/lkp-unite
+	base=5b1e9c0d2a3f4e5d6c7b8a9f0e1d2c3b4a596877
+	head=c0ffee0123456789abcdef0123456789abcdef01
+	third=287385820942dc06bc69f2658575062102fbcd4f
+	T=$TMP/three
+	mkdir -p $T
+	cp -r $U/$base $U/$head $T/
+	cp -r $U/$base $T/$third
+	sed -i "s/^commit: .*/commit: $third/" $T/$third/*/job.yaml
+	sed -i "s/^{/{ \"last_state.is_incomplete_run\": 1,/" $T/$base/3/stats.json $T/$third/2/stats.json
+	sed -i "s/\"will-it-scale.per_process_ops\": \([0-9]*\)000,/\"will-it-scale.per_process_ops\": \1200,/" $T/$third/*/stats.json
+	kab --db $TMP/3.db import --lkp $T/* >/dev/null 2>&1
+	# the third commit is labelled by 12 digits: a label, not a run id
+	kab --db $TMP/3.db compare --format lkp ${base:0:12} ${head:0:12} ${third:0:12} >$TMP/t
+	# lkp compares every head with one copy of the base that loses its
+	# incomplete runs at the first: the row shows for the third alone,
+	# each head'"'"'s count over the runs of the column before it
+	diff -u $FIXTURES/lkp-golden/three.lkp $TMP/t
+	kab --db $TMP/3.db show ${third:0:12} >$TMP/s
+	grep -q "^kernel ${third:0:12}: runs " $TMP/s
+	# kab'"'"'s own table: each side'"'"'s share of its own runs
+	kab --db $TMP/3.db compare ${base:0:12} ${head:0:12} ${third:0:12} >$TMP/k
+	grep -q "^          1:4           -5%           1:5            0%           1:4     last_state.is_incomplete_run$" $TMP/k
+	# a commit whose only run is incomplete: said, not "no such label"
+	mkdir -p $TMP/none && cp -r $U/$head $TMP/none/
+	rm -r $TMP/none/$head/[0134]
+	kab --db $TMP/n.db import --lkp $TMP/none/$head $U/$base >/dev/null 2>&1
+	expect_error 2 "^kab: no run of .c0ffee012345. completed (1 failed or interrupted): a side needs complete runs; .kab ls --label c0ffee012345. lists them$" -- \
+		kab --db $TMP/n.db compare ${base:0:12} ${head:0:12}
+'
+
 test_done
