@@ -111,6 +111,20 @@ int cmd_show(struct cli *cli, int argc, char **argv)
 			break;
 		}
 		got = kab_db_run_get(db, cli_run_id(argv[i]), &r, &err);
+		if (got > 0) {
+			/* no such run: digits can be a kernel's label too */
+			struct kab_err lerr;
+			int lgot = json ? cli_show_boots_json(items, db, argv[i],
+							      glob, &lerr) :
+				   cli_show_boots(stdout, db, argv[i], glob,
+						  &lerr);
+
+			if (!lgot) {
+				if (i + 1 < argc && !json)
+					printf("\n");
+				continue;
+			}
+		}
 		if (got) {
 			rc = cli_error(got > 0 ? EXIT_USAGE : EXIT_RUN, "%s",
 				       err.msg);

@@ -97,10 +97,20 @@ static bool all_digits(const char *s)
 static int no_side(const struct run_list *all, const char *spec,
 		   struct kab_err *err)
 {
-	const char **labels = xcalloc(all->nr + 1, sizeof(*labels));
+	const char **labels;
 	const char *near;
 	size_t i, n = 0;
 
+	/* the kernel is there, but none of its runs completed */
+	for (i = 0; i < all->nr; i++)
+		n += !strcmp(all->v[i].label, spec);
+	if (n) {
+		kab_err_set(err, "no run of '%s' completed (%zu failed or "
+			    "interrupted): a side needs complete runs; 'kab "
+			    "ls --label %s' lists them", spec, n, spec);
+		return -1;
+	}
+	labels = xcalloc(all->nr + 1, sizeof(*labels));
 	for (i = 0; i < all->nr; i++)
 		if (!strcmp(all->v[i].status, "ok"))
 			labels[n++] = all->v[i].label;
@@ -116,7 +126,22 @@ static int no_side(const struct run_list *all, const char *spec,
 	return -1;
 }
 
-/* The runs a side names: ids ("3" or "3,4,5") or a kernel label. */
+static bool labels_ok_runs(const struct run_list *all, const char *spec)
+{
+	size_t i;
+
+	for (i = 0; i < all->nr; i++)
+		if (!strcmp(all->v[i].label, spec) &&
+		    !strcmp(all->v[i].status, "ok"))
+			return true;
+	return false;
+}
+
+/*
+ * The runs a side names: ids ("3" or "3,4,5") or a kernel label.  A
+ * label of digits alone (a commit's 12 digits can be) is the label
+ * when no run has that id; a spec that is both is refused.
+ */
 int side_resolve(const struct run_list *all, const char *spec,
 		 struct side_runs *out, struct kab_err *err)
 {
@@ -124,12 +149,21 @@ int side_resolve(const struct run_list *all, const char *spec,
 
 	memset(out, 0, sizeof(*out));
 	out->spec = spec;
-	if (all_digits(spec)) {
+	if (all_digits(spec) && labels_ok_runs(all, spec)) {
+		if (!strchr(spec, ',') &&
+		    by_id(all, strtoll(spec, NULL, 10))) {
+			kab_err_set(err, "'%s' is both a run id and a kernel "
+				    "label: 'kab relabel %s NEW' gives the "
+				    "kernel another label", spec, spec);
+			return -1;
+		}
+	} else if (all_digits(spec)) {
 		char *copy = xstrdup(spec), *tok, *save;
 
 		for (tok = strtok_r(copy, ",", &save); tok;
 		     tok = strtok_r(NULL, ",", &save)) {
-			const struct run_info *r = by_id(all, atoll(tok));
+			const struct run_info *r =
+				by_id(all, strtoll(tok, NULL, 10));
 			size_t k;
 
 			if (!r) {
