@@ -145,10 +145,11 @@ static void ui_error(void *arg, const char *msg)
 	cli_error(EXIT_RUN, "%s", msg);
 }
 
+/* one note a line: what QEMU said comes as its title and its lines */
 static void ui_note(void *arg, const char *msg)
 {
 	progress_clear(arg);
-	cli_note("%s", msg);
+	cli_notes(msg);
 }
 
 static void ui_info(void *arg, const char *msg)

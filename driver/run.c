@@ -169,6 +169,16 @@ static void show_command(void *arg, const char *const *argv)
 	unlock(c);
 }
 
+/* What a target said (QEMU's words, a broken KVM): the ui's note. */
+static void target_note(void *arg, const char *msg)
+{
+	struct kab_drv_run *c = arg;
+
+	lock(c);
+	drv_note(c->ui, "%s", msg);
+	unlock(c);
+}
+
 static bool on_server(const struct kab_drv_run *c)
 {
 	return c->lava && strcmp(c->lava->url, "local");
@@ -288,6 +298,7 @@ static int run_once(struct kab_drv_run *c, bool *fatal)
 		.tick = tick,
 		.tick_ctx = c,
 		.command = show_command,
+		.note = target_note,
 	};
 	struct kab_collector *col = kab_collector_new(&store_ops, c);
 	struct kab_reader_stats stats;

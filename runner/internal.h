@@ -163,13 +163,24 @@ double kab_hostload_other(const struct kab_hostload *h);
  * machine (remembered in cache_dir/kvm-broken for this host kernel,
  * QEMU version and CPU; said once a process).
  */
-bool kab_kvm_usable(const char *cache_dir, const char *qemu_version);
+bool kab_kvm_usable(const struct kab_target_opts *o, const char *cache_dir,
+		    const char *qemu_version);
 /* Does this CPU say it has VMX or SVM (/proc/cpuinfo)? */
 bool kab_cpu_has_virt(void);
 /* The first line of QEMU's --version, "" when it says nothing. */
 void kab_qemu_version(const char *qemu, char *buf, size_t n);
 /* A boot found it broken: say why in one line, remember it. */
-void kab_kvm_broken(const char *cache_dir, const char *qemu_version,
-		    const char *why);
+void kab_kvm_broken(const struct kab_target_opts *o, const char *cache_dir,
+		    const char *qemu_version, const char *why);
+
+/*
+ * target-note.c: something the user should know, through o->note (on
+ * o->tick_ctx), else on stderr as kab's note; o may be NULL.
+ */
+void kab_target_note(const struct kab_target_opts *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* What a tool said: the title, then each line as "| line". */
+void kab_target_note_lines(const struct kab_target_opts *o,
+			   const char *title, const char *text);
 
 #endif /* KAB_RUNNER_INTERNAL_H */

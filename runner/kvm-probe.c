@@ -60,7 +60,8 @@ static char *cache_file(const char *cache_dir)
 	return cache_dir ? xasprintf("%s/kvm-broken", cache_dir) : NULL;
 }
 
-bool kab_kvm_usable(const char *cache_dir, const char *qemu_version)
+bool kab_kvm_usable(const struct kab_target_opts *o, const char *cache_dir,
+		    const char *qemu_version)
 {
 	const char *env = getenv("KAB_ACCEL");
 	struct strbuf sb = STRBUF_INIT;
@@ -85,9 +86,9 @@ bool kab_kvm_usable(const char *cache_dir, const char *qemu_version)
 	}
 	if (cached && !said) {
 		said = true;
-		fprintf(stderr, "kab: note: booting with TCG: QEMU could not "
-			"use /dev/kvm on this machine (remembered in %s; "
-			"KAB_ACCEL=kvm tries it)\n", path);
+		kab_target_note(o, "booting with TCG: QEMU could not use "
+				"/dev/kvm on this machine (remembered in %s; "
+				"KAB_ACCEL=kvm tries it)", path);
 	}
 	broken_here = cached;
 	strbuf_release(&sb);
@@ -96,17 +97,17 @@ bool kab_kvm_usable(const char *cache_dir, const char *qemu_version)
 	return !cached;
 }
 
-void kab_kvm_broken(const char *cache_dir, const char *qemu_version,
-		    const char *why)
+void kab_kvm_broken(const struct kab_target_opts *o, const char *cache_dir,
+		    const char *qemu_version, const char *why)
 {
 	char *path = cache_file(cache_dir), *key = machine_key(qemu_version);
 	char *text = xasprintf("%s\n%s\n", key, why);
 
 	broken_here = true;
 	said = true;
-	fprintf(stderr, "kab: note: QEMU cannot use /dev/kvm here (%s): "
-		"booting with TCG from now on%s%s\n", why,
-		path ? ", remembered in " : "", path ? path : "");
+	kab_target_note(o, "QEMU cannot use /dev/kvm here (%s): booting with "
+			"TCG from now on%s%s", why,
+			path ? ", remembered in " : "", path ? path : "");
 	if (path)
 		write_file_atomic(path, text, strlen(text), NULL);
 	free(text);

@@ -522,6 +522,12 @@ struct kab_target_opts {
 	/* qemu: the command line about to run (NULL-terminated) */
 	void (*command)(void *ctx, const char *const *argv);
 	/*
+	 * Something the user should know (what QEMU or lava-run said: a
+	 * title, then "| " lines; a KVM found broken), on tick_ctx; NULL:
+	 * kab's note on stderr.
+	 */
+	void (*note)(void *ctx, const char *msg);
+	/*
 	 * local: set to the share of the CPUs other processes (not kab,
 	 * not the agent) kept busy during the run (0 to 1; -1 unknown).
 	 * Over ssh the agent measures its machine and says it in a log

@@ -365,7 +365,7 @@ static int run_local(const struct kab_target_opts *o,
 	kvm = getenv("KAB_ACCEL") && *getenv("KAB_ACCEL") ?
 	      !strcmp(getenv("KAB_ACCEL"), "kvm") :
 	      kab_cpu_has_virt() &&
-	      kab_kvm_usable(q->cache_dir, boot->qemu_version);
+	      kab_kvm_usable(o, q->cache_dir, boot->qemu_version);
 	d.qemu = qemu;
 	d.accel = kvm ? "kvm" : "tcg";
 	dev = kab_lava_qemu_device(&d);
@@ -462,7 +462,7 @@ static int run_local(const struct kab_target_opts *o,
 		}
 	}
 	if (*said)
-		fput_note_lines(stderr, "lava-run said", said);
+		kab_target_note_lines(o, "lava-run said", said);
 	free(said);
 	finish_boot(boot, &f, c, d.smp, timed_out);
 	ret = 0;
@@ -473,8 +473,7 @@ out_dir:
 	if (!getenv("KAB_LAVA_KEEP"))
 		remove_dir(dir);
 	else
-		fprintf(stderr, "kab: note: the LAVA job's files are in %s\n",
-			dir);
+		kab_target_note(o, "the LAVA job's files are in %s", dir);
 out:
 	free(qemu);
 	free(lrun);

@@ -385,7 +385,7 @@ int kab_target_qemu(const struct kab_target_opts *o,
 retry:
 	kab_qemu_version(qemu, boot->qemu_version, sizeof(boot->qemu_version));
 	kvm = q->clock.kind != KAB_CLOCK_ICOUNT &&
-	      kab_kvm_usable(q->cache_dir, boot->qemu_version);
+	      kab_kvm_usable(o, q->cache_dir, boot->qemu_version);
 	resolve_clock(q, kvm, &clock, &boot->smp);
 	kab_clock_name(&clock, boot->clock, sizeof(boot->clock));
 	snprintf(boot->accel, sizeof(boot->accel), "%s", kvm ? "kvm" : "tcg");
@@ -556,7 +556,7 @@ retry:
 			     WIFSIGNALED(status)))) &&
 	    !(getenv("KAB_ACCEL") && *getenv("KAB_ACCEL"))) {
 		kab_last_line(said, last, sizeof(last));
-		kab_kvm_broken(q->cache_dir, boot->qemu_version,
+		kab_kvm_broken(o, q->cache_dir, boot->qemu_version,
 			       kvm_failed ? "KVM internal error during the boot" :
 			       *last ? last : "it died at once");
 		/* the next boot's console starts empty */
@@ -570,7 +570,7 @@ retry:
 		goto retry;
 	}
 	if (*said)
-		fput_note_lines(stderr, "QEMU said", said);
+		kab_target_note_lines(o, "QEMU said", said);
 	free(said);
 	{
 		char *path = xasprintf("/proc/self/fd/%d", logfd);
@@ -583,7 +583,7 @@ retry:
 	boot->problem = kab_console_problem(boot->console, boot->console_len);
 	if (kvm_failed) {
 		/* the agent had started: this boot is lost, the next is TCG */
-		kab_kvm_broken(q->cache_dir, boot->qemu_version,
+		kab_kvm_broken(o, q->cache_dir, boot->qemu_version,
 			       "KVM internal error during the boot");
 		free(boot->problem);
 		boot->problem = xstrdup("QEMU: KVM internal error");

@@ -63,7 +63,7 @@ int kab_target_ssh(const struct kab_target_opts *o, struct kab_ssh *s,
 				 s->dest);
 	} else if (*said) {
 		snprintf(last, sizeof(last), "%s said", s->dest);
-		fput_note_lines(stderr, last, said);
+		kab_target_note_lines(o, last, said);
 	}
 	free(said);
 	return rc;

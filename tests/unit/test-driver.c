@@ -5,7 +5,9 @@
  * under QEMU, an A/B stopped in its first boot, and the looks, each
  * seen through the hooks a front end gives it and in the database.
  */
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "test.h"
@@ -18,6 +20,7 @@ struct seen {
 	char order[16];			/* the labels' first letters */
 	int stop_at_boot;		/* set kab_stop_requested at boot N */
 	char last_error[512];
+	char qemu_said[512];		/* the first note of what QEMU said */
 	size_t look_nr;
 };
 
@@ -31,7 +34,11 @@ static void on_error(void *ctx, const char *msg)
 
 static void on_note(void *ctx, const char *msg)
 {
-	((struct seen *)ctx)->notes++;
+	struct seen *s = ctx;
+
+	s->notes++;
+	if (!s->qemu_said[0] && !strncmp(msg, "QEMU said:", 10))
+		snprintf(s->qemu_said, sizeof(s->qemu_said), "%s", msg);
 }
 
 static void on_progress(void *ctx, const struct kab_drv_run *r,
@@ -223,17 +230,52 @@ static void test_ab_qemu(void **state)
 	struct kab_drv_ui ui;
 	struct seen s = { 0 };
 	struct fix f;
-	char *cache;
+	char *cache, *wrapper, *errpath;
+	int saved, errfd, rc;
+	FILE *fp;
 
 	if (!kernel)
 		skip();		/* no kernel in /boot: make deps installs one */
 	fix_open(&f, fast_sets, 3);
 	cache = xasprintf("%s/cache", f.dir);
+	/* QEMU's own words reach the ui's note, not kab's stderr */
+	wrapper = xasprintf("%s/qemu", f.dir);
+	errpath = xasprintf("%s/stderr", f.dir);
+	fp = fopen(wrapper, "w");
+	assert_non_null(fp);
+	fprintf(fp, "#!/bin/sh\necho 'a word from QEMU' >&2\n"
+		"exec qemu-system-x86_64 \"$@\"\n");
+	fclose(fp);
+	assert_int_equal(chmod(wrapper, 0755), 0);
+	setenv("KAB_QEMU", wrapper, 1);
+	fflush(stderr);
+	saved = dup(2);
+	errfd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(saved >= 0 && errfd >= 0);
+	dup2(errfd, 2);
 	ab_setup(&ab, &f, &s, &ui, kernel, cache);
-	assert_int_equal(kab_drv_ab_run(&ab), 0);
+	rc = kab_drv_ab_run(&ab);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	close(errfd);
+	unsetenv("KAB_QEMU");
+	assert_int_equal(rc, 0);
 	if (s.errors)
 		fail_msg("%s", s.last_error);
 	assert_false(ab.fatal);
+	if (strncmp(s.qemu_said, "QEMU said:\n| a word from QEMU", 30))
+		fail_msg("the ui's note of QEMU's words: '%s'", s.qemu_said);
+	{
+		struct strbuf err = STRBUF_INIT;
+
+		read_file(errpath, &err, NULL);
+		if (err.buf && strstr(err.buf, "QEMU said"))
+			fail_msg("kab's stderr got it: %s", err.buf);
+		strbuf_release(&err);
+	}
+	free(wrapper);
+	free(errpath);
 	assert_string_equal(s.order, "AB");
 	assert_int_equal(s.booting, 2);
 	assert_int_equal(ab.sides[0].outcomes[KAB_BOOT_OK], 1);
