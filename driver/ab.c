@@ -38,13 +38,13 @@ struct lane {
 	int rc;
 };
 
-static void ab_lock(struct kab_drv_ab *ab, struct lane *l)
+static void lane_lock(struct lane *l)
 {
 	if (l->c.lock)
 		pthread_mutex_lock(l->c.lock);
 }
 
-static void ab_unlock(struct kab_drv_ab *ab, struct lane *l)
+static void lane_unlock(struct lane *l)
 {
 	if (l->c.lock)
 		pthread_mutex_unlock(l->c.lock);
@@ -54,9 +54,9 @@ static bool going(struct lane *l)
 {
 	bool fatal;
 
-	ab_lock(l->ab, l);
+	lane_lock(l);
 	fatal = l->ab->fatal;
-	ab_unlock(l->ab, l);
+	lane_unlock(l);
 	return !fatal && !l->fatal && !kab_stop_requested;
 }
 
@@ -89,7 +89,7 @@ static int turn(struct lane *l, size_t j, int i)
 
 	c->ab_seq = (int)(((l->k * (size_t)ab->jobs->nr + j) * l->nr_d +
 			   l->d) * 2 + (size_t)i);
-	ab_lock(ab, l);
+	lane_lock(l);
 	c->job_nr = ++ab->turns;
 	/* A resumed A/B skips the boots it has. */
 	done = kab_db_ab_seq_done(ab->db, ab->id, c->ab_seq);
@@ -99,7 +99,7 @@ static int turn(struct lane *l, size_t j, int i)
 				  kab_db_ab_seq_run(ab->db, ab->id,
 						    c->ab_seq));
 	}
-	ab_unlock(ab, l);
+	lane_unlock(l);
 	if (done)
 		return 0;
 	c->job = &ab->jobs->jobs[j];
@@ -112,11 +112,11 @@ static int turn(struct lane *l, size_t j, int i)
 	}
 	if (kab_drv_run_one(c, &l->fatal))
 		rc = -1;
-	ab_lock(ab, l);
+	lane_lock(l);
 	s->outcomes[c->last_outcome]++;
 	if (c->last_outcome == KAB_BOOT_OK)
 		kab_drv_looks_add(&ab->looks, ab->db, j, side, c->run_id);
-	ab_unlock(ab, l);
+	lane_unlock(l);
 	return rc;
 }
 
@@ -127,9 +127,16 @@ static void *lane_run(void *arg)
 	int i;
 
 	for (j = 0; j < (size_t)l->ab->jobs->nr && going(l); j++)
-		for (i = 0; i < 2 && going(l); i++)
+		for (i = 0; i < 2 && going(l); i++) {
 			if (turn(l, j, i))
 				l->rc = -1;
+			/* the other lanes stop at their next turn too */
+			if (l->fatal) {
+				lane_lock(l);
+				l->ab->fatal = true;
+				lane_unlock(l);
+			}
+		}
 	return NULL;
 }
 

@@ -330,6 +330,21 @@ test_expect "kab ab --devices 2: both kernels on each device every round, the de
 	srv_stop
 '
 
+test_expect "kab ab --devices 2: a device the server refuses stops the other lanes at their next turn" '
+	srv_start reject02
+	export KAB_LAVA_TOKEN=$TOKEN
+	rc=0
+	kab ab --target lava:$URL --devices 2 --a-label A --b-label B \
+		--job $JOB $QUICK --boots 2 --runs-per-boot 1 >$TMP/o 2>$TMP/e || rc=$?
+	cat $TMP/e
+	test $rc = 1
+	grep -q "fake02 is retired" $TMP/e
+	# fake01 ended the boot it had begun, then booted nothing more
+	[ "$(grep -c "^POST /api/v0.2/jobs/ " $SRV/requests)" = 2 ]
+	unset KAB_LAVA_TOKEN
+	srv_stop
+'
+
 test_expect "a resumed A/B reads the LAVA job that went on while kab was killed, and boots only the rest" '
 	srv_start ok resume
 	export KAB_LAVA_TOKEN=$TOKEN
