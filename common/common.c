@@ -98,14 +98,22 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *p;
+
+	if (vasprintf(&p, fmt, ap) < 0)
+		die_oom(0);
+	return p;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	char *p;
 
 	va_start(ap, fmt);
-	if (vasprintf(&p, fmt, ap) < 0)
-		die_oom(0);
+	p = xvasprintf(fmt, ap);
 	va_end(ap);
 	return p;
 }

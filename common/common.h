@@ -40,6 +40,8 @@ char *xstrndup(const char *s, size_t n);
 /* strcmp for qsort() of an array of strings. */
 int kab_strcmp_ptr(const void *a, const void *b);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap)
+	__attribute__((format(printf, 1, 0)));
 
 struct strbuf {
 	char *buf;

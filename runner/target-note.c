@@ -17,11 +17,8 @@ void kab_target_note(const struct kab_target_opts *o, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
+	msg = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (!msg)
-		return;
 	if (o && o->note)
 		o->note(o->tick_ctx, msg);
 	else
