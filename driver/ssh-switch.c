@@ -37,9 +37,35 @@ static char *boot_id(const struct kab_ssh *s)
 	return ask(s, words);
 }
 
+static int ssh_switch(struct kab_ssh *s, const struct kab_drv_ssh_side *side,
+		      double timeout, const struct kab_drv_ui *ui,
+		      char **release);
+
+static void ssh_note(void *ctx, const char *msg)
+{
+	drv_note(ctx, "%s", msg);
+}
+
+/* What ssh or the machine says meanwhile is the ui's note. */
 int kab_drv_ssh_switch(struct kab_ssh *s, const struct kab_drv_ssh_side *side,
 		       double timeout, const struct kab_drv_ui *ui,
 		       char **release)
+{
+	void (*note)(void *ctx, const char *msg) = s->note;
+	void *note_ctx = s->note_ctx;
+	int rc;
+
+	s->note = ssh_note;
+	s->note_ctx = (void *)ui;
+	rc = ssh_switch(s, side, timeout, ui, release);
+	s->note = note;
+	s->note_ctx = note_ctx;
+	return rc;
+}
+
+static int ssh_switch(struct kab_ssh *s, const struct kab_drv_ssh_side *side,
+		      double timeout, const struct kab_drv_ui *ui,
+		      char **release)
 {
 	static const char *const uname[] = { "uname", "-r", NULL };
 	char *before = boot_id(s), *now = NULL, *rel = NULL;

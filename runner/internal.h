@@ -182,5 +182,8 @@ void kab_target_note(const struct kab_target_opts *o, const char *fmt, ...)
 /* What a tool said: the title, then each line as "| line". */
 void kab_target_note_lines(const struct kab_target_opts *o,
 			   const char *title, const char *text);
+/* The same to a note hook of its own (NULL: stderr). */
+void kab_note_lines(void (*note)(void *ctx, const char *msg), void *ctx,
+		    const char *title, const char *text);
 
 #endif /* KAB_RUNNER_INTERNAL_H */

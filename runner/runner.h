@@ -551,6 +551,9 @@ struct kab_ssh {
 	char *home;		/* the remote cache directory, once asked */
 	char *dir;		/* where the agent was unpacked there */
 	char *stressng;		/* stress-ng there: its own or shipped */
+	/* what ssh or the machine said: note(note_ctx); NULL: stderr */
+	void (*note)(void *ctx, const char *msg);
+	void *note_ctx;
 };
 
 /* "ssh://[user@]host[:port]"; the rest comes from ~/.ssh/config. */
@@ -560,7 +563,7 @@ void kab_ssh_free(struct kab_ssh *s);
  * Run words there, each quoted for the remote shell; stdout into out
  * (or dropped).  The remote exit status, 255 with err when ssh could
  * not connect (naming what ssh said), -1 when it could not run.  What
- * ssh or the remote said on stderr otherwise comes out as kab's notes.
+ * ssh or the remote said on stderr otherwise goes to s->note.
  */
 int kab_ssh_run(const struct kab_ssh *s, const char *const *words,
 		struct strbuf *out, struct kab_err *err);

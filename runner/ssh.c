@@ -193,7 +193,7 @@ int kab_ssh_run(const struct kab_ssh *s, const char *const *words,
 			    s->port ? s->port : "", s->dest);
 	} else if (*said) {
 		snprintf(buf, sizeof(buf), "%s said", s->dest);
-		fput_note_lines(stderr, buf, said);
+		kab_note_lines(s->note, s->note_ctx, buf, said);
 	}
 	free(said);
 	return status;

@@ -29,10 +29,17 @@ void kab_target_note(const struct kab_target_opts *o, const char *fmt, ...)
 void kab_target_note_lines(const struct kab_target_opts *o,
 			   const char *title, const char *text)
 {
+	kab_note_lines(o ? o->note : NULL, o ? o->tick_ctx : NULL, title,
+		       text);
+}
+
+void kab_note_lines(void (*note)(void *ctx, const char *msg), void *ctx,
+		    const char *title, const char *text)
+{
 	struct strbuf sb = STRBUF_INIT;
 	const char *nl;
 
-	if (!o || !o->note) {
+	if (!note) {
 		fput_note_lines(stderr, title, text);
 		return;
 	}
@@ -47,6 +54,6 @@ void kab_target_note_lines(const struct kab_target_opts *o,
 		strbuf_addstr(&sb, "\n| ");
 		strbuf_add(&sb, text, len);
 	}
-	o->note(o->tick_ctx, sb.buf);
+	note(ctx, sb.buf);
 	strbuf_release(&sb);
 }

@@ -13,8 +13,29 @@
 
 #include "internal.h"
 
+static int target_ssh(const struct kab_target_opts *o, struct kab_ssh *s,
+		      struct kab_collector *c, struct kab_err *err);
+
+/* What ssh or the machine says while this run goes is the run's note. */
 int kab_target_ssh(const struct kab_target_opts *o, struct kab_ssh *s,
 		   struct kab_collector *c, struct kab_err *err)
+{
+	void (*note)(void *ctx, const char *msg) = s->note;
+	void *note_ctx = s->note_ctx;
+	int rc;
+
+	if (o->note) {
+		s->note = o->note;
+		s->note_ctx = o->tick_ctx;
+	}
+	rc = target_ssh(o, s, c, err);
+	s->note = note;
+	s->note_ctx = note_ctx;
+	return rc;
+}
+
+static int target_ssh(const struct kab_target_opts *o, struct kab_ssh *s,
+		      struct kab_collector *c, struct kab_err *err)
 {
 	char iters[16], *loader, *libs, *agent, *env, *said, last[512];
 	const char *words[16];
@@ -63,7 +84,7 @@ int kab_target_ssh(const struct kab_target_opts *o, struct kab_ssh *s,
 				 s->dest);
 	} else if (*said) {
 		snprintf(last, sizeof(last), "%s said", s->dest);
-		kab_target_note_lines(o, last, said);
+		kab_note_lines(s->note, s->note_ctx, last, said);
 	}
 	free(said);
 	return rc;

@@ -111,7 +111,7 @@ test_expect "kab ab on a test machine: setups switch it, turns interleave" '
 	rel=$($KAB_SSH kabtest uname -r)
 	kab --db $TMP/ab.db ab --target ssh://kabtest \
 		--a-setup "echo \"a \$(uname -r)\" >> $TMP/setup.log" \
-		--b-setup "echo b >> $TMP/setup.log" --a-release "$rel" \
+		--b-setup "echo b >> $TMP/setup.log; echo b is up >&2" --a-release "$rel" \
 		--a-label A --b-label B --boots 2 --runs-per-boot 2 $QUICK \
 		--job $JOB >$TMP/o 2>$TMP/e
 	cat $TMP/o $TMP/e
@@ -120,6 +120,9 @@ test_expect "kab ab on a test machine: setups switch it, turns interleave" '
 	[ "$(sqlite3 $TMP/ab.db "select count(*) from runs where target = \"ssh\" and status = \"ok\"")" = 4 ]
 	grep -q "^kab: A: kabtest runs $rel$" $TMP/e
 	grep -q "^               A                           B $" $TMP/o
+	# what the machine said on stderr is a note, a line each
+	grep -q "^kab: note: kabtest said:$" $TMP/e
+	grep -q "^kab: note: | b is up$" $TMP/e
 '
 
 test_expect "a machine that comes back with the wrong kernel stops the A/B" '
@@ -134,6 +137,15 @@ test_expect "a machine that comes back with the wrong kernel stops the A/B" '
 	expect_error 1 "the setup of A failed on kabtest (exit 3): fix --a-setup" -- \
 		kab --db $TMP/w.db ab --target ssh://kabtest --a-setup "exit 3" \
 		--boots 1 --runs-per-boot 1 $QUICK --job $JOB
+	# --quiet: the error, not what the machine said before it
+	rc=0
+	kab --quiet --db $TMP/w.db ab --target ssh://kabtest \
+		--a-setup "echo noisy >&2; exit 3" --boots 1 --runs-per-boot 1 \
+		$QUICK --job $JOB 2>$TMP/q || rc=$?
+	cat $TMP/q
+	[ $rc = 1 ]
+	grep -q "the setup of A failed on kabtest (exit 3)" $TMP/q
+	not grep -q noisy $TMP/q
 	expect_error 2 "add --target ssh://host" -- kab ab --a-setup true --job $JOB
 	expect_error 2 "are for QEMU" -- kab ab --target ssh://kabtest --a /boot/vmlinuz --job $JOB
 '
