@@ -62,7 +62,9 @@ test_expect "kill -9 of kab keeps the stored iterations and marks the run interr
 '
 
 test_expect "kill -9 of the agent: kab stores the run as interrupted" '
-	start_long_run 2
+	# the killed agent cannot remove its directory: the test'"'"'s, not /tmp
+	mkdir -p $TMP/agent-tmp2
+	TMPDIR=$TMP/agent-tmp2 start_long_run 2
 	agent=$(pgrep -P $KABPID -f kab-agent)
 	kill -9 $agent
 	rc=0
