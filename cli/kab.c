@@ -198,16 +198,8 @@ void cli_show_command(void *ctx, const char *const *argv)
 
 void cli_notes(const char *notes)
 {
-	const char *p = notes, *nl;
-
-	for (; cli_verbosity >= 0 && p && *p; p = *nl ? nl + 1 : nl) {
-		struct strbuf sb = STRBUF_INIT;
-
-		nl = strchrnul(p, '\n');
-		strbuf_add_visible(&sb, p, nl - p);
-		fprintf(stderr, "kab: note: %s\n", sb.len ? sb.buf : "");
-		strbuf_release(&sb);
-	}
+	if (cli_verbosity >= 0)
+		fput_notes(stderr, notes);
 }
 
 int cli_check_monitors(const char *list)

@@ -371,24 +371,44 @@ void fput_visible(FILE *out, const char *s)
 	strbuf_release(&sb);
 }
 
-void fput_note_lines(FILE *out, const char *title, const char *text)
+void strbuf_add_note_lines(struct strbuf *sb, const char *title,
+			   const char *text)
 {
-	struct strbuf sb = STRBUF_INIT;
 	const char *nl;
 
-	fprintf(out, "kab: note: %s:\n", title);
-	while (*text) {
+	strbuf_addf(sb, "%s:", title);
+	for (; *text; text = *nl ? nl + 1 : nl) {
 		size_t len;
 
 		nl = strchrnul(text, '\n');
 		len = nl - text;
 		if (len && text[len - 1] == '\r')	/* a serial console's */
 			len--;
-		strbuf_reset(&sb);
-		strbuf_add_visible(&sb, text, len);
-		fprintf(out, "kab: note: | %s\n", sb.len ? sb.buf : "");
-		text = *nl ? nl + 1 : nl;
+		strbuf_addstr(sb, "\n| ");
+		strbuf_add(sb, text, len);
 	}
+}
+
+void fput_notes(FILE *out, const char *notes)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *nl;
+
+	for (; notes && *notes; notes = *nl ? nl + 1 : nl) {
+		nl = strchrnul(notes, '\n');
+		strbuf_reset(&sb);
+		strbuf_add_visible(&sb, notes, nl - notes);
+		fprintf(out, "kab: note: %s\n", sb.len ? sb.buf : "");
+	}
+	strbuf_release(&sb);
+}
+
+void fput_note_lines(FILE *out, const char *title, const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_note_lines(&sb, title, text);
+	fput_notes(out, sb.buf);
 	strbuf_release(&sb);
 }
 

@@ -108,9 +108,14 @@ void strbuf_add_visible(struct strbuf *sb, const char *s, size_t n);
 /* s on one line of out, made visible as strbuf_add_visible makes it. */
 void fput_visible(FILE *out, const char *s);
 /*
- * "kab: note: TITLE:" and then each line of text as "kab: note: | line",
- * made visible: what a guest or a build printed, quoted on stderr.
+ * "TITLE:" and then each line of text as "| line" (a serial console's
+ * \r dropped): what a guest or a build printed, quoted.
  */
+void strbuf_add_note_lines(struct strbuf *sb, const char *title,
+			   const char *text);
+/* Each line of notes as "kab: note: line", made visible. */
+void fput_notes(FILE *out, const char *notes);
+/* Both: the title and text quoted as kab's notes on out. */
 void fput_note_lines(FILE *out, const char *title, const char *text);
 
 /*

@@ -7,7 +7,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "internal.h"
 
@@ -37,23 +36,11 @@ void kab_note_lines(void (*note)(void *ctx, const char *msg), void *ctx,
 		    const char *title, const char *text)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const char *nl;
 
-	if (!note) {
-		fput_note_lines(stderr, title, text);
-		return;
-	}
-	strbuf_addf(&sb, "%s:", title);
-	for (; *text; text = *nl ? nl + 1 : nl) {
-		size_t len;
-
-		nl = strchrnul(text, '\n');
-		len = nl - text;
-		if (len && text[len - 1] == '\r')	/* a serial console's */
-			len--;
-		strbuf_addstr(&sb, "\n| ");
-		strbuf_add(&sb, text, len);
-	}
-	note(ctx, sb.buf);
+	strbuf_add_note_lines(&sb, title, text);
+	if (note)
+		note(ctx, sb.buf);
+	else
+		fput_notes(stderr, sb.buf);
 	strbuf_release(&sb);
 }
