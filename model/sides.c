@@ -99,11 +99,21 @@ static int no_side(const struct run_list *all, const char *spec,
 {
 	const char **labels;
 	const char *near;
-	size_t i, n = 0;
+	size_t i, n = 0, running = 0;
 
 	/* the kernel is there, but none of its runs completed */
 	for (i = 0; i < all->nr; i++)
-		n += !strcmp(all->v[i].label, spec);
+		if (!strcmp(all->v[i].label, spec)) {
+			n++;
+			running += !strcmp(all->v[i].status, "running");
+		}
+	if (running) {
+		kab_err_set(err, "no run of '%s' completed yet (%zu still "
+			    "running, %zu failed or interrupted): a side "
+			    "needs complete runs; 'kab ls --label %s' lists "
+			    "them", spec, running, n - running, spec);
+		return -1;
+	}
 	if (n) {
 		kab_err_set(err, "no run of '%s' completed (%zu failed or "
 			    "interrupted): a side needs complete runs; 'kab "
@@ -126,21 +136,47 @@ static int no_side(const struct run_list *all, const char *spec,
 	return -1;
 }
 
-static bool labels_ok_runs(const struct run_list *all, const char *spec)
+/* Run ids, "3" or "3,4,5": each a run, none twice. */
+static int side_ids(const struct run_list *all, const char *spec,
+		    struct side_runs *out, struct kab_err *err)
 {
-	size_t i;
+	char *copy = xstrdup(spec), *tok, *save;
 
-	for (i = 0; i < all->nr; i++)
-		if (!strcmp(all->v[i].label, spec) &&
-		    !strcmp(all->v[i].status, "ok"))
-			return true;
-	return false;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		const struct run_info *r = by_id(all, strtoll(tok, NULL, 10));
+		size_t k;
+
+		if (!r) {
+			kab_err_set(err, "no run %s: 'kab ls' lists the runs",
+				    tok);
+			goto bad;
+		}
+		/* a run is one boot: counted twice, it is two */
+		for (k = 0; k < out->nr; k++)
+			if (out->v[k] == r) {
+				kab_err_set(err, "run %s is named twice in "
+					    "'%s': name each run once", tok,
+					    spec);
+				goto bad;
+			}
+		out->v = xrealloc(out->v, (out->nr + 1) * sizeof(*out->v));
+		out->v[out->nr++] = r;
+	}
+	free(copy);
+	return 0;
+bad:
+	free(copy);
+	free(out->v);
+	out->v = NULL;
+	out->nr = 0;
+	return -1;
 }
 
 /*
- * The runs a side names: ids ("3" or "3,4,5") or a kernel label.  A
- * label of digits alone (a commit's 12 digits can be) is the label
- * when no run has that id; a spec that is both is refused.
+ * The runs a side names: ids ("3" or "3,4,5") or a kernel label (its ok
+ * runs).  A label of digits alone (a commit's 12 digits can be) is the
+ * label when no run has that id; a spec that is both is refused.
  */
 int side_resolve(const struct run_list *all, const char *spec,
 		 struct side_runs *out, struct kab_err *err)
@@ -149,55 +185,25 @@ int side_resolve(const struct run_list *all, const char *spec,
 
 	memset(out, 0, sizeof(*out));
 	out->spec = spec;
-	if (all_digits(spec) && labels_ok_runs(all, spec)) {
-		if (!strchr(spec, ',') &&
-		    by_id(all, strtoll(spec, NULL, 10))) {
-			kab_err_set(err, "'%s' is both a run id and a kernel "
-				    "label: 'kab relabel %s NEW' gives the "
-				    "kernel another label", spec, spec);
-			return -1;
-		}
-	} else if (all_digits(spec)) {
-		char *copy = xstrdup(spec), *tok, *save;
-
-		for (tok = strtok_r(copy, ",", &save); tok;
-		     tok = strtok_r(NULL, ",", &save)) {
-			const struct run_info *r =
-				by_id(all, strtoll(tok, NULL, 10));
-			size_t k;
-
-			if (!r) {
-				kab_err_set(err, "no run %s: 'kab ls' lists the "
-					    "runs", tok);
-				goto bad;
-			}
-			/* a run is one boot: counted twice, it is two */
-			for (k = 0; k < out->nr; k++)
-				if (out->v[k] == r) {
-					kab_err_set(err, "run %s is named twice "
-						    "in '%s': name each run "
-						    "once", tok, spec);
-					goto bad;
-				}
-			out->v = xrealloc(out->v, (out->nr + 1) *
-					  sizeof(*out->v));
-			out->v[out->nr++] = r;
-		}
-		free(copy);
-		return 0;
-bad:
-		free(copy);
-		free(out->v);
-		out->v = NULL;
-		out->nr = 0;
-		return -1;
-	}
 	for (i = 0; i < all->nr; i++) {
 		if (strcmp(all->v[i].label, spec) ||
 		    strcmp(all->v[i].status, "ok"))
 			continue;
 		out->v = xrealloc(out->v, (out->nr + 1) * sizeof(*out->v));
 		out->v[out->nr++] = &all->v[i];
+	}
+	if (all_digits(spec)) {
+		if (!out->nr)
+			return side_ids(all, spec, out, err);
+		if (!strchr(spec, ',') && by_id(all, strtoll(spec, NULL, 10))) {
+			free(out->v);
+			out->v = NULL;
+			out->nr = 0;
+			kab_err_set(err, "'%s' is both a run id and a kernel "
+				    "label: 'kab relabel %s NEW' gives the "
+				    "kernel another label", spec, spec);
+			return -1;
+		}
 	}
 	if (!out->nr)
 		return no_side(all, spec, err);

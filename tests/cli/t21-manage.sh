@@ -86,6 +86,10 @@ test_expect "kab rm and relabel refuse a run that is still running, and take it 
 	expect_error 1 "run $id is still running" -- \
 		"$KAB" --db $db relabel --run $id other
 	test "$(sqlite3 $db "SELECT count(*) FROM runs WHERE id = $id")" = 1
+	# its kernel has no complete run yet, and is told so
+	label=$(sqlite3 $db "SELECT k.label FROM runs r JOIN kernels k ON k.id = r.kernel_id WHERE r.id = $id")
+	expect_error 2 "no run of .$label. completed yet (1 still running, 0 failed or interrupted)" -- \
+		"$KAB" --db $db compare "$label" nosuch
 	kill -INT $pid
 	wait $pid || true
 	test "$(sqlite3 $db "SELECT status FROM runs WHERE id = $id")" = interrupted
