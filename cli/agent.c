@@ -3,9 +3,10 @@
  * agent.c - kab-agent: the program that runs on the machine under test.
  *
  *   kab-agent --job FILE|- [--iterations N] [--out PATH] [--exact]
- *             [--host-load] [--console]
+ *             [--seed N] [--host-load] [--console]
  *
- * --exact: the clock counts guest instructions (QEMU icount), so each
+ * --seed N: exact mode's layout seed (runner/layout.c): the workload's
+ * environment, heap and stack are moved by it.  --exact: the clock counts guest instructions (QEMU icount), so each
  * iteration is fixed work timed by it.  --host-load: say (a log record)
  * when other processes kept the machine busy during the run, for a kab
  * that cannot see them (over ssh).  --console: PATH is the console that
@@ -17,6 +18,7 @@
  * to stdout (or PATH, a serial port in a guest).  Whatever the workload
  * prints goes to stderr, never into the stream.
  */
+#include <alloca.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -34,6 +36,7 @@ static int usage(int code)
 	fprintf(code ? stderr : stdout,
 		"usage: kab-agent --job FILE|- [--iterations N] [--out PATH]\n"
 		"                 [--monitors all|none|NAME,...] [--exact]\n"
+		"                 [--seed N]\n"
 		"                 [--host-load] [--console]\n");
 	return code;
 }
@@ -80,6 +83,29 @@ static void console_tail(int errfd, int out_fd)
 	close(errfd);
 }
 
+/*
+ * The workload at its seed's layout: the environment's size, the heap's
+ * start and the stack's depth moved (the kernel moved the rest).
+ */
+static int run_seeded(const struct kab_agent_opts *o)
+{
+	struct kab_layout l;
+	volatile char *pad;
+	void *heap;
+	int ret;
+
+	if (!o->seed)
+		return kab_agent_run(o);
+	kab_layout_of(o->seed, &l);
+	heap = kab_layout_apply(&l);
+	pad = alloca(l.stack + 16);
+	pad[0] = 0;
+	ret = kab_agent_run(o);
+	pad[l.stack] = 0;
+	free(heap);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -88,6 +114,7 @@ int main(int argc, char **argv)
 		{ "out", required_argument, NULL, 'o' },
 		{ "monitors", required_argument, NULL, 'm' },
 		{ "exact", no_argument, NULL, 'x' },
+		{ "seed", required_argument, NULL, 's' },
 		{ "host-load", no_argument, NULL, 'L' },
 		{ "console", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
@@ -143,6 +170,14 @@ int main(int argc, char **argv)
 			break;
 		case 'x':
 			o.exact = true;
+			break;
+		case 's':
+			if (kab_layout_seed_parse(optarg, &o.seed, &err)) {
+				fprintf(stderr, "kab-agent: %s\n", err.msg);
+				if (guest)
+					kab_guest_poweroff();
+				return 2;
+			}
 			break;
 		case 'c':
 			console = true;
@@ -219,7 +254,7 @@ int main(int argc, char **argv)
 			dup2(errfd, 1);
 		}
 	}
-	ret = kab_agent_run(&o);
+	ret = run_seeded(&o);
 	if (errfd >= 0)
 		console_tail(errfd, o.out_fd);
 	if (guest)

@@ -386,6 +386,7 @@ struct kab_agent_opts {
 	bool guest;		/* we own the machine: settings may change */
 	bool exact;		/* kab_runctx's: time is guest instructions */
 	bool host_load;		/* say how busy others kept the machine */
+	unsigned long long seed;	/* the boot's layout seed, or 0 */
 };
 
 /* perf-profile's sampling frequency: lkp's default, and its bounds. */
@@ -599,6 +600,37 @@ enum kab_boot_outcome {
 const char *kab_boot_outcome_name(enum kab_boot_outcome o);
 
 /*
+ * A boot's layout seed (layout.c): exact mode samples layouts by seed
+ * instead of fixing one.  The agent places the workload's mappings,
+ * environment, stack and heap by it, alike under every kernel; the
+ * kernel gets it on its command line (its slab freelists and page
+ * shuffle draw from it).  Same seed and kernel, same numbers.
+ */
+#define KAB_LAYOUT_SEED_MAX	4294967295ULL
+
+struct kab_layout {
+	uint64_t kernel;	/* what the kernel's command line carries */
+	size_t env;		/* bytes of environment the workload gets */
+	size_t stack;		/* bytes the agent's stack is moved by */
+	size_t heap;		/* bytes of heap taken before the workload */
+	size_t gap;		/* bytes reserved below the mappings */
+};
+
+bool kab_layout_seed_ok(unsigned long long seed);
+/* A seed from the command line: 0, or -1 with err naming the fix. */
+int kab_layout_seed_parse(const char *s, unsigned long long *out,
+			  struct kab_err *err);
+void kab_layout_of(unsigned long long seed, struct kab_layout *l);
+/* "norandmaps kab.seed=... page_alloc.shuffle=1", as long for every seed */
+char *kab_layout_cmdline(unsigned long long seed);
+/*
+ * In the agent, before the workload: the environment's pad set, the
+ * heap's taken (returned, to be kept).  The stack is the caller's to
+ * move (alloca), as it must stay below the call.
+ */
+void *kab_layout_apply(const struct kab_layout *l);
+
+/*
  * What times the guest.  wall: the host's clock, as on hardware; under
  * TCG the host's load is in every number.  icount: QEMU's instruction
  * counter (-icount shift=N,sleep=off), the guest's clock advancing 2^N
@@ -661,6 +693,8 @@ struct kab_qemu_opts {
 	struct kab_clock clock;
 	/* kab-insn.so, to count instructions (perf-stat), or NULL */
 	const char *plugin;
+	/* exact mode's layout seed for this boot; 0: one fixed layout */
+	unsigned long long seed;
 };
 
 struct kab_boot {
@@ -672,6 +706,8 @@ struct kab_boot {
 	char qemu_version[96];
 	char entry[8];		/* pvh (the unpacked vmlinux) or bzimage */
 	char clock[16];		/* kab_clock_name of the clock it ran on */
+	unsigned long long seed;	/* the layout seed it booted with, 0:
+					   none (not exact mode) */
 	int smp;		/* the vCPUs it booted with */
 	long lava_queued;	/* in flight: the LAVA job while it waits
 				   for a device, else 0 */

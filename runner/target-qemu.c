@@ -188,12 +188,14 @@ int kab_kernel_check(const char *path, struct kab_err *err)
 }
 
 /*
- * Exact mode leaves the guest no luck of its own either: no RDRAND or
+ * Exact mode leaves the guest no luck but its layout seed: no RDRAND or
  * RDSEED (TCG's come from the host's entropy) to seed the kernel's
- * randomness, a calendar that starts at the same second, and no
- * address-space randomization (norandmaps), whose layout alone moved
- * malloc1's boot means by 10% (a mapping across a 1 GiB boundary costs
- * page tables at every call).
+ * randomness, a calendar that starts at the same second, no
+ * address-space randomization (norandmaps: it would draw from each
+ * kernel's own entropy), and the seed (kab_layout_cmdline, the agent's
+ * --seed), which places the workload's mappings, stack and heap and
+ * seeds the kernel's pool.  Each seed is one layout, repeated exactly;
+ * several seeds sample the layouts a real machine would show.
  */
 #define EXACT_CPU	"max,-rdrand,-rdseed"
 #define EXACT_RTC	"base=2026-01-01T00:00:00,clock=vm"
@@ -318,7 +320,7 @@ int kab_target_qemu(const struct kab_target_opts *o,
 	char *qemu = NULL, *stressng = NULL, *initrd = NULL, *append = NULL;
 	char *serial0 = NULL, *job = NULL, *vmlinux = NULL, smp[16], log[] =
 		"/tmp/kab-console.XXXXXX", ilog[] = "/tmp/kab-insn.XXXXXX";
-	char *icount = NULL, *plugin = NULL;
+	char *icount = NULL, *plugin = NULL, *layout = NULL, seedarg[32];
 	struct insn_ctx insn = { .fd = -1 };
 	struct kab_clock clock;
 	struct strbuf console = STRBUF_INIT;
@@ -424,16 +426,23 @@ retry:
 	 * sees its clock jump: give the lockup and stall detectors room,
 	 * or a busy host makes a healthy kernel panic.
 	 */
+	boot->seed = icount ? q->seed : 0;
+	free(layout);
+	layout = !icount ? xstrdup("") : boot->seed ?
+		 kab_layout_cmdline(boot->seed) : xstrdup(EXACT_CMDLINE);
+	snprintf(seedarg, sizeof(seedarg), boot->seed ? " --seed %llu" : "",
+		 boot->seed);
 	append = xasprintf("console=ttyS0 panic=-1 softlockup_panic=1 "
 			   "nmi_watchdog=panic oops=panic loglevel=5%s "
-			   "rdinit=/init%s%s%s -- --iterations %d --monitors %s%s",
+			   "rdinit=/init%s%s%s%s -- --iterations %d --monitors "
+			   "%s%s%s",
 			   kvm ? "" : " watchdog_thresh=60 "
 			   "rcupdate.rcu_cpu_stall_timeout=60",
-			   icount ? " " EXACT_CMDLINE : "",
+			   *layout ? " " : "", layout,
 			   q->cmdline && *q->cmdline ? " " : "",
 			   q->cmdline ? q->cmdline : "", o->iterations,
 			   o->monitors ? o->monitors : "all",
-			   icount ? " --exact" : "");
+			   icount ? " --exact" : "", seedarg);
 	serial0 = xasprintf("file:/dev/fd/%d", logfd);
 	if (pipe2(fds, O_CLOEXEC)) {
 		kab_err_set(err, "pipe: %s", strerror(errno));
@@ -601,6 +610,7 @@ out:
 	free(job);
 	free(icount);
 	free(plugin);
+	free(layout);
 	if (insn.fd >= 0) {
 		kab_collector_set_extra(c, NULL, NULL);
 		close(insn.fd);
