@@ -128,6 +128,9 @@ static json_t *run_to_json(struct kab_db *db, const struct kab_run *r,
 		json_object_set_new(run, "block", json_string(r->block));
 	if (run && r->clock)
 		json_object_set_new(run, "clock", json_string(r->clock));
+	if (run && r->seed)
+		json_object_set_new(run, "seed",
+				    json_integer((json_int_t)r->seed));
 	return run;
 }
 

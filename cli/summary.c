@@ -145,21 +145,27 @@ json_t *cli_json_num(double v)
 
 json_t *cli_run_json(const struct kab_run *r)
 {
-	return json_pack("{sI ss ss ss* ss* ss ss ss ss ss sO sO ss si si ss "
-			 "ss* ss*}",
-			 "id", (json_int_t)r->id, "uuid", r->uuid,
-			 "kernel_label", r->kernel.label,
-			 "release", r->kernel.release,
-			 "commit", r->kernel.commit, "job", r->job,
-			 "suite", r->suite, "test", r->test,
-			 "target", r->target,
-			 "clock", r->clock ? r->clock : "wall",
-			 "params", r->params,
-			 "host", r->host ? r->host : json_null(),
-			 "status", r->status, "iterations", r->nr_iterations,
-			 "iterations_planned", r->iterations_planned,
-			 "started_at", r->started_at, "ended_at", r->ended_at,
-			 "message", r->message);
+	json_t *j = json_pack("{sI ss ss ss* ss* ss ss ss ss ss sO sO ss si si "
+			      "ss ss* ss*}",
+			      "id", (json_int_t)r->id, "uuid", r->uuid,
+			      "kernel_label", r->kernel.label,
+			      "release", r->kernel.release,
+			      "commit", r->kernel.commit, "job", r->job,
+			      "suite", r->suite, "test", r->test,
+			      "target", r->target,
+			      "clock", r->clock ? r->clock : "wall",
+			      "params", r->params,
+			      "host", r->host ? r->host : json_null(),
+			      "status", r->status,
+			      "iterations", r->nr_iterations,
+			      "iterations_planned", r->iterations_planned,
+			      "started_at", r->started_at,
+			      "ended_at", r->ended_at,
+			      "message", r->message);
+
+	if (j && r->seed)
+		json_object_set_new(j, "seed", json_integer((json_int_t)r->seed));
+	return j;
 }
 
 json_t *cli_summary_json(struct kab_db *db, long long run_id,
@@ -315,6 +321,9 @@ static void run_header(FILE *out, const struct kab_run *r)
 			"ns an instruction)\n", clock, clock + 7);
 	else
 		fprintf(out, "  clock:      %s\n", clock);
+	if (r->seed)
+		fprintf(out, "  layout:     seed %llu (exact mode: one of the "
+			"layouts a seed gives)\n", r->seed);
 	fprintf(out, "  iterations: %d of %d\n", r->nr_iterations,
 		r->iterations_planned);
 }

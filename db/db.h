@@ -16,7 +16,9 @@
 
 #include "../common/common.h"
 
-#define KAB_DB_SCHEMA_VERSION 10
+#define KAB_DB_SCHEMA_VERSION 11
+/* the largest layout seed a run stores (runner.h's KAB_LAYOUT_SEED_MAX) */
+#define KAB_SEED_MAX 4294967295ULL
 
 struct kab_db;
 
@@ -67,6 +69,8 @@ struct kab_run {
 	json_t *resolved;	/* parameters resolved on the target */
 	char *target;
 	char *clock;		/* wall, icount:N; NULL: wall */
+	/* exact mode's layout seed (1 to KAB_SEED_MAX), 0: none */
+	unsigned long long seed;
 	json_t *host;		/* host facts */
 	int iterations_planned;
 	char *started_at;

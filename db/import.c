@@ -102,6 +102,16 @@ int kab_db_import_run(struct kab_db *db, json_t *j, int idx, bool *skipped,
 	if (json_object_get(j, "clock") && !r.clock)
 		return kab_err_set(err, "run #%d has a clock that is not a "
 				   "string: wall or icount:N", idx + 1);
+	if (json_object_get(j, "seed")) {
+		json_t *s = json_object_get(j, "seed");
+
+		if (!json_is_integer(s) || json_integer_value(s) < 1 ||
+		    (unsigned long long)json_integer_value(s) > KAB_SEED_MAX)
+			return kab_err_set(err, "run #%d has a layout seed that "
+					   "is not a whole number from 1 to %llu",
+					   idx + 1, KAB_SEED_MAX);
+		r.seed = (unsigned long long)json_integer_value(s);
+	}
 	snprintf(r.uuid, sizeof(r.uuid), "%s", uuid);
 	r.kernel.label = (char *)opt_str(kernel, "label");
 	r.kernel.release = (char *)opt_str(kernel, "release");

@@ -219,6 +219,13 @@ static const char *const migrations[] = {
 	"  server TEXT NOT NULL,"
 	"  job INTEGER NOT NULL,"
 	"  PRIMARY KEY (ab_id, ab_seq));",
+
+	/*
+	 * 10 -> 11: exact mode's layout seed of a run's boot (NULL: none,
+	 * a layout the machine's own luck chose, or one fixed layout).
+	 */
+	"ALTER TABLE runs ADD COLUMN seed INTEGER CHECK (seed IS NULL OR "
+	"  (typeof(seed) = 'integer' AND seed BETWEEN 1 AND 4294967295));",
 };
 
 char *kab_db_default_path(void)

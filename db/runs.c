@@ -131,9 +131,9 @@ int kab_db_run_insert(struct kab_db *db, struct kab_run *r,
 		     "cpu_model, nr_cpus, mem_total_kb, thp_enabled, "
 		     "thp_defrag, kab_version, iterations_planned, started_at,"
 		     " ended_at, status, message, garbage_bytes, bad_records, "
-		     "owner_host, owner_pid, owner_start, block, clock) VALUES "
-		     "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-		     "?, ?, ?, ?, ?, ?, ?, ?)", err);
+		     "owner_host, owner_pid, owner_start, block, clock, seed) "
+		     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+		     "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", err);
 	if (!st)
 		return -1;
 	params = dump(r->params);
@@ -172,6 +172,8 @@ int kab_db_run_insert(struct kab_db *db, struct kab_run *r,
 	}
 	bind_text(st, 26, r->block);
 	bind_text(st, 27, r->clock ? r->clock : "wall");
+	if (r->seed)
+		sqlite3_bind_int64(st, 28, (sqlite3_int64)r->seed);
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		db_fail(db, err, "storing the run");
 		goto out;
@@ -283,7 +285,7 @@ static json_t *col_json(sqlite3_stmt *st, int i)
 	"r.resolved, r.target, r.host, r.iterations_planned, r.started_at, " \
 	"r.ended_at, r.status, r.message, r.garbage_bytes, r.bad_records, " \
 	"(SELECT count(DISTINCT iteration) FROM samples s " \
-	" WHERE s.run_id = r.id), r.block, r.clock " \
+	" WHERE s.run_id = r.id), r.block, r.clock, r.seed " \
 	"FROM runs r JOIN kernels k ON k.id = r.kernel_id "
 
 static void run_from_row(sqlite3_stmt *st, struct kab_run *r)
@@ -317,6 +319,7 @@ static void run_from_row(sqlite3_stmt *st, struct kab_run *r)
 	r->nr_iterations = sqlite3_column_int(st, 22);
 	r->block = col_dup(st, 23);
 	r->clock = col_dup(st, 24);
+	r->seed = (unsigned long long)sqlite3_column_int64(st, 25);
 }
 
 void kab_run_free(struct kab_run *r)

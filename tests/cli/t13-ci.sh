@@ -182,11 +182,11 @@ test_expect "merge refuses a newer database and keeps what is stored" '
 
 test_expect "merge upgrades an older database in a copy, not in place" '
 	cp $TMP/a.db $TMP/old.db
-	sqlite3 $TMP/old.db "drop table ab_jobs; drop table stacks; drop table bisect_steps; drop table bisects; drop table builds; alter table runs drop column block; alter table runs drop column clock; PRAGMA user_version = 4"
+	sqlite3 $TMP/old.db "alter table runs drop column seed; drop table ab_jobs; drop table stacks; drop table bisect_steps; drop table bisects; drop table builds; alter table runs drop column block; alter table runs drop column clock; PRAGMA user_version = 4"
 	kab merge $TMP/o2.db $TMP/old.db >$TMP/pipe
 	grep -q "24 runs merged" $TMP/pipe
 	[ "$(sqlite3 $TMP/old.db "PRAGMA user_version")" = 4 ]
-	[ "$(sqlite3 $TMP/o2.db "PRAGMA user_version")" = 10 ]
+	[ "$(sqlite3 $TMP/o2.db "PRAGMA user_version")" = 11 ]
 	# its runs were timed by the clocks of their machines
 	[ "$(sqlite3 $TMP/o2.db "select distinct clock from runs")" = wall ]
 '

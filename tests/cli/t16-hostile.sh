@@ -285,7 +285,7 @@ test_expect "an older database with an endless view is refused before it is migr
 
 test_expect "merge: an older source is upgraded in a copy in TMPDIR" '
 	cp $TMP/imp.db $TMP/old7.db
-	sqlite3 $TMP/old7.db "DROP TABLE ab_jobs; ALTER TABLE bisects DROP COLUMN parent_runs; ALTER TABLE bisects DROP COLUMN culprit_runs; ALTER TABLE bisects DROP COLUMN verified; PRAGMA user_version = 8"
+	sqlite3 $TMP/old7.db "ALTER TABLE runs DROP COLUMN seed; DROP TABLE ab_jobs; ALTER TABLE bisects DROP COLUMN parent_runs; ALTER TABLE bisects DROP COLUMN culprit_runs; ALTER TABLE bisects DROP COLUMN verified; PRAGMA user_version = 8"
 	expect_error 1 "in $TMP/nodir: .*set TMPDIR" -- env TMPDIR=$TMP/nodir "$KAB" merge $TMP/m7.db $TMP/old7.db
 	mkdir -p $TMP/scratch
 	TMPDIR=$TMP/scratch kab merge $TMP/m7.db $TMP/old7.db >/dev/null
