@@ -172,6 +172,13 @@ struct kab_seq {
 void kab_seq_look(const double *x, size_t nx, const double *y, size_t ny,
 		  double noise, double floor, size_t look, size_t looks,
 		  double alpha, struct kab_seq *out);
+/*
+ * The same look at boots paired by layout (exact mode's seeds): x[i]
+ * and y[i] ran at one layout, the test is on their differences.
+ */
+void kab_seq_look_paired(const double *x, const double *y, size_t n,
+			 double noise, double floor, size_t look,
+			 size_t looks, double alpha, struct kab_seq *out);
 const char *kab_seq_verdict_name(enum kab_seq_verdict v);
 
 /* ---- bisecting: which endpoint does a commit's boots resemble? ---- */
@@ -315,6 +322,13 @@ struct kab_side {
 	 * its series, counted in the fail:runs block.
 	 */
 	size_t incomplete;
+	/*
+	 * The layout each boot ran at (exact mode's seed, with its block),
+	 * by boot number, or NULL entries / no array: none.  Boots of the
+	 * two sides at one key ran at one layout: their differences are
+	 * the data.
+	 */
+	const char *const *pair;
 };
 
 enum kab_test {
@@ -389,6 +403,11 @@ struct kab_cell {
 	 */
 	size_t blocks;
 	bool confounded;
+	/*
+	 * Tested on the differences at each layout seed both sides ran at
+	 * (blocks of them), exact mode's pairs.
+	 */
+	bool paired;
 	double f_base, f_head;	/* between/within F of each side, or NAN */
 	bool significant;
 	int verdict;		/* +1 improvement, -1 regression, 0 */
@@ -422,6 +441,7 @@ struct kab_comparison {
 	size_t zero_rows;	/* rows whose base mean is 0 */
 	size_t confounded_rows;	/* rows whose sides share no block */
 	size_t blocked_rows;	/* rows tested within blocks */
+	size_t paired_rows;	/* rows tested within layout seeds */
 	size_t hidden_profile;	/* significant perf-profile rows not shown */
 	const struct kab_compare_opts *opts;
 };

@@ -138,7 +138,8 @@ static void stats_cells(FILE *out, const struct kab_cell *c)
 	fprintf(out, " %zu/%zu boots%s", c->units_base, c->units_head,
 		c->log_scale ? " log" : "");
 	if (c->blocks >= 2)
-		fprintf(out, " in %zu machines", c->blocks);
+		fprintf(out, c->paired ? " at %zu seeds" : " in %zu machines",
+			c->blocks);
 	/* Between/within-boot F of each side, where ANOVA can tell. */
 	if (!isnan(c->f_base) || !isnan(c->f_head)) {
 		fputs(" F=", out);

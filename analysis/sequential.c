@@ -52,19 +52,73 @@ static double to_pct(double d, bool log_scale, double base)
 	return log_scale ? 100 * expm1(d) : 100 * d / fabs(base);
 }
 
-void kab_seq_look(const double *x, size_t nx, const double *y, size_t ny,
-		  double noise, double floor, size_t look, size_t looks,
-		  double alpha, struct kab_seq *out)
+/* The verdict of a look from its test of the difference. */
+static void decide(const struct kab_welch *w, double base, double noise,
+		   struct kab_seq *out)
 {
-	double *lx = NULL, *ly = NULL, lo, hi, base;
-	struct kab_welch w;
-	size_t i;
+	double lo, hi;
 
+	if (isnan(w->diff))
+		return;
+	out->change = to_pct(w->diff, out->log_scale, base);
+	kab_welch_ci(w, 1 - out->alpha, &lo, &hi);
+	out->lo = to_pct(lo, out->log_scale, base);
+	out->hi = to_pct(hi, out->log_scale, base);
+	kab_welch_ci(w, 1 - 2 * out->alpha, &lo, &hi);
+	out->eq_lo = to_pct(lo, out->log_scale, base);
+	out->eq_hi = to_pct(hi, out->log_scale, base);
+	if (out->lo > noise || out->hi < -noise)
+		out->verdict = KAB_SEQ_CHANGED;
+	else if (noise > 0 && out->eq_lo > -noise && out->eq_hi < noise)
+		out->verdict = KAB_SEQ_SAME;
+}
+
+static void look_start(size_t look, size_t looks, double alpha,
+		       struct kab_seq *out)
+{
 	memset(out, 0, sizeof(*out));
 	out->verdict = KAB_SEQ_MORE;
 	out->change = out->lo = out->hi = out->eq_lo = out->eq_hi = NAN;
 	out->alpha = kab_look_alpha(alpha, look, looks);
 	out->last = look >= looks;
+}
+
+void kab_seq_look_paired(const double *x, const double *y, size_t n,
+			 double noise, double floor, size_t look,
+			 size_t looks, double alpha, struct kab_seq *out)
+{
+	double *d = NULL, base;
+	struct kab_welch w;
+	size_t i;
+
+	look_start(look, looks, alpha, out);
+	if (n < 2 || !(d = malloc(n * sizeof(*d))))
+		goto undecided;
+	out->log_scale = kab_all_positive(x, n) && kab_all_positive(y, n);
+	base = gsl_stats_mean(x, 1, n);
+	if (!out->log_scale && base == 0)
+		goto undecided;
+	for (i = 0; i < n; i++)
+		d[i] = out->log_scale ? log(y[i]) - log(x[i]) : y[i] - x[i];
+	/* a difference of two boot means: sqrt(2) floors */
+	kab_ttest_one(d, n, M_SQRT2 * (out->log_scale ? floor :
+				       floor * fabs(base)), &w);
+	decide(&w, base, noise, out);
+undecided:
+	free(d);
+	if (out->verdict == KAB_SEQ_MORE && out->last)
+		out->verdict = KAB_SEQ_UNDECIDED;
+}
+
+void kab_seq_look(const double *x, size_t nx, const double *y, size_t ny,
+		  double noise, double floor, size_t look, size_t looks,
+		  double alpha, struct kab_seq *out)
+{
+	double *lx = NULL, *ly = NULL, base;
+	struct kab_welch w;
+	size_t i;
+
+	look_start(look, looks, alpha, out);
 	if (nx < 2 || ny < 2)
 		goto undecided;
 	out->log_scale = kab_all_positive(x, nx) && kab_all_positive(y, ny);
@@ -82,19 +136,7 @@ void kab_seq_look(const double *x, size_t nx, const double *y, size_t ny,
 	/* a relative floor: log units, or a fraction of the base */
 	kab_ttest(lx, nx, ly, ny, out->log_scale ? floor : floor * fabs(base),
 		  &w);
-	if (isnan(w.diff))
-		goto undecided;
-	out->change = to_pct(w.diff, out->log_scale, base);
-	kab_welch_ci(&w, 1 - out->alpha, &lo, &hi);
-	out->lo = to_pct(lo, out->log_scale, base);
-	out->hi = to_pct(hi, out->log_scale, base);
-	kab_welch_ci(&w, 1 - 2 * out->alpha, &lo, &hi);
-	out->eq_lo = to_pct(lo, out->log_scale, base);
-	out->eq_hi = to_pct(hi, out->log_scale, base);
-	if (out->lo > noise || out->hi < -noise)
-		out->verdict = KAB_SEQ_CHANGED;
-	else if (noise > 0 && out->eq_lo > -noise && out->eq_hi < noise)
-		out->verdict = KAB_SEQ_SAME;
+	decide(&w, base, noise, out);
 undecided:
 	free(lx);
 	free(ly);

@@ -68,6 +68,10 @@ static void ab_usage(FILE *f)
 		"  --runs-per-boot M         iterations in each boot (3)\n"
 		"  --order alternate|random  boot order (alternate)\n"
 		"  --seed N                  the random order's seed (1)\n"
+		"  --layout-seed N           exact mode: round k of each side "
+		"boots at layout\n"
+		"                            seed N+k-1, the same layouts on "
+		"both sides (1)\n"
 		"  --clock C                 what times the guests: icount, "
 		"wall, icount:N\n"
 		"                            or auto (icount under TCG), as "
@@ -292,6 +296,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		{ "target", required_argument, NULL, 'g' },
 		{ "device-type", required_argument, NULL, 'D' },
 		{ "devices", required_argument, NULL, 11 },
+		{ "layout-seed", required_argument, NULL, 12 },
 		{ "a-setup", required_argument, NULL, 1 },
 		{ "b-setup", required_argument, NULL, 2 },
 		{ "a-release", required_argument, NULL, 3 },
@@ -302,7 +307,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 	};
 	struct side sides[2];
 	struct kab_drv_ab ab = { .iterations = 3, .setup_timeout = 600,
-				  .seed = 1 };
+				  .seed = 1, .layout_seed = 1 };
 	struct kab_drv_side *ds = ab.sides;
 	struct runjob_ui ui;
 	struct kab_joblist jobs = { 0 };
@@ -410,6 +415,12 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 			break;
 		case 'S':
 			ab.seed = strtoul(optarg, NULL, 10);
+			break;
+		case 12:
+			if (runjob_layout_seed_opt(optarg, &ab.layout_seed)) {
+				rc = EXIT_USAGE;
+				goto out;
+			}
 			break;
 		case 'p':
 			smp = strtol(optarg, &end, 10);
@@ -534,6 +545,10 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		      (size_t)(max_boots ? max_boots : boots), 0.05, noise);
 	if (!max_boots)
 		max_boots = boots;
+	if (runjob_layout_seeds_fit(ab.layout_seed, max_boots)) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	if ((lava.device_type || nr_devices) &&
 	    !(target && !strncmp(target, "lava:", 5))) {
 		rc = cli_error(EXIT_USAGE, "--device-type and --devices need "

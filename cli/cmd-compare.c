@@ -111,6 +111,7 @@ static json_t *cell_json(const struct kab_cell *c, const char *metric)
 	json_object_set_new(j, "boots_base", json_integer(c->units_base));
 	json_object_set_new(j, "boots_head", json_integer(c->units_head));
 	json_object_set_new(j, "blocks", json_integer(c->blocks));
+	json_object_set_new(j, "paired", json_boolean(c->paired));
 	json_object_set_new(j, "confounded", json_boolean(c->confounded));
 	json_object_set_new(j, "scale", json_string(c->log_scale ? "log" :
 						       "linear"));
@@ -381,6 +382,11 @@ static void text_table(FILE *out, const struct cmp_table *t,
 			"each ran both "
 			"sides: tested on the changes within each machine, "
 			"machines as the samples\n", c->blocked_rows);
+	if (c->paired_rows)
+		fprintf(out, "\nnote: %zu metrics were measured at the same "
+			"layout seeds on both sides (exact mode): tested on the "
+			"changes at each seed, the seeds as the samples\n",
+			c->paired_rows);
 	if (c->zero_rows)
 		fprintf(out, "\nnote: %zu shown metrics have a base mean of 0: "
 			"their %%change is lkp's, over a base of 1e-100; "

@@ -69,6 +69,9 @@ static void run_usage(FILE *f)
 		"TCG), wall (the\n"
 		"                    host's clock; the default under KVM), "
 		"icount:N (shift N)\n"
+		"  --layout-seed N   qemu, exact mode: the layout seed of the "
+		"first boot (1);\n"
+		"                    --repeat's boots take the next ones\n"
 		"  --smp N, --mem M  qemu: CPUs (1 under icount, else 2) and "
 		"memory (2G) of\n"
 		"                    the guest\n"
@@ -124,6 +127,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "cmdline", required_argument, NULL, 'c' },
 		{ "clock", required_argument, NULL, 'C' },
+		{ "layout-seed", required_argument, NULL, 'L' },
 		{ "smp", required_argument, NULL, 'S' },
 		{ "mem", required_argument, NULL, 'M' },
 		{ "timeout", required_argument, NULL, 'T' },
@@ -154,6 +158,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 	char **sets = NULL, **only = NULL, *agent = NULL, *end;
 	int nr_sets = 0, nr_only = 0, opt, i, j, nr_files, rc = EXIT_OK;
 	int repeat = 1, r, ok = 0;
+	unsigned long long first_seed = 1;
 	bool fatal = false;
 	struct kab_err err;
 
@@ -237,6 +242,13 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		case 'c':
 			q.cmdline = optarg;
 			break;
+		case 'L':
+			if (runjob_layout_seed_opt(optarg, &first_seed)) {
+				free(sets);
+				free(only);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'C':
 			if (runjob_clock_opt(optarg, &q)) {
 				free(sets);
@@ -290,6 +302,12 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 			free(ba.kconfigs);
 			return cli_bad_option("run", opt, argv, opts);
 		}
+	}
+	if (runjob_layout_seeds_fit(first_seed, repeat)) {
+		free(sets);
+		free(only);
+		free(ba.kconfigs);
+		return EXIT_USAGE;
 	}
 	nr_files = argc - optind;
 	if (!nr_files) {
@@ -416,7 +434,8 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	c.agent = agent = kab_drv_agent_path();
 	for (r = 0; r < repeat && !fatal && !kab_stop_requested; r++)
-		for (i = 0; i < nr_files && !fatal && !kab_stop_requested; i++)
+		/* under icount each repeat is one layout: seeds N, N+1... */
+		for (q.seed = first_seed + r, i = 0; i < nr_files && !fatal && !kab_stop_requested; i++)
 			for (j = 0; j < lists[i].nr && !fatal &&
 			     !kab_stop_requested; j++) {
 				c.job = &lists[i].jobs[j];

@@ -312,6 +312,25 @@ int runjob_clock_opt(const char *arg, struct kab_qemu_opts *q)
 	return 0;
 }
 
+int runjob_layout_seed_opt(const char *arg, unsigned long long *first)
+{
+	struct kab_err err;
+
+	if (kab_layout_seed_parse(arg, first, &err))
+		return cli_error(EXIT_USAGE, "%s", err.msg);
+	return 0;
+}
+
+int runjob_layout_seeds_fit(unsigned long long first, long boots)
+{
+	if (boots > 0 && first + (unsigned long long)boots - 1 >
+	    KAB_LAYOUT_SEED_MAX)
+		return cli_error(EXIT_USAGE, "--layout-seed %llu: %ld boots "
+				 "take seeds past %llu; give a smaller one",
+				 first, boots, KAB_LAYOUT_SEED_MAX);
+	return 0;
+}
+
 int runjob_qemu_check(const struct kab_qemu_opts *q)
 {
 	struct kab_err err;

@@ -27,6 +27,13 @@ void runjob_on_signal(int sig);
 int runjob_stop_code(int rc);
 /* --clock ARG into q->clock: 0, or EXIT_USAGE once said. */
 int runjob_clock_opt(const char *arg, struct kab_qemu_opts *q);
+/*
+ * --layout-seed ARG: exact mode's first layout seed, boots after it
+ * taking the next ones (boots more: their count), each checked to fit.
+ * 0, or EXIT_USAGE once said.
+ */
+int runjob_layout_seed_opt(const char *arg, unsigned long long *first);
+int runjob_layout_seeds_fit(unsigned long long first, long boots);
 /* What QEMU cannot do (icount with several vCPUs): 0 or EXIT_USAGE. */
 int runjob_qemu_check(const struct kab_qemu_opts *q);
 /*

@@ -31,6 +31,8 @@ struct lane {
 	struct kab_drv_ab *ab;
 	struct kab_drv_run c;
 	struct kab_lava_opts lava;	/* pinned to the lane's device */
+	struct kab_qemu_opts q;		/* the turn's boot: its side's, at
+					   the round's layout seed */
 	size_t d, nr_d;			/* the device, of how many */
 	int k;				/* the round */
 	const int *first;		/* the side going first, by job */
@@ -105,7 +107,10 @@ static int turn(struct lane *l, size_t j, int i)
 	c->job = &ab->jobs->jobs[j];
 	c->label = s->label;
 	c->commit = s->commit;
-	c->qemu = ab->ssh ? NULL : &s->q;
+	/* round k of every side boots at one layout: seed first + k */
+	l->q = s->q;
+	l->q.seed = ab->layout_seed ? ab->layout_seed + (unsigned)l->k : 0;
+	c->qemu = ab->ssh ? NULL : &l->q;
 	if (ab->ssh && switch_side(ab, s)) {
 		l->fatal = true;
 		return -1;

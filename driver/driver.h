@@ -145,6 +145,7 @@ int kab_drv_run_one(struct kab_drv_run *r, bool *fatal);
 struct kab_drv_look {
 	char *kpi;		/* the job's KPI, or NULL: never looked at */
 	double *means[2];	/* each side's boot means of it */
+	unsigned long long *seeds[2];	/* the layout seed of each, or 0 */
 	size_t n[2];
 	struct kab_seq seq;	/* the last look */
 	bool looked, decided;
@@ -218,6 +219,12 @@ struct kab_drv_ab {
 	int iterations;			/* runs per boot */
 	bool random;			/* a seeded random order a round */
 	unsigned long seed;
+	/*
+	 * Exact mode's layout seed of round 1 (0: one fixed layout): round
+	 * k of every side and device boots at seed layout_seed + k - 1, so
+	 * that the sides are compared over the same layouts.
+	 */
+	unsigned long long layout_seed;
 	const char *monitors;
 	struct kab_ssh *ssh;		/* a test machine, or NULL */
 	double setup_timeout;

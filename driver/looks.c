@@ -46,6 +46,8 @@ void kab_drv_looks_free(struct kab_drv_looks *a)
 		free(a->l[j].kpi);
 		free(a->l[j].means[0]);
 		free(a->l[j].means[1]);
+		free(a->l[j].seeds[0]);
+		free(a->l[j].seeds[1]);
 	}
 	free(a->l);
 	memset(a, 0, sizeof(*a));
@@ -57,6 +59,7 @@ void kab_drv_looks_add(struct kab_drv_looks *a, struct kab_db *db, size_t j,
 	struct kab_run r;
 	struct kab_err err;
 	struct kab_drv_look *l;
+	unsigned long long seed = 0;
 	double m;
 
 	if (j >= a->nr)
@@ -65,6 +68,7 @@ void kab_drv_looks_add(struct kab_drv_looks *a, struct kab_db *db, size_t j,
 	if (run_id > 0 && !kab_db_run_get(db, run_id, &r, &err)) {
 		if (r.clock && !strncmp(r.clock, "icount", 6))
 			a->floor = kab_exact_floor();
+		seed = r.seed;
 		kab_run_free(&r);
 	}
 	l = &a->l[j];
@@ -74,7 +78,37 @@ void kab_drv_looks_add(struct kab_drv_looks *a, struct kab_db *db, size_t j,
 	    kab_db_run_mean(db, run_id, l->kpi, &m))
 		return;
 	l->means[s] = xrealloc(l->means[s], (l->n[s] + 1) * sizeof(double));
+	l->seeds[s] = xrealloc(l->seeds[s], (l->n[s] + 1) *
+			       sizeof(*l->seeds[s]));
+	l->seeds[s][l->n[s]] = seed;
 	l->means[s][l->n[s]++] = m;
+}
+
+/*
+ * The boot means of both sides at each layout seed both have (the
+ * first of a side's at a seed), into x and y: how many.
+ */
+static size_t look_pairs(const struct kab_drv_look *l, double *x, double *y)
+{
+	size_t i, j, k, n = 0;
+
+	if (!l->seeds[0] || !l->seeds[1])
+		return 0;
+	for (i = 0; i < l->n[0]; i++) {
+		unsigned long long s = l->seeds[0][i];
+
+		for (k = 0; k < i && l->seeds[0][k] != s; k++)
+			;
+		if (!s || k < i)
+			continue;
+		for (j = 0; j < l->n[1] && l->seeds[1][j] != s; j++)
+			;
+		if (j == l->n[1])
+			continue;
+		x[n] = l->means[0][i];
+		y[n++] = l->means[1][j];
+	}
+	return n;
 }
 
 bool kab_drv_looks_round(struct kab_drv_looks *a, size_t round,
@@ -93,14 +127,29 @@ bool kab_drv_looks_round(struct kab_drv_looks *a, size_t round,
 	for (j = 0; j < a->nr; j++) {
 		struct kab_drv_look *l = &a->l[j];
 		struct kab_seq *q = &l->seq;
+		double noise = a->noise >= 0 ? a->noise : a->floor > 0 ?
+			       KAB_EXACT_RESOLUTION : KAB_NOISE;
+		double *x, *y;
+		size_t np;
 
 		if (!l->kpi || l->decided)
 			continue;
+		/* boots at one layout seed on both sides: their pairs */
+		x = xcalloc(l->n[0] + 1, sizeof(*x));
+		y = xcalloc(l->n[0] + 1, sizeof(*y));
+		np = look_pairs(l, x, y);
 		/* the noise not given: 1%, exact data's resolution */
-		kab_seq_look(l->means[0], l->n[0], l->means[1], l->n[1],
-			     a->noise >= 0 ? a->noise : a->floor > 0 ?
-			     KAB_EXACT_RESOLUTION : KAB_NOISE, a->floor,
-			     round - a->first + 1, looks, a->alpha / kpis, q);
+		if (np >= 2)
+			kab_seq_look_paired(x, y, np, noise, a->floor,
+					    round - a->first + 1, looks,
+					    a->alpha / kpis, q);
+		else
+			kab_seq_look(l->means[0], l->n[0], l->means[1],
+				     l->n[1], noise, a->floor,
+				     round - a->first + 1, looks,
+				     a->alpha / kpis, q);
+		free(x);
+		free(y);
 		l->looked = true;
 		l->decided = q->verdict == KAB_SEQ_CHANGED ||
 			     q->verdict == KAB_SEQ_SAME;

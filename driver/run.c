@@ -63,6 +63,8 @@ static int on_start(void *arg, const struct kab_run_start *st)
 	/* the boot's clock, resolved before QEMU started */
 	r.clock = c->qemu && c->boot && *c->boot->clock ?
 		  (char *)c->boot->clock : "wall";
+	/* and its layout seed, when exact mode gave it one */
+	r.seed = c->qemu && c->boot ? c->boot->seed : 0;
 	if (c->qemu)
 		r.kernel.image_path = (char *)c->qemu->kernel;
 	r.host = st->host;

@@ -40,6 +40,8 @@ struct run_info {
 	char *target;		/* qemu, local, ssh or lkp (imported) */
 	char *started_at;	/* ISO 8601 UTC */
 	char *block;		/* the CI runner it was merged from */
+	/* exact mode's layout seed, with its block: boots at one pair */
+	char *pair;		/* or NULL: no seed */
 	json_t *params_obj;
 	json_t *host;		/* lkp's axes among it: kconfig, compiler ... */
 };

@@ -25,6 +25,8 @@ static int keep_run(void *arg, const struct kab_run *r)
 	ri->commit = r->kernel.commit ? xstrdup(r->kernel.commit) : NULL;
 	ri->status = xstrdup(r->status);
 	ri->block = r->block ? xstrdup(r->block) : NULL;
+	ri->pair = r->seed ? xasprintf("%s#%llu", r->block ? r->block : "",
+				       r->seed) : NULL;
 	ri->params = json_dumps(r->params, JSON_COMPACT | JSON_SORT_KEYS);
 	ri->params_obj = json_incref(r->params);
 	ri->host = json_incref(r->host);
@@ -61,6 +63,7 @@ void runs_free(struct run_list *l)
 		free(l->v[i].commit);
 		free(l->v[i].status);
 		free(l->v[i].block);
+		free(l->v[i].pair);
 		free(l->v[i].params);
 		free(l->v[i].machine);
 		free(l->v[i].clock);
@@ -365,6 +368,16 @@ int side_pool(struct kab_db *db, const struct run_info *const *runs,
 				b[k] = runs[k]->block;
 			out->block = b;
 		}
+	out->pair = NULL;
+	for (i = 0; i < nr && !out->pair; i++)
+		if (runs[i]->pair) {
+			const char **k = xcalloc(nr, sizeof(*k));
+			size_t j;
+
+			for (j = 0; j < nr; j++)
+				k[j] = runs[j]->pair;
+			out->pair = k;
+		}
 	free(p.slot);
 	*bad += p.bad;
 	return 0;
@@ -381,6 +394,7 @@ void side_free(struct kab_side *s)
 	}
 	free(s->series);
 	free((void *)s->block);
+	free((void *)s->pair);
 	free((char *)s->id);
 	free((char *)s->desc);
 	memset(s, 0, sizeof(*s));

@@ -269,4 +269,39 @@ test_expect "kab run --repeat: runs of each job interleaved, enough for a verdic
 	expect_error 2 "--repeat .0.: give a number of runs" -- "$KAB" run --repeat 0 $JOB
 '
 
+test_expect "a layout seed goes through show, export, import and merge, checked" '
+	fresh=$TMP/seed.db
+	KAB_DB=$fresh kab run --kernel-label seeded --runs 1 --set nr_task=1 \
+		--set warmup=0 --set testtime=1s $JOB >/dev/null
+	sqlite3 $fresh "UPDATE runs SET seed = 4294967295"
+	KAB_DB=$fresh kab show 1 >$TMP/o
+	grep -q "^  layout: *seed 4294967295 " $TMP/o
+	KAB_DB=$fresh kab export --format json -o $TMP/s.json
+	python3 -c "import json; assert json.load(open(\"$TMP/s.json\"))[\"runs\"][0][\"seed\"] == 4294967295"
+	KAB_DB=$TMP/seed2.db kab import $TMP/s.json >/dev/null
+	test "$(sqlite3 $TMP/seed2.db "SELECT seed FROM runs")" = 4294967295
+	kab merge $TMP/seed3.db $fresh >/dev/null
+	test "$(sqlite3 $TMP/seed3.db "SELECT seed FROM runs")" = 4294967295
+	# a seed kab never writes is refused where it enters
+	for bad in 0 -3 4294967296 "\"7\"" 1.5; do
+		python3 - $TMP/s.json $TMP/bad.json "$bad" <<-PY
+		import json, sys
+		d = json.load(open(sys.argv[1]))
+		d["runs"][0]["uuid"] = "00000000-0000-4000-8000-00000000000a"
+		d["runs"][0]["seed"] = json.loads(sys.argv[3])
+		json.dump(d, open(sys.argv[2], "w"))
+		PY
+		expect_error 1 "layout seed that is not a whole number from 1 to 4294967295" -- \
+			"$KAB" --db $TMP/seed2.db import $TMP/bad.json
+	done
+	test "$(sqlite3 $TMP/seed2.db "SELECT count(*) FROM runs")" = 1
+	# the database itself refuses one
+	not sqlite3 $fresh "UPDATE runs SET seed = 0"
+	not sqlite3 $fresh "UPDATE runs SET seed = '"'"'abc'"'"'"
+	expect_error 2 "--layout-seed .0.: give a whole number from 1 to 4294967295" -- \
+		"$KAB" run --layout-seed 0 $JOB
+	expect_error 2 "--layout-seed 4294967295: 2 boots take seeds past 4294967295" -- \
+		"$KAB" run --layout-seed 4294967295 --repeat 2 $JOB
+'
+
 test_done

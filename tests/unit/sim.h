@@ -74,8 +74,8 @@ static inline void sim_run(gsl_rng *r, const struct sim_cell *c,
 					     g + (2 * m + 1) * n, 0 };
 	}
 	for (t = 0; t < tables; t++) {
-		struct kab_side base = { "a", "a", metrics, bs, NULL, 0, 0 };
-		struct kab_side head = { "b", "b", metrics, hs, NULL, 0, 0 };
+		struct kab_side base = { "a", "a", metrics, bs, NULL, 0, 0, NULL };
+		struct kab_side head = { "b", "b", metrics, hs, NULL, 0, 0, NULL };
 		struct kab_comparison cmp;
 		bool any = false;
 
@@ -108,6 +108,126 @@ static inline void sim_run(gsl_rng *r, const struct sim_cell *c,
 	free(v);
 	free(g);
 	free(names);
+}
+
+/*
+ * Exact mode's seeded boots: boot i of each side runs at layout seed i.
+ * A seed fixes the workload's user-space layout, alike under both
+ * kernels (u: continuous u_sd, and a jump of u_jump at rate u_p: a
+ * mapping across a 1 GiB boundary), and the kernel's own randomness
+ * draws from it too, differently in each kernel (k: continuous k_sd,
+ * and one of two states k_jump apart).  A row moves by its sensitivity
+ * (0, 1 or 3; the KPI 1) times the boot's layout, plus a little of its
+ * own.  Iterations repeat within a boot but for iter_sd.
+ */
+struct sim_layout {
+	double u_sd, u_jump, u_p;
+	double k_sd, k_jump;
+	double iter_sd;
+	size_t boots, iters;
+	double shift;			/* true relative change of the head */
+	bool unpaired;			/* the seeds not told to compare */
+};
+
+static inline void sim_layout_run(gsl_rng *r, const struct sim_layout *c,
+				  size_t metrics, size_t tables,
+				  const struct kab_compare_opts *o,
+				  struct sim_result *out)
+{
+	size_t n = c->boots * c->iters, t, m, i, j;
+	struct kab_series *bs = calloc(metrics, sizeof(*bs));
+	struct kab_series *hs = calloc(metrics, sizeof(*hs));
+	double *v = malloc(2 * metrics * n * sizeof(*v));
+	int *g = malloc(2 * metrics * n * sizeof(*g));
+	char (*names)[16] = malloc(metrics * sizeof(*names));
+	char (*keys)[24] = malloc(c->boots * sizeof(*keys));
+	const char **pair = malloc(c->boots * sizeof(*pair));
+	double *u = malloc(c->boots * sizeof(*u));
+	double *ka = malloc(c->boots * sizeof(*ka));
+	double *kb = malloc(c->boots * sizeof(*kb));
+	double *w = malloc(metrics * sizeof(*w));
+	double truth = 100 * c->shift;
+
+	for (i = 0; i < c->boots; i++) {
+		snprintf(keys[i], sizeof(keys[i]), "#%zu", i + 1);
+		pair[i] = keys[i];
+	}
+	for (m = 0; m < metrics; m++) {
+		snprintf(names[m], sizeof(names[m]), "sim.m%03zu", m);
+		bs[m] = (struct kab_series){ names[m], n, v + 2 * m * n,
+					     g + 2 * m * n, 0 };
+		hs[m] = (struct kab_series){ names[m], n, v + (2 * m + 1) * n,
+					     g + (2 * m + 1) * n, 0 };
+	}
+	for (t = 0; t < tables; t++) {
+		struct kab_side base = { "a", "a", metrics, bs, NULL,
+					 c->boots, 0, c->unpaired ? NULL : pair };
+		struct kab_side head = { "b", "b", metrics, hs, NULL,
+					 c->boots, 0, c->unpaired ? NULL : pair };
+		struct kab_comparison cmp;
+		bool any = false;
+
+		for (i = 0; i < c->boots; i++) {
+			u[i] = gsl_ran_gaussian(r, c->u_sd) +
+			       (gsl_rng_uniform(r) < c->u_p ? c->u_jump : 0);
+			ka[i] = gsl_ran_gaussian(r, c->k_sd) + c->k_jump *
+				((double)gsl_rng_uniform_int(r, 2) - 0.5);
+			kb[i] = gsl_ran_gaussian(r, c->k_sd) + c->k_jump *
+				((double)gsl_rng_uniform_int(r, 2) - 0.5);
+		}
+		for (m = 0; m < metrics; m++)
+			w[m] = m ? (double)gsl_rng_uniform_int(r, 3) : 1;
+		for (m = 0; m < metrics; m++) {
+			double sens = w[m] == 2 ? 3 : w[m];
+
+			for (i = 0; i < c->boots; i++) {
+				double own_a = gsl_ran_gaussian(r, 0.0002);
+				double own_b = gsl_ran_gaussian(r, 0.0002);
+
+				for (j = 0; j < c->iters; j++) {
+					size_t k = i * c->iters + j;
+
+					bs[m].v[k] = 1000 * (1 + own_a + sens *
+						(u[i] + ka[i]) +
+						gsl_ran_gaussian(r, c->iter_sd));
+					hs[m].v[k] = 1000 * (1 + c->shift +
+						own_b + sens * (u[i] + kb[i]) +
+						gsl_ran_gaussian(r, c->iter_sd));
+					bs[m].boot[k] = hs[m].boot[k] = (int)i;
+				}
+			}
+		}
+		if (kab_compare(&base, &head, 1, o, &cmp))
+			abort();
+		for (m = 0; m < cmp.nr_rows; m++) {
+			const struct kab_cell *x = &cmp.rows[m].cells[0];
+
+			any |= x->significant;
+			out->called += x->significant;
+			out->rows++;
+			out->kpi_rows += cmp.rows[m].kpi;
+			out->kpi_called += cmp.rows[m].kpi && x->significant;
+			if (!isnan(x->ci_lo)) {
+				out->intervals++;
+				out->covering += x->ci_lo <= truth &&
+						 truth <= x->ci_hi;
+			}
+		}
+		out->alarm_tables += any;
+		out->tables++;
+		kab_comparison_free(&cmp);
+	}
+	free(bs);
+	free(hs);
+	free(v);
+	free(g);
+	free(names);
+	free(keys);
+	free(pair);
+	free(u);
+	free(ka);
+	free(kb);
+	free(w);
 }
 
 /*

@@ -65,7 +65,7 @@ static char *render(const struct golden *g)
 	double h[2] = { g->m1 - g->s1, g->m1 + g->s1 };
 	struct kab_series bs = { g->metric, 2, b, NULL, 0 };
 	struct kab_series hs = { g->metric, 2, h, NULL, 0 };
-	struct kab_side base = { "a", "a", 1, &bs, NULL, 0, 0 }, head = { "b", "b", 1, &hs, NULL, 0, 0 };
+	struct kab_side base = { "a", "a", 1, &bs, NULL, 0, 0, NULL }, head = { "b", "b", 1, &hs, NULL, 0, 0, NULL };
 	struct kab_compare_opts o = { .test = KAB_TEST_MWU, .fdr = 0.05,
 				      .all = true };
 	struct kab_comparison c;
@@ -102,11 +102,11 @@ static void test_seed_header(void **state)
 {
 	struct kab_side base = { "15e8156713cc3803b7c4", "15e8156713 (\"mm: "
 				 "shrinker: avoid memleak in "
-				 "alloc_shrinker_info\")", 0, NULL, NULL, 0, 0 };
+				 "alloc_shrinker_info\")", 0, NULL, NULL, 0, 0, NULL };
 	struct kab_side head = { "d4148aeab412432bf928f311eca8a2ba52bb05df",
 				 "d4148aeab4 (\"mm, mmap: limit THP alignment "
 				 "of anonymous mappings to PMD-aligned sizes\")",
-				 0, NULL, NULL, 0, 0 };
+				 0, NULL, NULL, 0, 0, NULL };
 	struct kab_table_head h = {
 		"compiler/cpufreq_governor/kconfig/mode/nr_task/rootfs/"
 		"tbox_group/test/testcase",
@@ -358,8 +358,8 @@ static void test_one_value_negative(void **state)
 	double b = -10, h = -10;
 	struct kab_series bs = { g.metric, 1, &b, NULL, 0 };
 	struct kab_series hs = { g.metric, 1, &h, NULL, 0 };
-	struct kab_side base = { "a", "a", 1, &bs, NULL, 0, 0 };
-	struct kab_side head = { "b", "b", 1, &hs, NULL, 0, 0 };
+	struct kab_side base = { "a", "a", 1, &bs, NULL, 0, 0, NULL };
+	struct kab_side head = { "b", "b", 1, &hs, NULL, 0, 0, NULL };
 	struct kab_compare_opts o = { .test = KAB_TEST_LKP, .all = true };
 	struct kab_comparison c;
 	char *buf = NULL;

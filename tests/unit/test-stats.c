@@ -243,7 +243,7 @@ static void test_compare_three_boots(void **state)
 	double h[] = { 50, 50.1, 49.9, 56, 56.1, 55.9, 53, 53.1, 52.9 };
 	int g[] = { 1, 1, 1, 2, 2, 2, 3, 3, 3 };
 	struct kab_series bs = { "x.ops", 9, b, g, 0 }, hs = { "x.ops", 9, h, g, 0 };
-	struct kab_side base = { "a", "a", 1, &bs, NULL, 0, 0 }, head = { "b", "b", 1, &hs, NULL, 0, 0 };
+	struct kab_side base = { "a", "a", 1, &bs, NULL, 0, 0, NULL }, head = { "b", "b", 1, &hs, NULL, 0, 0, NULL };
 	struct kab_compare_opts o = { .test = KAB_TEST_WELCH, .fdr = 0.05 };
 	struct kab_comparison c;
 	struct kab_cell *cell;
@@ -288,6 +288,67 @@ static void fill_blocks(double *v, int *g, const char **blk, double shift,
 }
 
 /*
+ * Exact mode's layout seeds pair the boots: 3 boots a side at seeds
+ * 1-3, seed 3 costing 11% on both sides, a 1% drop.  Paired by seed
+ * the drop is called with an interval about it; without the seeds (or
+ * with no seed in common: each side at its own layouts) the same boots
+ * are an unpaired comparison, uncalled, and never "confounded" as two
+ * machines would be.  A layout-only difference (the same boots both
+ * sides) is no change.
+ */
+static void test_compare_seeds(void **state)
+{
+	static const double layout[] = { 1.0, 1.002, 0.89 };
+	static const char *const s123[] = { "#1", "#2", "#3" };
+	static const char *const s456[] = { "#4", "#5", "#6" };
+	double b[9], h[9];
+	int g[9];
+	struct kab_series bs = { "x.ops", 9, b, g, 0 }, hs = { "x.ops", 9, h, g, 0 };
+	struct kab_side base = { "a", "a", 1, &bs, NULL, 3, 0, s123 };
+	struct kab_side head = { "b", "b", 1, &hs, NULL, 3, 0, s123 };
+	struct kab_compare_opts o = { .test = KAB_TEST_WELCH, .fdr = 0.05,
+				      .noise = KAB_EXACT_RESOLUTION,
+				      .floor = kab_exact_floor() };
+	struct kab_comparison c;
+	struct kab_cell *x;
+	size_t k, j;
+
+	for (k = 0; k < 3; k++)
+		for (j = 0; j < 3; j++) {
+			b[k * 3 + j] = 1000 * layout[k] * (1 + 0.0003 * j);
+			h[k * 3 + j] = 990 * layout[k] * (1 + 0.0003 * j);
+			g[k * 3 + j] = (int)k;
+		}
+	assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
+	x = &c.rows[0].cells[0];
+	assert_true(x->paired);
+	assert_int_equal(x->blocks, 3);
+	assert_true(x->significant);
+	assert_int_equal(x->verdict, -1);
+	assert_true(x->ci_lo < -1 && -1 < x->ci_hi && x->ci_lo > -1.5);
+	assert_int_equal(c.paired_rows, 1);
+	assert_int_equal(c.blocked_rows, 0);
+	kab_comparison_free(&c);
+	/* no seed in common, or none at all: unpaired, not confounded */
+	for (k = 0; k < 2; k++) {
+		head.pair = k ? NULL : s456;
+		assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
+		x = &c.rows[0].cells[0];
+		assert_false(x->paired);
+		assert_false(x->confounded);
+		assert_false(x->significant);
+		assert_true(x->ci_hi - x->ci_lo > 10);
+		kab_comparison_free(&c);
+	}
+	/* the same layouts on both sides: no change */
+	head.pair = s123;
+	memcpy(h, b, sizeof(b));
+	assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
+	assert_false(c.rows[0].cells[0].significant);
+	kab_comparison_free(&c);
+}
+
+/*
  * Exact data (QEMU icount): boot means that repeat to the last digit.
  * Without a floor the t-test is degenerate, p = 0 for any difference;
  * with exact mode's floor two sides the same are no change (p = 1), a
@@ -310,8 +371,8 @@ static void test_compare_exact(void **state)
 	double b[6], h[6], lo, hi;
 	int gb[6], gh[6];
 	struct kab_series bs = { "x.ops", 6, b, gb, 0 }, hs = { "x.ops", 6, h, gh, 0 };
-	struct kab_side base = { "a", "a", 1, &bs, NULL, 0, 0 };
-	struct kab_side head = { "b", "b", 1, &hs, NULL, 0, 0 };
+	struct kab_side base = { "a", "a", 1, &bs, NULL, 0, 0, NULL };
+	struct kab_side head = { "b", "b", 1, &hs, NULL, 0, 0, NULL };
 	struct kab_compare_opts o = { .test = KAB_TEST_WELCH, .fdr = 0.05,
 				      .noise = KAB_EXACT_RESOLUTION,
 				      .floor = kab_exact_floor() };
@@ -408,8 +469,8 @@ static void test_compare_blocks(void **state)
 	int gb[18], gh[18];
 	const char *bb[6], *hb[6];
 	struct kab_series bs = { "x.ops", 18, b, gb, 0 }, hs = { "x.ops", 18, h, gh, 0 };
-	struct kab_side base = { "a", "a", 1, &bs, bb, 6, 0 };
-	struct kab_side head = { "b", "b", 1, &hs, hb, 6, 0 };
+	struct kab_side base = { "a", "a", 1, &bs, bb, 6, 0, NULL };
+	struct kab_side head = { "b", "b", 1, &hs, hb, 6, 0, NULL };
 	struct kab_compare_opts o = { .test = KAB_TEST_WELCH, .fdr = 0.05,
 				      .noise = 1 };
 	struct kab_comparison c;
@@ -560,9 +621,9 @@ static void test_compare_boot_is_unit(void **state)
 	struct kab_series bs = { "x.ops", 6, b, g, 0 }, hs = { "x.ops", 6, h, g, 0 };
 	struct kab_series bs1 = { "x.ops", 6, b, one, 0 };
 	struct kab_series hs2 = { "x.ops", 6, h, NULL, 0 };
-	struct kab_side base = { "a", "a", 1, &bs, NULL, 0, 0 }, head = { "b", "b", 1, &hs, NULL, 0, 0 };
-	struct kab_side base1 = { "a", "a", 1, &bs1, NULL, 0, 0 };
-	struct kab_side head2 = { "b", "b", 1, &hs2, NULL, 0, 0 };
+	struct kab_side base = { "a", "a", 1, &bs, NULL, 0, 0, NULL }, head = { "b", "b", 1, &hs, NULL, 0, 0, NULL };
+	struct kab_side base1 = { "a", "a", 1, &bs1, NULL, 0, 0, NULL };
+	struct kab_side head2 = { "b", "b", 1, &hs2, NULL, 0, 0, NULL };
 	struct kab_compare_opts o = { .test = KAB_TEST_WELCH, .fdr = 0.05 };
 	struct kab_comparison c;
 
@@ -634,8 +695,8 @@ static void test_family_levels(void **state)
 	bs[1] = (struct kab_series){ kpi, 3, vb, g, 0 };
 	hs[0] = (struct kab_series){ "a.other", 3, vh, g, 0 };
 	hs[1] = (struct kab_series){ kpi, 3, vh, g, 0 };
-	sb = (struct kab_side){ "base", "base", 2, bs, NULL, 0, 0 };
-	sh = (struct kab_side){ "head", "head", 2, hs, NULL, 0, 0 };
+	sb = (struct kab_side){ "base", "base", 2, bs, NULL, 0, 0, NULL };
+	sh = (struct kab_side){ "head", "head", 2, hs, NULL, 0, 0, NULL };
 	assert_int_equal(kab_compare(&sb, &sh, 1, &o, &c), 0);
 	assert_int_equal(c.nr_rows, 2);
 	assert_true(fabs(kab_family_level(&c, true) - 0.04) < 1e-12);
@@ -676,8 +737,8 @@ static void test_kpis_across_tables(void **state)
 	double vb[3], vh[3];
 	int g[3] = { 0, 1, 2 };
 	struct kab_series bs = { kpi, 3, vb, g, 0 }, hs = { kpi, 3, vh, g, 0 };
-	struct kab_side sb = { "base", "base", 1, &bs, NULL, 0, 0 };
-	struct kab_side sh = { "head", "head", 1, &hs, NULL, 0, 0 };
+	struct kab_side sb = { "base", "base", 1, &bs, NULL, 0, 0, NULL };
+	struct kab_side sh = { "head", "head", 1, &hs, NULL, 0, 0, NULL };
 	struct kab_compare_opts o = { .test = KAB_TEST_WELCH, .fdr = 0.05,
 				      .noise = 1, .kpi = &kpi, .nr_kpi = 1 };
 	struct kab_comparison c[2], *cs[2] = { &c[0], &c[1] };
@@ -740,9 +801,9 @@ static void test_compare_demo_kpi(void **state)
 	bs[ROWS - 1] = (struct kab_series){ kpi, 3 * IT, v[0], g, 0 };
 	hs[ROWS - 1] = (struct kab_series){ kpi, 3 * IT, v[1], g, 0 };
 	fs[ROWS - 1] = (struct kab_series){ kpi, 3 * IT, v[2], g, 0 };
-	sb = (struct kab_side){ "base", "base", ROWS, bs, NULL, 0, 0 };
-	sh[0] = (struct kab_side){ "align", "align", ROWS, hs, NULL, 0, 0 };
-	sh[1] = (struct kab_side){ "fix", "fix", ROWS, fs, NULL, 0, 0 };
+	sb = (struct kab_side){ "base", "base", ROWS, bs, NULL, 0, 0, NULL };
+	sh[0] = (struct kab_side){ "align", "align", ROWS, hs, NULL, 0, 0, NULL };
+	sh[1] = (struct kab_side){ "fix", "fix", ROWS, fs, NULL, 0, 0, NULL };
 	assert_int_equal(kab_compare(&sb, sh, 2, &o, &c), 0);
 	for (i = 0; i < c.nr_rows; i++)
 		if (!strcmp(c.rows[i].metric, kpi))
@@ -785,7 +846,7 @@ static void test_compare_no_floor(void **state)
 	int g[9];
 	struct kab_series bs = { "proc-vmstat.thp_fault_alloc", 9, b, g, 0 };
 	struct kab_series hs = { "proc-vmstat.thp_fault_alloc", 9, h, g, 0 };
-	struct kab_side base = { "a", "a", 1, &bs, NULL, 0, 0 }, head = { "b", "b", 1, &hs, NULL, 0, 0 };
+	struct kab_side base = { "a", "a", 1, &bs, NULL, 0, 0, NULL }, head = { "b", "b", 1, &hs, NULL, 0, 0, NULL };
 	struct kab_compare_opts o = { .test = KAB_TEST_WELCH, .fdr = 0.05,
 				      .noise = 1 };
 	struct kab_comparison c;
@@ -900,6 +961,7 @@ int main(void)
 		cmocka_unit_test(test_compare_no_floor),
 		cmocka_unit_test(test_compare_exact),
 		cmocka_unit_test(test_compare_blocks),
+		cmocka_unit_test(test_compare_seeds),
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_sequential),
 		cmocka_unit_test(test_power_t),
