@@ -98,8 +98,6 @@ int kab_run_check(const struct kab_run *r, struct kab_err *err)
 		bad = "block";
 	else if (r->clock && !kab_clock_stored_ok(r->clock))
 		bad = "clock (wall or icount:N)";
-	else if (r->seed > KAB_SEED_MAX)
-		bad = "layout seed (1 to 4294967295)";
 	else if (r->started_at && !kab_text_ok(r->started_at, 64))
 		bad = "start time";
 	else if (r->ended_at && !kab_text_ok(r->ended_at, 64))
