@@ -134,6 +134,13 @@ double kab_power_t(size_t n, double delta, double sd, double alpha);
  * against n units of standard deviation sd; NAN for n < 2.
  */
 double kab_detectable(size_t n, double sd, double alpha, double power);
+/*
+ * The same of the paired t-test on n differences of standard deviation
+ * sd (exact mode's boots at n layout seeds): n - 1 degrees of freedom.
+ */
+double kab_power_paired(size_t n, double delta, double sd, double alpha);
+double kab_detectable_paired(size_t n, double sd, double alpha,
+			     double power);
 /* -1 when the inputs cannot give a plan (no variance, no cost). */
 int kab_plan(const struct kab_plan_in *in, struct kab_plan_out *out);
 
@@ -393,7 +400,8 @@ struct kab_cell {
 	bool log_scale;		/* tests on log boot means */
 	double p_welch, p_mwu, p_adj;
 	double ci_lo, ci_hi;	/* 95% interval of the change, or NAN */
-	double unit_sd;		/* of the boot means, on the test's scale */
+	double unit_sd;		/* of the boot means, on the test's scale
+				   (paired: of the differences) */
 	bool few;		/* fewer than 2 boots on a side: no verdict */
 	/*
 	 * Measured on several machines (blocks, CI runners): with two or

@@ -316,6 +316,8 @@ static void fill_cell(const struct kab_series *b, const struct kab_side *bside,
 		kab_ttest_one(d, nblocks, M_SQRT2 * floor, &w);
 		c->p_welch = w.p;
 		interval(&w, c, bs->mean);
+		/* of a difference at one seed, as the test took it */
+		c->unit_sd = w.se * sqrt((double)nblocks);
 		goto out;
 	}
 	nblocks = blocks && d ? common_blocks(&ub, &uh, blocks) : 0;

@@ -62,28 +62,38 @@ static double nct_cdf(double t, double df, double ncp)
 	return r;
 }
 
-double kab_power_t(size_t n, double delta, double sd, double alpha)
+/* A two-sided t-test's power at df, its noncentrality ncp. */
+static double power_at(double df, double ncp, double alpha)
 {
-	double df, tc, ncp, lo, hi;
+	double tc = gsl_cdf_tdist_Qinv(alpha / 2, df);
 
-	if (n < 2 || !(sd > 0))
-		return NAN;
-	df = 2.0 * n - 2;
-	tc = gsl_cdf_tdist_Qinv(alpha / 2, df);
-	ncp = fabs(delta) / (sd * sqrt(2.0 / n));
-	hi = 1 - nct_cdf(tc, df, ncp);
-	lo = nct_cdf(-tc, df, ncp);
-	return hi + lo;
+	return 1 - nct_cdf(tc, df, ncp) + nct_cdf(-tc, df, ncp);
 }
 
-double kab_detectable(size_t n, double sd, double alpha, double power)
+double kab_power_t(size_t n, double delta, double sd, double alpha)
+{
+	if (n < 2 || !(sd > 0))
+		return NAN;
+	return power_at(2.0 * n - 2, fabs(delta) / (sd * sqrt(2.0 / n)),
+			alpha);
+}
+
+double kab_power_paired(size_t n, double delta, double sd, double alpha)
+{
+	if (n < 2 || !(sd > 0))
+		return NAN;
+	return power_at(n - 1.0, fabs(delta) / (sd / sqrt((double)n)), alpha);
+}
+
+static double detectable(double (*power_of)(size_t, double, double, double),
+			 size_t n, double sd, double alpha, double power)
 {
 	double lo = 0, hi = sd;
 	int i;
 
 	if (n < 2 || !(sd > 0))
 		return NAN;
-	while (kab_power_t(n, hi, sd, alpha) < power) {
+	while (power_of(n, hi, sd, alpha) < power) {
 		hi *= 2;
 		if (hi > 1e6 * sd)
 			return INFINITY;
@@ -91,12 +101,22 @@ double kab_detectable(size_t n, double sd, double alpha, double power)
 	for (i = 0; i < 30; i++) {
 		double mid = (lo + hi) / 2;
 
-		if (kab_power_t(n, mid, sd, alpha) < power)
+		if (power_of(n, mid, sd, alpha) < power)
 			lo = mid;
 		else
 			hi = mid;
 	}
 	return hi;
+}
+
+double kab_detectable(size_t n, double sd, double alpha, double power)
+{
+	return detectable(kab_power_t, n, sd, alpha, power);
+}
+
+double kab_detectable_paired(size_t n, double sd, double alpha, double power)
+{
+	return detectable(kab_power_paired, n, sd, alpha, power);
 }
 
 /* Draws of a boot's variance from the pilot's posterior: quantiles. */

@@ -298,7 +298,13 @@ static void plan_notes(FILE *out, const struct kab_table_head *h,
 					h->heads[i].id, row->metric, more);
 				continue;
 			}
-			d = kab_detectable(n, x->unit_sd,
+			if (x->paired)
+				n = x->blocks;
+			d = x->paired ?
+			    kab_detectable_paired(n, x->unit_sd,
+						  kab_family_level(c, true),
+						  0.8) :
+			    kab_detectable(n, x->unit_sd,
 					   kab_family_level(c, true), 0.8);
 			if (isnan(d))
 				continue;
@@ -310,10 +316,12 @@ static void plan_notes(FILE *out, const struct kab_table_head *h,
 				/* exact data: the resolution, not a spread */
 				fprintf(out, "note: %s -> %s: no change of %s "
 					"beyond exact mode's resolution; with "
-					"%zu boots a side this plan finds a "
+					"%zu %s this plan finds a "
 					"change of %.*f%% or more 8 times in "
 					"10\n", h->base->id, h->heads[i].id,
-					row->metric, n, pct < 10 ? 1 : 0, pct);
+					row->metric, n, x->paired ?
+					"layout seeds" : "boots a side",
+					pct < 10 ? 1 : 0, pct);
 				continue;
 			}
 			fprintf(out, "note: %s -> %s: no significant change "

@@ -328,7 +328,28 @@ static void test_compare_seeds(void **state)
 	assert_true(x->ci_lo < -1 && -1 < x->ci_hi && x->ci_lo > -1.5);
 	assert_int_equal(c.paired_rows, 1);
 	assert_int_equal(c.blocked_rows, 0);
+	/* the spread a plan note works from: of the differences, floored */
+	assert_true(x->unit_sd >= M_SQRT2 * kab_exact_floor() * 0.999);
 	kab_comparison_free(&c);
+	/*
+	 * n pairs whose differences spread by sqrt(2) s are n against n
+	 * boots of spread s, on half the degrees of freedom: less power
+	 * with few, the same with many; and what a plan finds is what it
+	 * has the power for.
+	 */
+	{
+		double s = 0.01, d3 = kab_detectable_paired(3, M_SQRT2 * s,
+							     0.04, 0.8);
+
+		assert_true(kab_power_paired(3, 0.03, M_SQRT2 * s, 0.05) <
+			    kab_power_t(3, 0.03, s, 0.05) - 0.05);
+		assert_true(fabs(kab_power_paired(400, 0.003, M_SQRT2 * s,
+						  0.05) -
+				 kab_power_t(400, 0.003, s, 0.05)) < 0.01);
+		assert_true(d3 > kab_detectable(3, s, 0.04, 0.8));
+		assert_true(fabs(kab_power_paired(3, d3, M_SQRT2 * s, 0.04) -
+				 0.8) < 1e-4);
+	}
 	/* no seed in common, or none at all: unpaired, not confounded */
 	for (k = 0; k < 2; k++) {
 		head.pair = k ? NULL : s456;
