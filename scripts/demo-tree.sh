@@ -8,6 +8,9 @@
 #   kab-demo/align    examples/0001: THP-align large anonymous mappings
 #                     an unrelated change (documentation only)
 #   kab-demo/fix      examples/0002: only PMD-size multiples
+#   kab-demo/null-*   on base, null changes (make bench): a comment, an
+#                     unused function, a localversion file, an unused
+#                     4 KiB global in mm/
 #
 # Dates and authors are fixed, so the commits have the same ids on every
 # machine and kab's build cache keys stay valid.  Made once, in
@@ -18,7 +21,62 @@ cache=${XDG_CACHE_HOME:-$HOME/.cache}/kab
 tree=$cache/demo/linux-6.1
 tarball=/usr/src/linux-source-6.1.tar.xz
 
+export GIT_AUTHOR_NAME="kab demo" GIT_AUTHOR_EMAIL=kab-demo@localhost
+export GIT_COMMITTER_NAME="kab demo" GIT_COMMITTER_EMAIL=kab-demo@localhost
+
+# null NAME FILE SUBJECT: a commit on kab-demo/base that changes FILE to
+# what stdin holds, tagged kab-demo/null-NAME, made without touching the
+# checkout (a temporary index); its date is fixed, so is its id.
+null() {
+	local name=$1 file=$2 subject=$3 index blob tr c
+	index=$(mktemp)
+	blob=$(git -C "$tree" hash-object -w --stdin)
+	GIT_INDEX_FILE=$index git -C "$tree" read-tree kab-demo/base
+	GIT_INDEX_FILE=$index git -C "$tree" update-index --add \
+		--cacheinfo 100644,"$blob","$file"
+	tr=$(GIT_INDEX_FILE=$index git -C "$tree" write-tree)
+	rm -f "$index"
+	c=$(GIT_AUTHOR_DATE="@1700100000 +0000" \
+	    GIT_COMMITTER_DATE="@1700100000 +0000" \
+	    git -C "$tree" commit-tree "$tr" -p kab-demo/base -m "$subject")
+	git -C "$tree" tag -f "kab-demo/null-$name" "$c" >/dev/null
+}
+
+# Changes that change nothing a workload runs (make bench's null
+# changes): each kernel's layout moves, its code path does not.
+nulls() {
+	git -C "$tree" rev-parse -q --verify refs/tags/kab-demo/null-global \
+		>/dev/null && return 0
+	{ git -C "$tree" show kab-demo/base:kernel/sys.c | sed 1q
+	  echo "/* kab demo: a comment, and nothing else. */"
+	  git -C "$tree" show kab-demo/base:kernel/sys.c | sed 1d
+	} | null comment kernel/sys.c "kernel/sys: a comment (kab demo: a null change)"
+	{ git -C "$tree" show kab-demo/base:lib/string.c
+	  cat <<'C'
+
+/* kab demo: an unused function of a few hundred bytes */
+void kab_demo_unused(unsigned char *p, size_t n);
+noinline __used void kab_demo_unused(unsigned char *p, size_t n)
+{
+	size_t i, j;
+
+	for (j = 0; j < 4; j++)
+		for (i = 0; i < n; i++)
+			p[i] = (unsigned char)(p[i] * 31 + i * j +
+					       (p[(i + j) % n] >> 3));
+}
+C
+	} | null func lib/string.c "lib/string: an unused function (kab demo: a null change)"
+	printf -- '-kab\n' |
+		null localversion localversion-kab "localversion: -kab (kab demo: a null change)"
+	{ git -C "$tree" show kab-demo/base:mm/mmap.c
+	  printf '\n/* kab demo: an unused 4 KiB global */\n'
+	  printf 'char kab_demo_pad[4096] __used = { 1 };\n'
+	} | null global mm/mmap.c "mm/mmap: an unused 4 KiB global (kab demo: a null change)"
+}
+
 if git -C "$tree" rev-parse -q --verify refs/tags/kab-demo/fix >/dev/null 2>&1; then
+	nulls
 	echo "$tree"
 	exit 0
 fi
@@ -31,8 +89,6 @@ rm -rf "$tree"
 mkdir -p "$tree"
 tar -C "$tree" --strip-components=1 -xf "$tarball"
 
-export GIT_AUTHOR_NAME="kab demo" GIT_AUTHOR_EMAIL=kab-demo@localhost
-export GIT_COMMITTER_NAME="kab demo" GIT_COMMITTER_EMAIL=kab-demo@localhost
 when=1700000000
 commit() {
 	when=$((when + 3600))
@@ -67,4 +123,5 @@ commit -m "Documentation: transhuge: a line (kab demo: unrelated)"
 
 am "$top/examples/0002-mm-only-align-anonymous-mappings-that-are-PMD-size-multiples.patch"
 git -C "$tree" tag kab-demo/fix
+nulls
 echo "$tree"

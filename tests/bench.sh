@@ -158,7 +158,9 @@ echo "== exact mode: the spread of boot means, --clock icount against --clock wa
 echo "   the host idle and with a CPU hog (a busy loop per CPU) beside it"
 echo "   (3 boots a cell, one vCPU; malloc1 nr_task=1 2 x 2 s, radixsort 2 x 4"
 echo "   bogo-ops; the demo's base kernel when make demo built it, else /boot's;"
-echo "   icount-luck: 6 boots with the guest's RDRAND and layouts random again)"
+echo "   icount-seeds: 6 boots at layout seeds 1-6, the spread exact mode samples;"
+echo "   icount-luck: 6 boots with the guest's RDRAND and the kernel's own"
+echo "   address-space randomization back, unseeded)"
 if command -v qemu-system-x86_64 >/dev/null && ls /boot/vmlinuz-* >/dev/null 2>&1; then
 	kernel=$(ls -t "$USER_CACHE"/kab/kernels/*/bzImage 2>/dev/null | tail -1)
 	[ -n "$kernel" ] || kernel=$(ls /boot/vmlinuz-* | sort -V | tail -1)
@@ -177,9 +179,11 @@ if command -v qemu-system-x86_64 >/dev/null && ls /boot/vmlinuz-* >/dev/null 2>&
 	}
 	trap 'hog_off; rm -rf "$TMP"' EXIT
 	exact_cell() {
-		local clock=$1 load=$2 extra=${3:-} boots=${4:-3} b
+		local clock=$1 load=$2 extra=${3:-} boots=${4:-3} seeds=${5:-} b
 		[ "$load" = hog ] && hog_on
 		for b in $(seq "$boots"); do
+			# one seed (1) a cell but where the seeds are sampled
+			[ -n "$seeds" ] && extra="--layout-seed $b"
 			$KAB --db "$TMP/exact.db" run --target qemu --smp 1 \
 				--clock "$clock" --kernel "$kernel" $extra \
 				--kernel-label "$clock-$load" --monitors none \
@@ -211,6 +215,7 @@ if command -v qemu-system-x86_64 >/dev/null && ls /boot/vmlinuz-* >/dev/null 2>&
 	exec qemu-system-x86_64 "\${args[@]}"
 	EOS
 	chmod +x "$TMP/luck-qemu"
+	exact_cell icount seeds "" 6 seeded
 	KAB_QEMU=$TMP/luck-qemu exact_cell icount luck "" 6
 	/usr/bin/python3 - "$TMP/exact.db" <<-'PY'
 	import sqlite3, statistics as st, sys
@@ -235,7 +240,7 @@ if command -v qemu-system-x86_64 >/dev/null && ls /boot/vmlinuz-* >/dev/null 2>&
 	          "sd of means", "max - min", "s a boot"))
 	    got = {}
 	    for label in ("icount-idle", "icount-hog", "wall-idle", "wall-hog",
-	                  "icount-luck"):
+	                  "icount-seeds", "icount-luck"):
 	        c = cell(label, m)
 	        got[label] = c
 	        if c:
@@ -278,6 +283,42 @@ if command -v qemu-system-x86_64 >/dev/null && ls /boot/vmlinuz-* >/dev/null 2>&
 	done
 else
 	echo "  (no QEMU or no kernel in /boot: make deps installs them)"
+fi
+
+echo
+echo "== null changes under exact mode: kab ab's defaults (3 boots a side at"
+echo "   layout seeds 1-3, 3 runs a boot) on the demo's kernels, malloc1"
+echo "   nr_task=1 and radixsort, a database a pair; a null change moves a"
+echo "   layout, not a code path; the real ones beside them"
+tree=$USER_CACHE/kab/demo/linux-6.1
+if [ -d "$tree/.git" ] && command -v qemu-system-x86_64 >/dev/null; then
+	# an older demo tree gets its null-* tags
+	XDG_CACHE_HOME=$USER_CACHE scripts/demo-tree.sh >/dev/null
+	null_pair() {	# NAME A B [B's command line]
+		local name=$1 a=$2 b=$3 extra=() job out
+		[ -n "${4:-}" ] && extra=(--b-cmdline "$4")
+		for job in "jobs/will-it-scale-malloc1.yaml --set nr_task=1 --set warmup=1 --set testtime=2s" \
+			   "jobs/stress-ng-radixsort.yaml --set testtime=2s --set ops=4"; do
+			# shellcheck disable=SC2086
+			out=$(XDG_CACHE_HOME=$USER_CACHE $KAB --db "$TMP/null-$name.db" \
+				ab --tree "$tree" --a-rev "kab-demo/$a" \
+				--b-rev "kab-demo/$b" "${extra[@]}" --a-label "$a" \
+				--b-label "$name" --job $job 2>&1)
+			printf '%s\n' "$out" |
+				sed -n "s/^kab: look [0-9]* of [0-9]* ([0-9]* against [0-9]* boots): \([^ ]*\) [^ ]* -> [^ ]* \([^,]*\), .*interval \(\[[^]]*\]\): \(.*\)/  $name: \1 \2 \3 \4/p"
+			printf '%s\n' "$out" | grep -q "^kab noticed" &&
+				echo "  $name: called" || echo "  $name: not called"
+		done
+	}
+	null_pair null-comment base null-comment
+	null_pair null-func base null-func
+	null_pair null-localversion base null-localversion
+	null_pair null-global base null-global
+	null_pair null-cmdline base base foo=bar
+	null_pair align base align
+	null_pair fix align fix
+else
+	echo "  (no demo tree in $tree or no QEMU: make demo builds it)"
 fi
 
 echo

@@ -1,8 +1,9 @@
 #!/bin/bash
 # make test-kernel: the slow tests.  Debian's linux-source-6.1 built for
 # real with kab's fragments (about 5 minutes on 2 cores), a cache hit,
-# a dropped option, a build failure, a boot of what was built, and
-# kab bisect naming the THP-alignment commit of the demo's history.
+# a dropped option, a build failure, a boot of what was built, kab
+# bisect naming the THP-alignment commit of the demo's history, and
+# null changes (a comment, an unused global) that read as no change.
 . "$(dirname "$0")/../cli/lib.sh"
 
 JOB=$TOP/jobs/will-it-scale-malloc1.yaml
@@ -115,6 +116,22 @@ test_expect "kab ab of two revisions builds both (cached), compares them, says w
 	h = rows[0]["heads"][0]
 	assert h["significant"] and h["change"] >= 20, h
 	PY
+'
+
+test_expect "null changes are no change: base against an unused 4 KiB global in mm/ and a comment, seeded" '
+	T=$($TOP/scripts/demo-tree.sh)
+	for null in global comment; do
+		kab --db $TMP/null-$null.db ab --tree $T --a-rev kab-demo/base \
+			--b-rev kab-demo/null-$null --a-label base \
+			--b-label null-$null --job $JOB $QUICK \
+			>$TMP/o 2>$TMP/e || { cat $TMP/e $TMP/o; false; }
+		cat $TMP/o
+		# kab ab'"'"'s defaults: 3 boots a side, round k at seed k
+		test "$(sqlite3 $TMP/null-$null.db "SELECT group_concat(seed) FROM runs ORDER BY id")" = 1,1,2,2,3,3
+		grep -q "^note: [0-9]* metrics were measured at the same layout seeds" $TMP/o
+		not grep -q "^kab noticed" $TMP/o
+		grep -Eq "will-it-scale.per_process_ops .*(equivalent|no change|undecided)" $TMP/o $TMP/e
+	done
 '
 
 test_done
