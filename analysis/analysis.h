@@ -113,6 +113,12 @@ struct kab_plan_in {
 	 */
 	size_t pilot_boots;
 	double pilot_iters;
+	/*
+	 * The sides paired, boot k of each at one layout (exact mode's
+	 * seeds): the test is on n differences, each of two boots' luck,
+	 * on n - 1 degrees of freedom.
+	 */
+	bool paired;
 };
 
 struct kab_plan_out {

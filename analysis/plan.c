@@ -162,10 +162,13 @@ static double mean_power(const struct kab_plan_in *in, const struct draws *d,
 	double sum = 0;
 	size_t i;
 
-	for (i = 0; i < d->n; i++)
-		sum += kab_power_t(n, in->delta, sqrt(d->between[i] +
-						      in->within_var / r),
-				   in->alpha);
+	for (i = 0; i < d->n; i++) {
+		double sd = sqrt(d->between[i] + in->within_var / r);
+
+		sum += in->paired ?
+		       kab_power_paired(n, in->delta, M_SQRT2 * sd, in->alpha) :
+		       kab_power_t(n, in->delta, sd, in->alpha);
+	}
 	return sum / d->n;
 }
 

@@ -168,20 +168,32 @@ static int plan_group(void *arg, size_t k, const struct run_info *const *runs,
 	printf("  cost: %.1f s a boot before its first iteration, %.1f s an "
 	       "iteration\n", in.boot_cost, in.iter_cost);
 	if (exact(runs, nr)) {
-		/* boot means that repeat: planned on the resolution */
+		/*
+		 * boot means that differ by their layout seeds alone, or
+		 * repeat: planned on that spread, the resolution at least
+		 */
 		double f = kab_exact_floor() * (log_scale ? 1 : fabs(mean));
 
 		/*
 		 * and iterations differ the same way in every boot (the
 		 * first is colder): they cancel, they are not noise
 		 */
-		if (in.between_var < f * f)
-			in.between_var = f * f;
 		in.within_var = 0;
-		printf("  timed by guest instructions (icount): boot means "
-		       "repeat and iterations differ alike in every boot, so "
-		       "the plan takes exact mode's resolution, %g%%, as the "
-		       "spread of a boot\n", KAB_EXACT_RESOLUTION);
+		/* kab ab boots both sides at the same layout seeds */
+		in.paired = true;
+		if (in.between_var < f * f) {
+			in.between_var = f * f;
+			printf("  timed by guest instructions (icount): boot "
+			       "means differ less than exact mode's resolution "
+			       "and iterations alike in every boot, so the plan "
+			       "takes the resolution, %g%%, as the spread of a "
+			       "boot, the sides paired by layout seed\n",
+			       KAB_EXACT_RESOLUTION);
+		} else {
+			printf("  timed by guest instructions (icount): the "
+			       "boots differ by their layout seeds; the plan "
+			       "takes that spread, the sides paired by seed\n");
+		}
 	} else {
 		/* so few boots leave their variance uncertain: planned so */
 		in.pilot_boots = an.groups;

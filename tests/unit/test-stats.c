@@ -932,6 +932,28 @@ static void test_plan(void **state)
 	assert_int_equal(out.iters, 100);
 	assert_true(out.power >= 0.8);
 	/*
+	 * exact mode's sides paired by layout seed: n differences of two
+	 * boots each, n - 1 degrees of freedom.  At the resolution's floor
+	 * 1% takes 3 seeds where the unpaired sides took 2, and what the
+	 * plan states is the paired test's power.
+	 */
+	{
+		struct kab_plan_in e = { .within_var = 0,
+					 .between_var = kab_exact_floor() *
+							kab_exact_floor(),
+					 .boot_cost = 10, .iter_cost = 3,
+					 .delta = log1p(0.01), .alpha = 0.04,
+					 .power = 0.8 };
+
+		assert_int_equal(kab_plan(&e, &out), 0);
+		assert_int_equal(out.boots, 2);
+		e.paired = true;
+		assert_int_equal(kab_plan(&e, &out), 0);
+		assert_int_equal(out.boots, 3);
+		assert_true(fabs(out.power - kab_power_paired(3, e.delta,
+				M_SQRT2 * kab_exact_floor(), 0.04)) < 1e-9);
+	}
+	/*
 	 * A pilot of 3 boots x 5 iterations whose boots agreed: r* is
 	 * taken at the median draw of the between-boot variance, not at
 	 * 0 (which would buy 100 iterations of 2 boots)
