@@ -11,15 +11,17 @@
 # each round, malloc1 and radixsort in each, everything stored in
 # .demo/kab.db and compared in lkp's three-column table.  Under TCG (no
 # usable KVM) the guests are timed by their instructions (QEMU icount,
-# kab's exact mode): the host's load is out of the numbers, a boot mean
-# repeats to the last digit, and 2 boots a side decide.  The first run
-# builds (about 10-20 minutes on 2 cores); later runs reuse the cached
-# kernels.
+# kab's exact mode): the host's load is out of the numbers, and round k
+# of every kernel boots at layout seed k, so that the kernels are
+# compared over the same three layouts (where malloc1's mapping lands,
+# the environment's size, the stack and the heap) and each boot repeats
+# to the last digit.  The first run builds (about 10-20 minutes on 2
+# cores); later runs reuse the cached kernels.
 set -eu
 cd "$(dirname "$0")/.."
 KAB=./build/kab
 DB=${KAB_DEMO_DB:-.demo/kab.db}
-BOOTS=${KAB_DEMO_BOOTS:-2}
+BOOTS=${KAB_DEMO_BOOTS:-3}
 RUNS=${KAB_DEMO_RUNS:-2}
 # radixsort's fixed work an iteration under icount: bogo-ops
 OPS=${KAB_DEMO_OPS:-4}
@@ -56,7 +58,7 @@ for round in $(seq 1 "$BOOTS"); do
 			   "jobs/stress-ng-radixsort.yaml --runs 2 --set testtime=2s --set ops=$OPS"; do
 			# shellcheck disable=SC2086
 			$KAB --db "$DB" run --tree "$tree" --rev kab-demo/$k \
-				--kernel-label $k $job 2>/dev/null |
+				--kernel-label $k --layout-seed $round $job 2>/dev/null |
 				grep "^run " | sed -E "s/ \(.*\)//; s/, stored in .*//" |
 				sed "s/^/  round $round: $k: /"
 		done
