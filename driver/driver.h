@@ -303,7 +303,8 @@ struct kab_drv_measured {
 };
 
 /*
- * Build commit, boot it boots times and run the job in each; 0 with the
+ * Build commit, boot it boots times and run the job in each (its k-th
+ * boot, counting those m has, at exact mode's layout seed k); 0 with the
  * runs appended to m, 1 when it is to be skipped (m->why says why: it
  * did not build or did not boot), -1 on an error of kab's own (said).
  */
