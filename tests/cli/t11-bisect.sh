@@ -123,6 +123,16 @@ test_expect "kab bisect names the seeded commit; killed, it resumes" '
 	n3=$(sql "SELECT parent_runs FROM bisects WHERE id = 1" | tr , "\n" | wc -l)
 	n4=$(sql "SELECT culprit_runs FROM bisects WHERE id = 1" | tr , "\n" | wc -l)
 	[ $n3 -ge 2 ] && [ $n4 -ge 2 ]
+	# exact mode: each endpoint'"'"'s boot k at layout seed k, as the
+	# culprit'"'"'s and its parent'"'"'s
+	for col in good_runs bad_runs parent_runs culprit_runs; do
+		ids=$(sql "SELECT $col FROM bisects WHERE id = 1")
+		seeds=$(sql "SELECT group_concat(seed) FROM (SELECT seed FROM runs WHERE id IN ($ids) ORDER BY id)")
+		echo "$col: runs $ids at seeds $seeds"
+		case "$(sql "SELECT clock FROM runs WHERE id IN ($ids) LIMIT 1")" in
+		icount*) test "$seeds" = "$(seq -s, 1 $(echo "$ids" | tr , "\n" | wc -l))" ;;
+		esac
+	done
 	# and the closing table of the two has a verdict, not "no verdict"
 	sed -n "/(parent) against/,/^tested commits/p" $TMP/o >$TMP/tab
 	cat $TMP/tab
