@@ -361,8 +361,18 @@ static void test_compare_seeds(void **state)
 		assert_true(x->ci_hi - x->ci_lo > 10);
 		kab_comparison_free(&c);
 	}
-	/* the same layouts on both sides: no change */
+	/* two seeds are pairs too, on one degree of freedom */
+	bs.n = hs.n = 6;
+	base.nr_boots = head.nr_boots = 2;
 	head.pair = s123;
+	assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
+	x = &c.rows[0].cells[0];
+	assert_true(x->paired);
+	assert_int_equal(x->blocks, 2);
+	kab_comparison_free(&c);
+	bs.n = hs.n = 9;
+	base.nr_boots = head.nr_boots = 3;
+	/* the same layouts on both sides: no change */
 	memcpy(h, b, sizeof(b));
 	assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
 	assert_false(c.rows[0].cells[0].significant);
@@ -619,6 +629,38 @@ static void test_sequential(void **state)
 	kab_seq_look(a, 3, same, 3, 10, 0, 1, 3, 0.05, &q);
 	assert_int_equal(q.verdict, KAB_SEQ_SAME);
 	assert_true(q.eq_lo > -10 && q.eq_hi < 10);
+	/* equivalence is two one-sided tests: the (1 - 2a) interval */
+	assert_true(q.eq_lo > q.lo && q.eq_hi < q.hi);
+	/*
+	 * Paired by layout seed: a side that moves with its seed, the
+	 * other 0.1% above it at each, is equivalent within 0.5%; 20%
+	 * below at each is a change; unpaired, the seeds' spread hides
+	 * both.
+	 */
+	{
+		double x[] = { 100, 89, 101.5 }, e[3], d[3];
+		int i;
+
+		for (i = 0; i < 3; i++) {
+			e[i] = x[i] * 1.001;
+			d[i] = x[i] * 0.8;
+		}
+		kab_seq_look_paired(x, e, 3, 0.5, kab_exact_floor(), 1, 1,
+				    0.05, &q);
+		assert_int_equal(q.verdict, KAB_SEQ_SAME);
+		assert_true(q.change > 0.09 && q.change < 0.11);
+		kab_seq_look_paired(x, d, 3, 0.5, kab_exact_floor(), 1, 1,
+				    0.05, &q);
+		assert_int_equal(q.verdict, KAB_SEQ_CHANGED);
+		assert_true(q.lo < -19 && q.hi > -21 && q.hi < -19);
+		kab_seq_look(x, 3, e, 3, 0.5, kab_exact_floor(), 1, 1, 0.05,
+			     &q);
+		assert_int_equal(q.verdict, KAB_SEQ_UNDECIDED);
+		/* fewer than 2 pairs: no test */
+		kab_seq_look_paired(x, d, 1, 0.5, kab_exact_floor(), 1, 1,
+				    0.05, &q);
+		assert_int_equal(q.verdict, KAB_SEQ_UNDECIDED);
+	}
 	/* no margin: never equivalent; not the last look: more */
 	kab_seq_look(a, 3, same, 3, 0, 0, 1, 3, 0.05, &q);
 	assert_int_equal(q.verdict, KAB_SEQ_MORE);
