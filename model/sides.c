@@ -5,6 +5,7 @@
  * and the samples of a group of runs pooled per metric.
  */
 #include <ctype.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -337,6 +338,27 @@ static int cmp_series(const void *a, const void *b)
 		      ((const struct kab_series *)b)->metric);
 }
 
+/*
+ * Each run's string at off (its block, its layout pair), by boot; NULL
+ * when no run has one.
+ */
+static const char **per_boot(const struct run_info *const *runs, size_t nr,
+			     size_t off)
+{
+	const char **v = NULL;
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (*(char *const *)((const char *)runs[i] + off))
+			break;
+	if (i == nr)
+		return NULL;
+	v = xcalloc(nr, sizeof(*v));
+	for (i = 0; i < nr; i++)
+		v[i] = *(char *const *)((const char *)runs[i] + off);
+	return v;
+}
+
 int side_pool(struct kab_db *db, const struct run_info *const *runs,
 	      size_t nr, struct kab_side *out, size_t *bad,
 	      struct kab_err *err)
@@ -358,26 +380,8 @@ int side_pool(struct kab_db *db, const struct run_info *const *runs,
 	qsort(out->series, n, sizeof(*out->series), cmp_series);
 	lkp_fill(out, runs, nr);
 	out->nr_boots = nr;
-	out->block = NULL;
-	for (i = 0; i < nr && !out->block; i++)
-		if (runs[i]->block) {
-			const char **b = xcalloc(nr, sizeof(*b));
-			size_t k;
-
-			for (k = 0; k < nr; k++)
-				b[k] = runs[k]->block;
-			out->block = b;
-		}
-	out->pair = NULL;
-	for (i = 0; i < nr && !out->pair; i++)
-		if (runs[i]->pair) {
-			const char **k = xcalloc(nr, sizeof(*k));
-			size_t j;
-
-			for (j = 0; j < nr; j++)
-				k[j] = runs[j]->pair;
-			out->pair = k;
-		}
+	out->block = per_boot(runs, nr, offsetof(struct run_info, block));
+	out->pair = per_boot(runs, nr, offsetof(struct run_info, pair));
 	free(p.slot);
 	*bad += p.bad;
 	return 0;

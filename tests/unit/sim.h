@@ -51,6 +51,31 @@ static inline void sim_side(gsl_rng *r, const struct sim_cell *c,
 	}
 }
 
+/* What a simulated table called and covered, into out; cmp is freed. */
+static inline void sim_tally(struct kab_comparison *cmp, double truth,
+			     struct sim_result *out)
+{
+	bool any = false;
+	size_t m;
+
+	for (m = 0; m < cmp->nr_rows; m++) {
+		const struct kab_cell *x = &cmp->rows[m].cells[0];
+
+		any |= x->significant;
+		out->called += x->significant;
+		out->rows++;
+		out->kpi_rows += cmp->rows[m].kpi;
+		out->kpi_called += cmp->rows[m].kpi && x->significant;
+		if (!isnan(x->ci_lo)) {
+			out->intervals++;
+			out->covering += x->ci_lo <= truth && truth <= x->ci_hi;
+		}
+	}
+	out->alarm_tables += any;
+	out->tables++;
+	kab_comparison_free(cmp);
+}
+
 /* TABLES tables of METRICS rows under the default kab compare. */
 static inline void sim_run(gsl_rng *r, const struct sim_cell *c,
 			   size_t metrics, size_t tables,
@@ -77,7 +102,6 @@ static inline void sim_run(gsl_rng *r, const struct sim_cell *c,
 		struct kab_side base = { "a", "a", metrics, bs, NULL, 0, 0, NULL };
 		struct kab_side head = { "b", "b", metrics, hs, NULL, 0, 0, NULL };
 		struct kab_comparison cmp;
-		bool any = false;
 
 		for (m = 0; m < metrics; m++) {
 			sim_side(r, c, 0, bs[m].v, bs[m].boot);
@@ -85,23 +109,7 @@ static inline void sim_run(gsl_rng *r, const struct sim_cell *c,
 		}
 		if (kab_compare(&base, &head, 1, o, &cmp))
 			abort();
-		for (m = 0; m < cmp.nr_rows; m++) {
-			const struct kab_cell *x = &cmp.rows[m].cells[0];
-
-			any |= x->significant;
-			out->called += x->significant;
-			out->rows++;
-			out->kpi_rows += cmp.rows[m].kpi;
-			out->kpi_called += cmp.rows[m].kpi && x->significant;
-			if (!isnan(x->ci_lo)) {
-				out->intervals++;
-				out->covering += x->ci_lo <= truth &&
-						 truth <= x->ci_hi;
-			}
-		}
-		out->alarm_tables += any;
-		out->tables++;
-		kab_comparison_free(&cmp);
+		sim_tally(&cmp, truth, out);
 	}
 	free(bs);
 	free(hs);
@@ -165,7 +173,6 @@ static inline void sim_layout_run(gsl_rng *r, const struct sim_layout *c,
 		struct kab_side head = { "b", "b", metrics, hs, NULL,
 					 c->boots, 0, c->unpaired ? NULL : pair };
 		struct kab_comparison cmp;
-		bool any = false;
 
 		for (i = 0; i < c->boots; i++) {
 			u[i] = gsl_ran_gaussian(r, c->u_sd) +
@@ -199,23 +206,7 @@ static inline void sim_layout_run(gsl_rng *r, const struct sim_layout *c,
 		}
 		if (kab_compare(&base, &head, 1, o, &cmp))
 			abort();
-		for (m = 0; m < cmp.nr_rows; m++) {
-			const struct kab_cell *x = &cmp.rows[m].cells[0];
-
-			any |= x->significant;
-			out->called += x->significant;
-			out->rows++;
-			out->kpi_rows += cmp.rows[m].kpi;
-			out->kpi_called += cmp.rows[m].kpi && x->significant;
-			if (!isnan(x->ci_lo)) {
-				out->intervals++;
-				out->covering += x->ci_lo <= truth &&
-						 truth <= x->ci_hi;
-			}
-		}
-		out->alarm_tables += any;
-		out->tables++;
-		kab_comparison_free(&cmp);
+		sim_tally(&cmp, truth, out);
 	}
 	free(bs);
 	free(hs);
