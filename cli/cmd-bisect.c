@@ -170,6 +170,8 @@ static void verify(struct bisect_ctx *b, struct kab_db *db, long long id,
 		for (i = 0; i < 2 && !kab_stop_requested; i++) {
 			struct kab_drv_measured m = { 0 };
 
+			/* the boots it has are seeds 1..n: the next is n + 1 */
+			free(runs_split(runs[i], &m.earlier));
 			if (bisect_measure(b, i ? first : parent, 1, &m)) {
 				kab_drv_measured_free(&m);
 				goto out;

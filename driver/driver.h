@@ -298,14 +298,16 @@ struct kab_drv_bisect {
 struct kab_drv_measured {
 	int64_t *runs;
 	size_t nr;
+	size_t earlier;		/* the commit's boots before these: the
+				   next is at layout seed earlier + nr + 1 */
 	char *why;		/* why it was skipped */
 	char *subject;
 };
 
 /*
  * Build commit, boot it boots times and run the job in each (its k-th
- * boot, counting those m has, at exact mode's layout seed k); 0 with the
- * runs appended to m, 1 when it is to be skipped (m->why says why: it
+ * boot, counting m's and m->earlier, at exact mode's layout seed k); 0
+ * with the runs appended to m, 1 when it is to be skipped (m->why says why: it
  * did not build or did not boot), -1 on an error of kab's own (said).
  */
 int kab_drv_measure(const struct kab_drv_bisect *b, const char *commit,

@@ -140,7 +140,7 @@ int kab_drv_measure(const struct kab_drv_bisect *b, const char *commit,
 		 * exact mode: a commit's boot k at layout seed k, as every
 		 * other commit's, whatever step measures it
 		 */
-		q.seed = m->nr + 1;
+		q.seed = m->earlier + m->nr + 1;
 		if (kab_drv_run_one(&c, &fatal)) {
 			/* an interrupted boot says nothing of the commit */
 			if (fatal || kab_stop_requested ||

@@ -291,10 +291,20 @@ test_expect "a layout seed goes through show, export, import and merge, checked"
 		d["runs"][0]["seed"] = json.loads(sys.argv[3])
 		json.dump(d, open(sys.argv[2], "w"))
 		PY
-		expect_error 1 "layout seed that is not a whole number from 1 to 4294967295" -- \
+		expect_error 1 "run #1 has a layout seed that is not a whole number from 1 to 4294967295" -- \
 			"$KAB" --db $TMP/seed2.db import $TMP/bad.json
 	done
 	test "$(sqlite3 $TMP/seed2.db "SELECT count(*) FROM runs")" = 1
+	# and the smallest is one
+	python3 - $TMP/s.json $TMP/one.json <<-PY
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	d["runs"][0]["uuid"] = "00000000-0000-4000-8000-00000000000b"
+	d["runs"][0]["seed"] = 1
+	json.dump(d, open(sys.argv[2], "w"))
+	PY
+	KAB_DB=$TMP/seed2.db kab import $TMP/one.json >/dev/null
+	test "$(sqlite3 $TMP/seed2.db "SELECT group_concat(seed) FROM runs")" = 4294967295,1
 	# the database itself refuses one
 	not sqlite3 $fresh "UPDATE runs SET seed = 0"
 	not sqlite3 $fresh "UPDATE runs SET seed = '"'"'abc'"'"'"
