@@ -645,9 +645,12 @@ static void test_sequential(void **state)
 			e[i] = x[i] * 1.001;
 			d[i] = x[i] * 0.8;
 		}
+		/* a look starts from nothing of the last one */
+		memset(&q, 0xff, sizeof(q));
 		kab_seq_look_paired(x, e, 3, 0.5, kab_exact_floor(), 1, 1,
 				    0.05, &q);
 		assert_int_equal(q.verdict, KAB_SEQ_SAME);
+		close_to(q.alpha, 0.05);
 		assert_true(q.change > 0.09 && q.change < 0.11);
 		kab_seq_look_paired(x, d, 3, 0.5, kab_exact_floor(), 1, 1,
 				    0.05, &q);
@@ -656,6 +659,10 @@ static void test_sequential(void **state)
 		kab_seq_look(x, 3, e, 3, 0.5, kab_exact_floor(), 1, 1, 0.05,
 			     &q);
 		assert_int_equal(q.verdict, KAB_SEQ_UNDECIDED);
+		/* two pairs are a test, on one degree of freedom */
+		kab_seq_look_paired(x, d, 2, 0.5, kab_exact_floor(), 1, 1,
+				    0.05, &q);
+		assert_int_equal(q.verdict, KAB_SEQ_CHANGED);
 		/* fewer than 2 pairs: no test */
 		kab_seq_look_paired(x, d, 1, 0.5, kab_exact_floor(), 1, 1,
 				    0.05, &q);
