@@ -430,8 +430,9 @@ retry:
 	free(layout);
 	layout = !icount ? xstrdup("") : boot->seed ?
 		 kab_layout_cmdline(boot->seed) : xstrdup(EXACT_CMDLINE);
-	snprintf(seedarg, sizeof(seedarg), boot->seed ? " --seed %llu" : "",
-		 boot->seed);
+	seedarg[0] = '\0';
+	if (boot->seed)
+		snprintf(seedarg, sizeof(seedarg), " --seed %llu", boot->seed);
 	append = xasprintf("console=ttyS0 panic=-1 softlockup_panic=1 "
 			   "nmi_watchdog=panic oops=panic loglevel=5%s "
 			   "rdinit=/init%s%s%s%s -- --iterations %d --monitors "
