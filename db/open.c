@@ -224,8 +224,8 @@ static const char *const migrations[] = {
 	 * 10 -> 11: exact mode's layout seed of a run's boot (NULL: none,
 	 * a layout the machine's own luck chose, or one fixed layout).
 	 */
-	"ALTER TABLE runs ADD COLUMN seed INTEGER CHECK (seed IS NULL OR "
-	"  (typeof(seed) = 'integer' AND seed BETWEEN 1 AND 4294967295));",
+	("ALTER TABLE runs ADD COLUMN seed INTEGER CHECK (seed IS NULL OR "
+	 "(typeof(seed) = 'integer' AND seed BETWEEN 1 AND 4294967295));"),
 };
 
 char *kab_db_default_path(void)
