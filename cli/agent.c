@@ -6,8 +6,9 @@
  *             [--seed N] [--host-load] [--console]
  *
  * --seed N: exact mode's layout seed (runner/layout.c): the workload's
- * environment, heap and stack are moved by it.  --exact: the clock counts guest instructions (QEMU icount), so each
- * iteration is fixed work timed by it.  --host-load: say (a log record)
+ * mappings, environment, heap and stack are moved by it.  --exact: the
+ * clock counts guest instructions (QEMU icount), so each iteration is
+ * fixed work timed by it.  --host-load: say (a log record)
  * when other processes kept the machine busy during the run, for a kab
  * that cannot see them (over ssh).  --console: PATH is the console that
  * the kernel and a lab (LAVA) read too: kernel messages below ALERT stay

@@ -307,8 +307,9 @@ struct kab_drv_measured {
 /*
  * Build commit, boot it boots times and run the job in each (its k-th
  * boot, counting m's and m->earlier, at exact mode's layout seed k); 0
- * with the runs appended to m, 1 when it is to be skipped (m->why says why: it
- * did not build or did not boot), -1 on an error of kab's own (said).
+ * with the runs appended to m, 1 when it is to be skipped (m->why says
+ * why: it did not build or did not boot), -1 on an error of kab's own
+ * (said).
  */
 int kab_drv_measure(const struct kab_drv_bisect *b, const char *commit,
 		    int boots, struct kab_drv_measured *m);
