@@ -54,12 +54,13 @@ int cmd_import(struct cli *cli, int argc, char **argv);
 
 /*
  * The config file ($KAB_CONFIG, else $XDG_CONFIG_HOME/kab/config):
- * loaded once (0, or EXIT_USAGE with file:line printed); [core] db;
+ * loaded once (0, or EXIT_USAGE with file:line printed; a section is
+ * [core], [lava] or one of the nr commands names); [core] db;
  * a command's defaults as options put before its own (skip: argv's
  * command words); the config's line of an option at argv index argi of
  * the command, or 0.
  */
-int cli_config_load(void);
+int cli_config_load(const char *const *names, size_t nr);
 const char *cli_config_db(void);
 /* The last value of [section] key in the config file, or NULL. */
 const char *cli_config_get(const char *section, const char *key);

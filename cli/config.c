@@ -16,6 +16,7 @@
  *		token = ...		# a LAVA server's user token
  *		files = /srv/www/kab	# where the lab fetches kernels from,
  *		files-url = http://host/kab	# and its URL
+ *		grace = 60		# seconds a cancelled job may take to end
  *
  * Each section is a command (ci's as ci-gate and ci-matrix), each key
  * one of its long options: the options go before the command line's,
@@ -82,7 +83,47 @@ static char *expand(const char *v)
 	return xstrdup(v);
 }
 
-int cli_config_load(void)
+/*
+ * A section is [core], [lava], a command's ([ci-gate], [ci-matrix] for
+ * ci's): names holds the commands.
+ */
+static bool section_known(const char *s, const char *const *names,
+			  size_t nr)
+{
+	size_t i;
+
+	if (!strcmp(s, "core") || !strcmp(s, "lava") ||
+	    !strcmp(s, "ci-gate") || !strcmp(s, "ci-matrix"))
+		return true;
+	for (i = 0; i < nr; i++)
+		if (!strcmp(s, names[i]) && strcmp(s, "ci"))
+			return true;
+	return false;
+}
+
+static int unknown_section(int n, const char *s, const char *const *names,
+			   size_t nr)
+{
+	const char *all[64], *near;
+	size_t i, k = 0;
+
+	all[k++] = "core";
+	all[k++] = "lava";
+	all[k++] = "ci-gate";
+	all[k++] = "ci-matrix";
+	for (i = 0; i < nr && k < ARRAY_SIZE(all); i++)
+		if (strcmp(names[i], "ci"))
+			all[k++] = names[i];
+	near = kab_nearest(s, all, k);
+	if (near)
+		return cli_error(EXIT_USAGE, "%s:%d: [%s] is no section: did "
+				 "you mean [%s]?", cfg.path, n, s, near);
+	return cli_error(EXIT_USAGE, "%s:%d: [%s] is no section: name a "
+			 "command ([run], [compare], [ci-gate]), [core] or "
+			 "[lava]", cfg.path, n, s);
+}
+
+int cli_config_load(const char *const *names, size_t nr)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct kab_err err;
@@ -115,6 +156,16 @@ int cli_config_load(void)
 		return cli_error(EXIT_USAGE, "%s: set KAB_CONFIG to another "
 				 "file or fix it", err.msg);
 	}
+	if (memchr(sb.buf, '\0', sb.len)) {
+		n = 1;
+		for (line = sb.buf; line < (char *)memchr(sb.buf, '\0',
+							 sb.len); line++)
+			n += *line == '\n';
+		rc = cli_error(EXIT_USAGE, "%s:%d: a NUL byte: the file is "
+			       "not text; remove it", cfg.path, n);
+		strbuf_release(&sb);
+		return rc;
+	}
 	for (line = sb.buf; line && !rc; line = next) {
 		char *s, *eq;
 
@@ -142,6 +193,10 @@ int cli_config_load(void)
 					       "([run], [compare], [ci-gate]) "
 					       "or [core]", cfg.path, n,
 					       section);
+				break;
+			}
+			if (!section_known(section, names, nr)) {
+				rc = unknown_section(n, section, names, nr);
 				break;
 			}
 			continue;
@@ -175,9 +230,10 @@ int cli_config_load(void)
 		else if (!strcmp(cfg.v[n].section, "lava") &&
 			 strcmp(cfg.v[n].key, "token") &&
 			 strcmp(cfg.v[n].key, "files") &&
-			 strcmp(cfg.v[n].key, "files-url"))
+			 strcmp(cfg.v[n].key, "files-url") &&
+			 strcmp(cfg.v[n].key, "grace"))
 			rc = cli_error(EXIT_USAGE, "%s:%d: [lava] takes token, "
-				       "files and files-url", cfg.path,
+				       "files, files-url and grace", cfg.path,
 				       cfg.v[n].line);
 	return rc;
 }

@@ -658,8 +658,16 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (cli_config_load())
-		return EXIT_USAGE;
+	/* opening and migrating wait for another writer as long */
+	kab_db_default_patience(-1, &kab_stop_requested, lock_note, NULL);
+	{
+		const char *names[ARRAY_SIZE(commands)];
+
+		for (i = 0; i < ARRAY_SIZE(commands); i++)
+			names[i] = commands[i].name;
+		if (cli_config_load(names, ARRAY_SIZE(names)))
+			return EXIT_USAGE;
+	}
 	/* the config's database is below --db and $KAB_DB */
 	if (!cli.db_path && !(getenv("KAB_DB") && *getenv("KAB_DB")))
 		cli.db_path = cli_config_db();

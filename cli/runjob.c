@@ -5,6 +5,7 @@
  * finished run's line or summary, notes and errors; and the options
  * kab run, ab and bisect share (--clock, --target lava:, --dry-run).
  */
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -420,6 +421,18 @@ int runjob_lava_target(const char *target, bool dry_run,
 		return cli_error(EXIT_USAGE, "%s: [lava] files and files-url "
 				 "go together: the directory the lab fetches "
 				 "from and its URL", cli_config_path());
+	if (cli_config_get("lava", "grace")) {
+		const char *g = cli_config_get("lava", "grace");
+		char *end;
+
+		errno = 0;
+		l->grace = strtod(g, &end);
+		if (errno || end == g || *end || !(l->grace >= 1) ||
+		    l->grace > 86400)
+			return cli_error(EXIT_USAGE, "%s: [lava] grace '%s' is "
+					 "not a number of seconds from 1 to "
+					 "86400", cli_config_path(), g);
+	}
 	if (!strcmp(l->url, "local"))
 		return 0;
 	l->token = env && *env ? env : cli_config_get("lava", "token");

@@ -43,6 +43,14 @@ void kab_db_set_patience(struct kab_db *db, double wait,
 			 void (*note)(void *arg, const char *path,
 				      double waited),
 			 void *arg);
+/*
+ * The patience every database opened after this starts with, opening
+ * and migrating included (a merge may hold the lock for minutes).
+ */
+void kab_db_default_patience(double wait, const volatile int *stop,
+			     void (*note)(void *arg, const char *path,
+					  double waited),
+			     void *arg);
 const char *kab_db_path(const struct kab_db *db);
 
 int kab_db_begin(struct kab_db *db, struct kab_err *err);

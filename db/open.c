@@ -316,14 +316,7 @@ int db_exec(struct kab_db *db, const char *sql, struct kab_err *err)
  * are tried again for as long as the busy timeout.  True when RC is
  * such an answer and there is time left, after a short random wait.
  */
-static bool busy_again(int rc, double give_up)
-{
-	if (((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED) ||
-	    now_mono() > give_up)
-		return false;
-	usleep(10000 + rand() % 20000);
-	return true;
-}
+static bool busy_again(struct kab_db *db, int rc, double since);
 
 /*
  * SQLite's busy handler: called with count 0 when a statement first
@@ -361,14 +354,56 @@ void kab_db_set_patience(struct kab_db *db, double wait,
 	db->note_arg = arg;
 }
 
+static struct {
+	bool set;
+	double wait;
+	const volatile int *stop;
+	void (*note)(void *arg, const char *path, double waited);
+	void *arg;
+} dflt;
+
+void kab_db_default_patience(double wait, const volatile int *stop,
+			     void (*note)(void *arg, const char *path,
+					  double waited),
+			     void *arg)
+{
+	dflt.set = true;
+	dflt.wait = wait;
+	dflt.stop = stop;
+	dflt.note = note;
+	dflt.arg = arg;
+}
+
+/*
+ * True when RC is such an answer and the patience lasts (the busy
+ * handler's rule, from since on), after a short random wait.
+ */
+static bool busy_again(struct kab_db *db, int rc, double since)
+{
+	double now = now_mono(), waited = now - since;
+
+	if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
+		return false;
+	if (db->wait >= 0 ? waited >= db->wait : db->stop && *db->stop)
+		return false;
+	if (db->busy_since != since)
+		db->busy_since = db->noted = since;
+	if (db->note && now - db->noted >= (db->noted == since ? 10 : 30)) {
+		db->noted = now;
+		db->note(db->note_arg, db->path, waited);
+	}
+	usleep(10000 + rand() % 20000);
+	return true;
+}
+
 static int exec_patient(struct kab_db *db, const char *sql,
 			struct kab_err *err)
 {
-	double give_up = now_mono() + 10;
+	double since = now_mono();
 	int rc;
 
 	while ((rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL)) != SQLITE_OK)
-		if (!busy_again(rc, give_up))
+		if (!busy_again(db, rc, since))
 			return db_fail(db, err, "database");
 	return 0;
 }
@@ -396,7 +431,7 @@ static int user_version(struct kab_db *db, int *out, struct kab_err *err)
 static int schema_state(struct kab_db *db, int *version, int *tables,
 			int *foreign, struct kab_err *err)
 {
-	double give_up = now_mono() + 10;
+	double since = now_mono();
 	sqlite3_stmt *st;
 	int rc;
 
@@ -408,7 +443,7 @@ static int schema_state(struct kab_db *db, int *version, int *tables,
 		return db_fail(db, err, "opening");
 	/* another kab recovering or converting it: busy, at once */
 	while ((rc = sqlite3_step(st)) != SQLITE_ROW) {
-		if (!busy_again(rc, give_up)) {
+		if (!busy_again(db, rc, since)) {
 			sqlite3_finalize(st);
 			return db_fail(db, err, "opening");
 		}
@@ -557,7 +592,10 @@ int kab_db_open(const char *path, enum kab_db_mode mode, struct kab_db **out,
 	}
 	free(uri);
 	uri = NULL;
-	db->wait = 10;
+	db->wait = dflt.set ? dflt.wait : 10;
+	db->stop = dflt.stop;
+	db->note = dflt.note;
+	db->note_arg = dflt.arg;
 	sqlite3_busy_handler(db->h, patient, db);
 	sqlite3_extended_result_codes(db->h, 1);
 	if (schema_state(db, &v, &tables, &foreign, err))

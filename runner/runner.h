@@ -870,6 +870,11 @@ struct kab_lava_opts {
 	const char *files_dir;
 	const char *files_url;
 	double queue_timeout;		/* seconds a job may wait queued */
+	/*
+	 * A server: seconds a job kab cancelled may take to end, and a
+	 * finished job to send the rest of its log; 0: 60.
+	 */
+	double grace;
 	/* a server: the tag that pins the job to one device, or NULL */
 	const char *tag;
 	/*

@@ -519,7 +519,8 @@ static int run_server(const struct kab_target_opts *o,
 	struct lava_feed f = { .c = c, .console = STRBUF_INIT };
 	struct kab_lava_server srv;
 	struct kab_lava_job_state st = { "", "", "" };
-	double t0, queued_until, deadline, hello = 0, first = 0, cancel_by = 0;
+	double t0, queued_until, deadline, hello = 0, first = 0, end_by = 0;
+	double grace = l->grace > 0 ? l->grace : 60;
 	bool cancelled = false, running = false, timed_out = false;
 	long id, line = 0, got;
 	char *yaml;
@@ -618,18 +619,32 @@ static int run_server(const struct kab_target_opts *o,
 				timed_out = true;
 			}
 		}
-		/* LAVA has a minute to end a job kab cancelled */
-		if (cancelled && !cancel_by)
-			cancel_by = now_mono() + 60;
-		if (cancel_by && now_mono() > cancel_by && !finished) {
-			kab_err_set(err, "LAVA job %ld: cancelled, but the "
-				    "server has not ended it after a minute",
-				    id);
+		/*
+		 * Every wait on the server ends: a job kab cancelled (at the
+		 * user's stop, its deadline or a failed store) has grace
+		 * seconds to finish, a finished one as long to send the rest
+		 * of its log (5 s once the user stopped kab).
+		 */
+		if ((cancelled || timed_out || finished) && !end_by)
+			end_by = now_mono() + grace;
+		if (finished && o->stop && *o->stop &&
+		    end_by > now_mono() + 5)
+			end_by = now_mono() + 5;
+		if (end_by && now_mono() > end_by) {
+			if (finished)
+				kab_err_set(err, "LAVA job %ld finished, but its "
+					    "log did not end: the server at %s "
+					    "does not honour ?start= (check its "
+					    "version)", id, srv.url);
+			else
+				kab_err_set(err, "LAVA job %ld: cancelled, but "
+					    "the server has not ended it after "
+					    "%.0f s: cancel it there", id, grace);
 			goto out_log;
 		}
 		if (!finished || running)
 			wait_until(o, now_mono() + (running ? 1 : 2),
-				   cancelled);
+				   cancelled || timed_out);
 	}
 	kab_lava_log_finish(&f.log);
 	boot->seconds = now_mono() - t0;

@@ -49,9 +49,15 @@ run_snippet() {
 }
 
 # test_expect NAME SNIPPET: output is shown only when it fails.  With
-# KAB_FAIL_FAST set (make mutate), the file stops at its first failure.
+# KAB_FAIL_FAST set (make mutate), the file stops at its first failure;
+# with KAB_TEST_ONLY (a grep pattern), only the tests whose names match
+# run (while working on one; later tests may need earlier ones' runs).
 test_expect() {
 	local name=$1 snippet=$2 out bad rc
+	if [ -n "${KAB_TEST_ONLY:-}" ] &&
+		! grep -q -- "$KAB_TEST_ONLY" <<<"$name"; then
+		return 0
+	fi
 	if [ -n "${KAB_FAIL_FAST:-}" ] && [ "$test_failed" -gt 0 ]; then
 		return 0
 	fi

@@ -366,6 +366,30 @@ c.execute(\"COMMIT\")" $TMP/lock.db
 	test "$(sqlite3 $TMP/lock.db "SELECT status FROM runs WHERE id = 2")" = ok
 '
 
+test_expect "opening and migrating wait for the write lock of another process as long as it lasts, said after 10 s" '
+	cp $TMP/lock.db $TMP/lock11.db
+	# an older schema: the import migrates it
+	sqlite3 $TMP/lock11.db "ALTER TABLE runs DROP COLUMN seed; PRAGMA user_version = 10"
+	for db in lock lock11; do
+		python3 -c "import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute(\"BEGIN IMMEDIATE\")
+open(sys.argv[2], \"w\").close()
+time.sleep(12)
+c.execute(\"COMMIT\")" $TMP/$db.db $TMP/held.$db &
+		holder=$!
+		until [ -e $TMP/held.$db ]; do sleep 0.1; done
+		rc=0
+		kab --db $TMP/$db.db import $TMP/good.json >/dev/null 2>$TMP/e || rc=$?
+		wait $holder
+		cat $TMP/e
+		test $rc = 0
+		grep -q "^kab: note: waited 1[0-9] s for $TMP/$db.db: another process holds its write lock" $TMP/e
+	done
+	test "$(sqlite3 $TMP/lock11.db "PRAGMA user_version")" = "$(sqlite3 $TMP/lock.db "PRAGMA user_version")"
+	test "$(sqlite3 $TMP/lock11.db "SELECT count(*) FROM runs")" = "$(sqlite3 $TMP/lock.db "SELECT count(*) FROM runs")"
+'
+
 test_expect "ten concurrent merges into one database lose nothing" '
 	# ten cell databases of one run each, merged at once into one
 	for i in $(seq 1 10); do

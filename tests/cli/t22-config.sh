@@ -73,6 +73,14 @@ test_expect "a bad config is one error naming its file and line, exit 2" '
 	expect_error 2 "$CONF:2: \\[core\\] takes db only" -- kab ls
 	printf "[run\n" >$CONF
 	expect_error 2 "$CONF:1: a section is \\[name\\]" -- kab ls
+	# a misspelt section is named, with the nearest one
+	printf "[lss]\n\tjson = true\n" >$CONF
+	expect_error 2 "$CONF:1: \\[lss\\] is no section: did you mean \\[ls\\]?" -- kab ls
+	printf "[frobnicate]\n\tx = 1\n" >$CONF
+	expect_error 2 "$CONF:1: \\[frobnicate\\] is no section: name a command" -- kab ls
+	# a NUL byte does not end the file quietly
+	printf "[compare]\n\tformat = csv\n\0[run]\n\truns = x\n" >$CONF
+	expect_error 2 "$CONF:3: a NUL byte: the file is not text" -- kab ls
 	# KAB_CONFIG names another file; one that is not there is no config
 	KAB_CONFIG=$TMP/none kab ls >/dev/null
 '

@@ -302,6 +302,38 @@ test_expect "a job the server cancels is a failed boot in LAVA's words" '
 	srv_stop
 '
 
+test_expect "every wait on a server ends: a log that never ends (?start= ignored), a cancel the server never obeys; one line each after [lava] grace" '
+	before=$(sql "SELECT count(*) FROM runs" 2>/dev/null || echo 0)
+	printf "[lava]\n\tgrace = 2\n" >$TMP/grace.conf
+	export KAB_CONFIG=$TMP/grace.conf KAB_LAVA_TOKEN=$TOKEN
+	srv_start endless
+	expect_error 1 "LAVA job 1 finished, but its log did not end: the server at $URL does not honour ?start=" -- \
+		timeout -s KILL 60 "$KAB" run --target lava:$URL $QUICK $JOB
+	srv_start stuck
+	"$KAB" run --target lava:$URL $QUICK $JOB >$TMP/o 2>$TMP/e &
+	pid=$!
+	for i in $(seq 300); do
+		grep -q "LAVA job 1:" $TMP/e && break
+		sleep 0.1
+	done
+	kill -INT $pid
+	rc=0
+	# a bound on the test, not on kab: kab ends long before
+	timeout 60 tail --pid=$pid -f /dev/null || kill -9 $pid
+	wait $pid || rc=$?
+	cat $TMP/e
+	[ $rc -ne 0 ]
+	grep -q "LAVA job 1: cancelled, but the server has not ended it after 2 s: cancel it there" $TMP/e
+	[ "$(cat $TMP/srv-stuck/cancels)" = 1 ]
+	# the stop is the user'"'"'s: the grace is the server'"'"'s alone
+	printf "[lava]\n\tgrace = inf\n" >$TMP/grace.conf
+	expect_error 2 "\[lava\] grace .inf. is not a number of seconds from 1 to 86400" -- \
+		"$KAB" run --target lava:$URL $QUICK $JOB
+	[ "$(sql "SELECT count(*) FROM runs WHERE status = \"ok\" AND id > $before" 2>/dev/null || echo 0)" = 0 ]
+	unset KAB_CONFIG KAB_LAVA_TOKEN
+	srv_stop
+'
+
 test_expect "kab ab --devices 2: both kernels on each device every round, the devices in parallel, each a block" '
 	srv_start ok devices
 	export KAB_LAVA_TOKEN=$TOKEN
