@@ -435,7 +435,13 @@ int runjob_lava_target(const char *target, bool dry_run,
 	}
 	if (!strcmp(l->url, "local"))
 		return 0;
-	l->token = env && *env ? env : cli_config_get("lava", "token");
+	/*
+	 * The token stays in kab: the children kab runs (git, make, QEMU,
+	 * a job's own commands) do not inherit it.
+	 */
+	l->token = env && *env ? xstrdup(env) :
+		   cli_config_get("lava", "token");
+	unsetenv("KAB_LAVA_TOKEN");
 	if (kab_lava_server_init(&srv, l->url, l->token, &err))
 		return cli_error(EXIT_USAGE, "%s", err.msg);
 	kab_lava_server_free(&srv);

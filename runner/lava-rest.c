@@ -9,6 +9,7 @@
  * the expected shape, strings cleaned where kept, sizes bounded.
  */
 #include <curl/curl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,22 @@ int kab_lava_server_init(struct kab_lava_server *s, const char *url,
 				   "lava:https://lava.example.org", url);
 	if (!kab_text_ok(url, 1024) || strpbrk(url, " \"'\\<>"))
 		return kab_err_set(err, "lava:%s: not a URL kab takes", url);
+	/*
+	 * A URL goes into errors, notes and every run's host facts: one
+	 * with a user's credentials (user:token@host, ?token=, #...) is
+	 * refused without printing it.
+	 */
+	{
+		const char *host = strstr(url, "://") + 3;
+		size_t hl = strcspn(host, "/");
+
+		if (memchr(host, '@', hl) || strpbrk(url, "?#") ||
+		    (token && *token && strstr(url, token)))
+			return kab_err_set(err, "the LAVA URL carries "
+					   "credentials or a query: give the "
+					   "server's bare URL, and the token "
+					   "in KAB_LAVA_TOKEN or [lava] token");
+	}
 	if (token && (!*token || !kab_text_ok(token, 512) ||
 		      strpbrk(token, " \t\r\n")))
 		return kab_err_set(err, "the LAVA token is not one: set the "
@@ -230,34 +247,69 @@ int kab_lava_check_device_type(const struct kab_lava_server *s,
 	return 0;
 }
 
-/* The name of tag id from the server's list of tags, or NULL. */
-static const char *tag_name(json_t *tags, json_int_t id)
-{
-	json_t *t;
-	size_t i;
+/* A tag of the lab: its name, and how many devices of the type carry it. */
+struct tag {
+	json_int_t id;
+	const char *name;
+	size_t users;
+};
 
-	json_array_foreach(json_object_get(tags, "results"), i, t)
-		if (json_integer_value(json_object_get(t, "id")) == id)
-			return json_string_value(json_object_get(t, "name"));
-	return NULL;
+static int tag_cmp(const void *a, const void *b)
+{
+	json_int_t x = ((const struct tag *)a)->id;
+	json_int_t y = ((const struct tag *)b)->id;
+
+	return (x > y) - (x < y);
 }
 
-/* How many devices of type carry tag id. */
-static size_t tag_users(json_t *devs, const char *type, json_int_t id)
+static struct tag *tag_find(struct tag *v, size_t nr, json_int_t id)
 {
-	json_t *d, *t;
+	struct tag key = { .id = id };
+
+	return nr ? bsearch(&key, v, nr, sizeof(*v), tag_cmp) : NULL;
+}
+
+/*
+ * The lab's tags sorted by id, each with its users among the devices of
+ * type: one pass over the tags and one over the devices, so that a lab
+ * of thousands of devices is read in n log n.
+ */
+static struct tag *tag_table(json_t *tags, json_t *devs, const char *type,
+			     size_t *nr)
+{
+	struct tag *v = NULL, *t;
+	json_t *e, *d;
 	size_t i, k, n = 0;
 
+	json_array_foreach(json_object_get(tags, "results"), i, e) {
+		if (!json_is_integer(json_object_get(e, "id")))
+			continue;
+		v = xrealloc(v, (n + 1) * sizeof(*v));
+		v[n].id = json_integer_value(json_object_get(e, "id"));
+		v[n].name = json_string_value(json_object_get(e, "name"));
+		v[n++].users = 0;
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), tag_cmp);
 	json_array_foreach(json_object_get(devs, "results"), i, d) {
 		if (!of_type(d, type))
 			continue;
-		json_array_foreach(json_object_get(d, "tags"), k, t)
-			if (json_integer_value(t) == id) {
-				n++;
-				break;
-			}
+		/* a device that lists a tag twice uses it once */
+		json_array_foreach(json_object_get(d, "tags"), k, e) {
+			size_t j;
+			bool again = false;
+
+			for (j = 0; j < k && !again; j++)
+				again = json_integer_value(json_array_get(
+					json_object_get(d, "tags"), j)) ==
+					json_integer_value(e);
+			t = tag_find(v, n, json_integer_value(e));
+			if (t && !again)
+				t->users++;
+		}
 	}
-	return n;
+	*nr = n;
+	return v;
 }
 
 int kab_lava_devices(const struct kab_lava_server *s, const char *type,
@@ -265,8 +317,9 @@ int kab_lava_devices(const struct kab_lava_server *s, const char *type,
 		     struct kab_err *err)
 {
 	json_t *devs = type_devices(s, type, err), *tags, *d, *t;
+	struct tag *tv;
 	long status;
-	size_t i, k;
+	size_t i, k, ntags;
 
 	*out = NULL;
 	*nr = 0;
@@ -278,6 +331,7 @@ int kab_lava_devices(const struct kab_lava_server *s, const char *type,
 		json_decref(devs);
 		return -1;
 	}
+	tv = tag_table(tags, devs, type, &ntags);
 	json_array_foreach(json_object_get(devs, "results"), i, d) {
 		const char *host = json_string_value(json_object_get(d,
 								"hostname"));
@@ -292,16 +346,18 @@ int kab_lava_devices(const struct kab_lava_server *s, const char *type,
 		snprintf(v->name, sizeof(v->name), "%s", host);
 		/* a tag no other device of the type has pins a job to it */
 		json_array_foreach(json_object_get(d, "tags"), k, t) {
-			const char *name = tag_name(tags,
-						    json_integer_value(t));
+			struct tag *g = tag_find(tv, ntags,
+						 json_integer_value(t));
 
-			if (name && kab_name_ok(name, sizeof(v->tag) - 1) &&
-			    tag_users(devs, type, json_integer_value(t)) == 1) {
-				snprintf(v->tag, sizeof(v->tag), "%s", name);
+			if (g && g->name &&
+			    kab_name_ok(g->name, sizeof(v->tag) - 1) &&
+			    g->users == 1) {
+				snprintf(v->tag, sizeof(v->tag), "%s", g->name);
 				break;
 			}
 		}
 	}
+	free(tv);
 	json_decref(tags);
 	json_decref(devs);
 	return 0;
@@ -322,8 +378,16 @@ int kab_lava_submit(const struct kab_lava_server *s, const char *yaml,
 	j = json_loadb(a.body.buf ? a.body.buf : "", a.body.len, 0, NULL);
 	ids = json_object_get(j, "job_ids");
 	if (status == 201 && json_is_integer(json_array_get(ids, 0))) {
-		*id = (long)json_integer_value(json_array_get(ids, 0));
-		rc = 0;
+		json_int_t v = json_integer_value(json_array_get(ids, 0));
+
+		if (v > 0 && v <= LONG_MAX) {
+			*id = (long)v;
+			rc = 0;
+		} else {
+			kab_err_set(err, "LAVA at %s answered job id %lld, "
+				    "which is no job's: check the server",
+				    s->url, (long long)v);
+		}
 	} else if (status == 400) {
 		char *why = kab_text_clean(json_is_string(json_object_get(j,
 				"message")) ? json_string_value(

@@ -334,6 +334,23 @@ test_expect "every wait on a server ends: a log that never ends (?start= ignored
 	srv_stop
 '
 
+test_expect "a URL with credentials in it is refused without printing them; a job id no job has is an error" '
+	before=$(sql "SELECT count(*) FROM runs" 2>/dev/null || echo 0)
+	srv_start badid
+	host=${URL#http://}
+	for u in "http://me:$TOKEN@$host" "${URL}?token=$TOKEN" "${URL}api/v0.2/#$TOKEN" "${URL}$TOKEN/"; do
+		KAB_LAVA_TOKEN=$TOKEN expect_error 2 "the LAVA URL carries credentials or a query: give the server.s bare URL" -- \
+			"$KAB" run --target "lava:$u" $QUICK $JOB
+		not grep -q "$TOKEN" $TMP/stderr
+	done
+	# nothing was asked of the server
+	test ! -s $TMP/srv-badid/requests
+	KAB_LAVA_TOKEN=$TOKEN expect_error 1 "LAVA at $URL answered job id -5, which is no job.s: check the server" -- \
+		"$KAB" run --target lava:$URL $QUICK $JOB
+	[ "$(sql "SELECT count(*) FROM runs" 2>/dev/null || echo 0)" = "$before" ]
+	srv_stop
+'
+
 test_expect "kab ab --devices 2: both kernels on each device every round, the devices in parallel, each a block" '
 	srv_start ok devices
 	export KAB_LAVA_TOKEN=$TOKEN
