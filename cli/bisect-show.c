@@ -48,21 +48,18 @@ static int stored_opts(struct kab_db *db, long long id, struct bisect_opts *o,
 	struct kab_bisect_row r;
 	struct kab_err err;
 	int rc = EXIT_USAGE;
-	size_t i;
 
 	memset(o, 0, sizeof(*o));
 	*args = NULL;
 	if (kab_db_bisect_get(db, id, &r, &err))
 		return EXIT_USAGE;
 	*args = json_loads(r.argv, 0, NULL);
-	if (json_is_array(*args)) {
-		char **v = xcalloc(json_array_size(*args) + 2, sizeof(*v));
-		json_t *a;
+	{
+		int n;
+		char **v = cli_stored_argv(*args, "bisect", "bisect", id, &n);
 
-		v[0] = "bisect";
-		json_array_foreach(*args, i, a)
-			v[i + 1] = (char *)json_string_value(a);
-		rc = bisect_parse((int)json_array_size(*args) + 1, v, false, o);
+		if (v)
+			rc = bisect_parse(n, v, false, o);
 		free(v);
 	}
 	kab_bisect_row_free(&r);
@@ -101,9 +98,10 @@ int bisect_show(struct kab_db *db, long long id)
 		free(tree);
 		return cli_error(EXIT_USAGE, "%s", err.msg);
 	}
-	printf("bisect %lld: %s, %s %.12s, %s %.12s: %s\n", id, h.r.metric,
-	       o.term_old ? o.term_old : "good", h.r.good,
-	       o.term_new ? o.term_new : "bad", h.r.bad, h.r.status);
+	printf("bisect %lld: %s, %s %.12s, %s %.12s: %s\n", id,
+	       cli_vis(h.r.metric), cli_vis(o.term_old ? o.term_old : "good"),
+	       cli_vis(h.r.good), cli_vis(o.term_new ? o.term_new : "bad"),
+	       cli_vis(h.r.bad), cli_vis(h.r.status));
 	if (h.r.message) {
 		fputs("  ", stdout);
 		fput_visible(stdout, h.r.message);
@@ -113,12 +111,12 @@ int bisect_show(struct kab_db *db, long long id)
 		for (i = 0; i < l->nr && strcmp(l->v[i].commit,
 						 h.r.first_bad); i++)
 			;
-		printf("\n%s is the first %s commit\n", h.r.first_bad,
-		       o.term_new ? o.term_new : "bad");
+		printf("\n%s is the first %s commit\n", cli_vis(h.r.first_bad),
+		       cli_vis(o.term_new ? o.term_new : "bad"));
 		if (i < l->nr && l->v[i].subject)
-			printf("    %s\n", l->v[i].subject);
+			printf("    %s\n", cli_vis(l->v[i].subject));
 		if (h.r.verified)
-			printf("%s\n", h.r.verified);
+			printf("%s\n", cli_vis(h.r.verified));
 		printf("\n");
 		print_table(db, l, tree, h.r.first_bad);
 	}
@@ -130,9 +128,10 @@ int bisect_show(struct kab_db *db, long long id)
 
 		if (!isnan(l->v[i].median))
 			snprintf(med, sizeof(med), "%.6g", l->v[i].median);
-		printf("  %.12s  %-5s %12s  %-5d %s\n", l->v[i].commit,
-		       l->v[i].verdict, med, l->v[i].n,
-		       l->v[i].subject ? l->v[i].subject : "");
+		printf("  %.12s  %-5s %12s  %-5d %s\n",
+		       cli_vis(l->v[i].commit), cli_vis(l->v[i].verdict), med,
+		       l->v[i].n, l->v[i].subject ?
+		       cli_vis(l->v[i].subject) : "");
 	}
 	pts = bisect_trend_points(db, &h, &k);
 	if (k) {

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "../common/common.h"
 #include "../db/db.h"
 
@@ -112,9 +114,24 @@ int cli_load_jobs(const char *path, const struct kab_jobsel *sel,
 		  struct kab_joblist *out);
 /* kab run --list-jobs: each job by name and file, then the job path. */
 void cli_list_jobs(FILE *out);
-/* Open the database named by --db, $KAB_DB or the default. */
+/*
+ * Stored text made visible for one printf (terminal escapes and
+ * control characters shown, not obeyed); valid for 16 more calls.
+ */
+const char *cli_vis(const char *s);
+/* "kab [--db PATH] CMD --resume ID", --db when it is not the default. */
+char *cli_resume_hint(const char *db_path, const char *cmd, long long id);
+/*
+ * A stored argument list (an A/B's, a bisect's): a JSON array of
+ * printable strings, else NULL with one line printed.  argv[0] is cmd;
+ * room for 3 more; the strings are the array's.
+ */
+char **cli_stored_argv(const json_t *args, const char *cmd, const char *what,
+		       long long id, int *argc);
+
 /* A writer waits for another's lock while not stopped, saying so. */
 void cli_db_patient(struct kab_db *db);
+/* Open the database named by --db, $KAB_DB or the default. */
 int cli_open_db(struct cli *cli, const char *opt_db, enum kab_db_mode mode,
 		struct kab_db **db);
 /*

@@ -209,16 +209,20 @@ static int lava_devices(const struct kab_lava_opts *l, int n,
 	return 0;
 }
 
-/* kab ab --resume ID [--db PATH]: the same A/B, from where it stopped. */
+/*
+ * kab ab --resume ID [--db PATH]: the same A/B, from where it stopped.
+ * Only one started in this database: a merged A/B's arguments are
+ * another database's (its LAVA URL, its trees), never run here.
+ */
 int cmd_ab(struct cli *cli, int argc, char **argv)
 {
 	const char *db_opt = NULL;
 	long long resume = 0;
+	struct kab_db_ab row;
 	struct kab_db *db;
 	struct kab_err err;
-	json_t *args, *a;
+	json_t *args;
 	char **v;
-	size_t i;
 	int k, rc;
 
 	for (k = 1; k < argc; k++) {
@@ -233,24 +237,30 @@ int cmd_ab(struct cli *cli, int argc, char **argv)
 		return cli_error(EXIT_USAGE, "--resume: give the A/B's number");
 	if (cli_open_db(cli, db_opt, KAB_DB_READ, &db))
 		return EXIT_RUN;
-	a = NULL;
-	{
-		char *s = kab_db_ab_argv(db, resume, &err);
-
-		kab_db_close(db);
-		if (!s)
-			return cli_error(EXIT_USAGE, "%s", err.msg);
-		args = json_loads(s, 0, NULL);
-		free(s);
+	rc = kab_db_ab_get(db, resume, &row, &err);
+	kab_db_close(db);
+	if (rc)
+		return cli_error(EXIT_USAGE, "%s", err.msg);
+	if (row.merged_from) {
+		rc = cli_error(EXIT_USAGE, "A/B %lld came from %s (kab merge): "
+			       "kab resumes only the A/Bs started in this "
+			       "database; resume it where it started", resume,
+			       row.merged_from);
+		kab_db_ab_release(&row);
+		return rc;
 	}
-	if (!json_is_array(args))
-		return cli_error(EXIT_RUN, "A/B %lld's arguments are damaged",
-				 resume);
-	v = xcalloc(json_array_size(args) + 4, sizeof(*v));
-	v[0] = "ab";
-	json_array_foreach(args, i, a)
-		v[i + 1] = (char *)json_string_value(a);
-	k = (int)json_array_size(args) + 1;
+	if (!strcmp(row.status, "done")) {
+		kab_db_ab_release(&row);
+		cli_note("A/B %lld is finished: nothing to resume", resume);
+		return EXIT_OK;
+	}
+	args = json_loads(row.argv, 0, NULL);
+	kab_db_ab_release(&row);
+	v = cli_stored_argv(args, "ab", "A/B", resume, &k);
+	if (!v) {
+		json_decref(args);
+		return EXIT_RUN;
+	}
 	if (db_opt) {
 		v[k++] = "--db";
 		v[k++] = (char *)db_opt;
@@ -314,7 +324,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 	struct sigaction sa = { .sa_handler = runjob_on_signal };
 	const char *job_path = NULL, *db_opt = NULL, *order = "alternate";
 	char **sets = NULL, **only = NULL, *agent = NULL, *def = NULL;
-	char *cache = NULL, *end;
+	char *cache = NULL, *end, *hint = NULL;
 	struct kab_db *db = NULL;
 	char *labels[2] = { NULL, NULL };
 	int nr_sets = 0, nr_only = 0, boots = 3, opt, i, k, rc = EXIT_OK;
@@ -692,9 +702,9 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		}
 		free(s);
 	}
-	fprintf(stderr, "kab: A/B %lld%s (if it stops: kab ab --resume %lld)\n",
-		(long long)ab.id, resume ? ", resumed" : "",
-		(long long)ab.id);
+	hint = cli_resume_hint(kab_db_path(db), "ab", (long long)ab.id);
+	fprintf(stderr, "kab: A/B %lld%s (if it stops: %s)\n",
+		(long long)ab.id, resume ? ", resumed" : "", hint);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	agent = kab_drv_agent_path();
@@ -755,8 +765,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 	if (kab_stop_requested)
 		rc = cli_error(runjob_stop_code(EXIT_RUN), "interrupted: boots "
 			       "not started were skipped; what was stored is "
-			       "kept in %s (kab ab --resume %lld)",
-			       kab_db_path(db), (long long)ab.id);
+			       "kept in %s (%s)", kab_db_path(db), hint);
 	if (!ab.fatal && !kab_stop_requested)
 		kab_db_ab_finish(db, ab.id, "done", &err);
 	if (!ab.fatal && !kab_stop_requested &&
@@ -788,6 +797,7 @@ out:
 	free(agent);
 	free(def);
 	free(cache);
+	free(hint);
 	free(plugin);
 	kab_ssh_free(&ssh);
 	free(devices);

@@ -434,18 +434,20 @@ static char *run_git_bisect(struct bisect_ctx *b, struct kab_db *db,
 		first = xasprintf("%.40s", r);
 	} else if (log.buf && strstr(log.buf, "# only skipped commits left")) {
 		size_t noisy = count_noise_skips(db, id);
+		char *hint = cli_resume_hint(kab_db_path(db), "bisect", id);
 
 		/* a busy host can leave a commit between the endpoints */
 		*why = noisy ?
 		       xasprintf("only skipped commits are left: the first "
 				 "bad commit is one of those git bisect "
 				 "listed above; %zu of them resembled neither "
-				 "endpoint, which a busy host can cause: kab "
-				 "bisect --resume %lld measures %s again", noisy,
-				 id, noisy > 1 ? "those" : "it") :
+				 "endpoint, which a busy host can cause: %s "
+				 "measures %s again", noisy, hint,
+				 noisy > 1 ? "those" : "it") :
 		       xstrdup("only skipped commits are left: the first bad "
 			       "commit is one of those git bisect listed "
 			       "above");
+		free(hint);
 	} else {
 		*why = xasprintf("git bisect run stopped (exit %d) without a "
 				 "first %s commit", rc, o->term_new);
@@ -540,10 +542,11 @@ static int list_bisects(struct kab_db *db)
 
 		if (kab_db_bisect_get(db, id, &r, &err))
 			break;
-		printf("%lld  %-9s %s  %s..%s  %s%s%.12s\n", id, r.status,
-		       r.created_at, r.good, r.bad, r.metric,
+		printf("%lld  %-9s %s  %s..%s  %s%s%.12s\n", id,
+		       cli_vis(r.status), cli_vis(r.created_at),
+		       cli_vis(r.good), cli_vis(r.bad), cli_vis(r.metric),
 		       r.first_bad ? "  first bad " : "",
-		       r.first_bad ? r.first_bad : "");
+		       r.first_bad ? cli_vis(r.first_bad) : "");
 		kab_bisect_row_free(&r);
 		shown++;
 	}
@@ -559,6 +562,7 @@ static int bisect_run(struct kab_db *db, const struct bisect_opts *o,
 	struct bisect_ctx b;
 	struct kab_err err;
 	char *good = NULL, *bad = NULL, *why = NULL, *first = NULL;
+	char *hint = NULL;
 	int rc = EXIT_RUN, lock = -1;
 
 	if (kab_db_bisect_get(db, id, &row, &err))
@@ -583,10 +587,12 @@ static int bisect_run(struct kab_db *db, const struct bisect_opts *o,
 		cli_error(EXIT_RUN, "%s", err.msg);
 		goto out_ctx;
 	}
+	hint = cli_resume_hint(kab_db_path(db), "bisect", id);
 	if (cli_progress())
 		fprintf(stderr, "kab: bisect %lld of %s between %s %.12s and "
-			"%s %.12s (if it stops: kab bisect --resume %lld)\n",
-			id, o->metric, o->term_old, good, o->term_new, bad, id);
+			"%s %.12s (if it stops: %s)\n",
+			id, o->metric, o->term_old, good, o->term_new, bad,
+			hint);
 	if (endpoints(&b, db, id, good, bad, &row))
 		goto out_ctx;
 	if (!really_differs(db, o, &row, &why)) {
@@ -611,8 +617,7 @@ static int bisect_run(struct kab_db *db, const struct bisect_opts *o,
 	verify(&b, db, id, first, &row);
 	if (kab_stop_requested) {
 		cli_error(EXIT_RUN, "bisect %lld: stopped while checking %.12s "
-			  "against its parent: kab bisect --resume %lld goes "
-			  "on", id, first, id);
+			  "against its parent: %s goes on", id, first, hint);
 		goto out_ctx;
 	}
 	kab_db_bisect_finish(db, id, "done", first, NULL, &err);
@@ -629,6 +634,7 @@ out_row:
 	free(bad);
 	free(why);
 	free(first);
+	free(hint);
 	return rc;
 }
 
@@ -670,20 +676,19 @@ int cmd_bisect(struct cli *cli, int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	if (o.resume) {
 		char **v;
-		json_t *a;
-		size_t i;
+		int n;
 
 		if (kab_db_bisect_get(db, o.resume, &row, &err)) {
 			rc = cli_error(EXIT_USAGE, "%s", err.msg);
 			goto out;
 		}
 		args = json_loads(row.argv, 0, NULL);
-		v = xcalloc(json_array_size(args) + 2, sizeof(*v));
-		v[0] = "bisect";
-		json_array_foreach(args, i, a)
-			v[i + 1] = (char *)json_string_value(a);
-		rc = bisect_parse((int)json_array_size(args) + 1, v, false,
-				  &stored);
+		v = cli_stored_argv(args, "bisect", "bisect", o.resume, &n);
+		if (!v) {
+			rc = EXIT_RUN;
+			goto out;
+		}
+		rc = bisect_parse(n, v, false, &stored);
 		free(v);
 		if (rc) {
 			rc = EXIT_RUN;

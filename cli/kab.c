@@ -307,6 +307,70 @@ void cli_db_patient(struct kab_db *db)
 	kab_db_set_patience(db, -1, &kab_stop_requested, lock_note, NULL);
 }
 
+const char *cli_vis(const char *s)
+{
+	static char *ring[16];
+	static unsigned int next;
+	struct strbuf sb = STRBUF_INIT;
+	char **slot = &ring[next++ % ARRAY_SIZE(ring)];
+
+	if (!s)
+		return NULL;
+	strbuf_add_visible(&sb, s, strlen(s));
+	free(*slot);
+	*slot = strbuf_detach(&sb);
+	return *slot;
+}
+
+char *cli_resume_hint(const char *db_path, const char *cmd, long long id)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *dflt = kab_db_default_path();
+
+	strbuf_addstr(&sb, "kab ");
+	if (strcmp(db_path, dflt)) {
+		strbuf_addstr(&sb, "--db ");
+		strbuf_add_shell_word(&sb, db_path);
+		strbuf_addstr(&sb, " ");
+	}
+	strbuf_addf(&sb, "%s --resume %lld", cmd, id);
+	free(dflt);
+	return strbuf_detach(&sb);
+}
+
+/*
+ * A stored argument list (an A/B's, a bisect's): a JSON array of
+ * printable strings, else NULL with one line printed.  *argc counts
+ * cmd, argv[0]; the strings are the array's.
+ */
+char **cli_stored_argv(const json_t *args, const char *cmd, const char *what,
+		       long long id, int *argc)
+{
+	const json_t *a;
+	char **v;
+	size_t i;
+
+	if (!json_is_array(args)) {
+		cli_error(EXIT_RUN, "%s %lld's stored arguments are damaged "
+			  "(not a list): start it again", what, id);
+		return NULL;
+	}
+	json_array_foreach(args, i, a)
+		if (!json_is_string(a) ||
+		    !kab_text_ok(json_string_value(a), 4096)) {
+			cli_error(EXIT_RUN, "%s %lld's stored arguments are "
+				  "damaged (argument %zu is not text): start "
+				  "it again", what, id, i + 1);
+			return NULL;
+		}
+	v = xcalloc(json_array_size(args) + 4, sizeof(*v));
+	v[0] = (char *)cmd;
+	json_array_foreach(args, i, a)
+		v[i + 1] = (char *)json_string_value(a);
+	*argc = (int)json_array_size(args) + 1;
+	return v;
+}
+
 int cli_open_db(struct cli *cli, const char *opt_db, enum kab_db_mode mode,
 		struct kab_db **db)
 {

@@ -4,6 +4,7 @@
  * compressed: a console is the evidence when a kernel fails.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <zlib.h>
 
 #include "internal.h"
@@ -127,25 +128,44 @@ int kab_db_ab_create(struct kab_db *db, const char *argv_json, int64_t *id,
 	return 0;
 }
 
-char *kab_db_ab_argv(struct kab_db *db, int64_t id, struct kab_err *err)
+static char *column_dup(sqlite3_stmt *st, int i)
+{
+	const char *t = (const char *)sqlite3_column_text(st, i);
+
+	return t ? xstrdup(t) : NULL;
+}
+
+int kab_db_ab_get(struct kab_db *db, int64_t id, struct kab_db_ab *out,
+		  struct kab_err *err)
 {
 	sqlite3_stmt *st;
-	char *out = NULL;
+	int rc = -1;
 
-	if (sqlite3_prepare_v2(db->h, "SELECT argv FROM abs WHERE id = ?", -1,
-			       &st, NULL)) {
-		db_fail(db, err, "reading the A/B");
-		return NULL;
-	}
+	memset(out, 0, sizeof(*out));
+	if (sqlite3_prepare_v2(db->h, "SELECT argv, status, merged_from FROM "
+			       "abs WHERE id = ?", -1, &st, NULL))
+		return db_fail(db, err, "reading the A/B");
 	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		out = xstrdup((const char *)sqlite3_column_text(st, 0));
-	else
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		out->argv = column_dup(st, 0);
+		out->status = column_dup(st, 1);
+		out->merged_from = column_dup(st, 2);
+		rc = 0;
+	} else {
 		kab_err_set(err, "no A/B %lld in %s: the number is the one "
 			    "kab ab printed when it started", (long long)id,
 			    db->path);
+	}
 	sqlite3_finalize(st);
-	return out;
+	return rc;
+}
+
+void kab_db_ab_release(struct kab_db_ab *ab)
+{
+	free(ab->argv);
+	free(ab->status);
+	free(ab->merged_from);
+	memset(ab, 0, sizeof(*ab));
 }
 
 int kab_db_ab_finish(struct kab_db *db, int64_t id, const char *status,

@@ -16,7 +16,7 @@
 
 #include "../common/common.h"
 
-#define KAB_DB_SCHEMA_VERSION 11
+#define KAB_DB_SCHEMA_VERSION 12
 /* the largest layout seed a run stores (runner.h's KAB_LAYOUT_SEED_MAX) */
 #define KAB_SEED_MAX 4294967295ULL
 
@@ -236,7 +236,15 @@ char *kab_db_boot_console(struct kab_db *db, int64_t boot_id, size_t *len,
 /* kab ab: its arguments, kept so that --resume can continue it. */
 int kab_db_ab_create(struct kab_db *db, const char *argv_json, int64_t *id,
 		     struct kab_err *err);
-char *kab_db_ab_argv(struct kab_db *db, int64_t id, struct kab_err *err);
+/* A stored A/B: what --resume needs to know of it (free with _release). */
+struct kab_db_ab {
+	char *argv;		/* JSON array, the command's arguments */
+	char *status;		/* running, done, ... */
+	char *merged_from;	/* the database kab merge copied it from */
+};
+int kab_db_ab_get(struct kab_db *db, int64_t id, struct kab_db_ab *out,
+		  struct kab_err *err);
+void kab_db_ab_release(struct kab_db_ab *ab);
 int kab_db_ab_finish(struct kab_db *db, int64_t id, const char *status,
 		     struct kab_err *err);
 /* Is boot seq of A/B id done (any outcome but interrupted)? */

@@ -279,6 +279,7 @@ static const struct text_col {
 	{ "abs", "argv", 65536, false, "A/B" },
 	{ "abs", "created_at", 64, false, "A/B" },
 	{ "abs", "status", 64, false, "A/B" },
+	{ "abs", "merged_from", 4096, false, "A/B" },
 	{ "builds", "status", 64, false, "build" },
 	{ "builds", "cache_key", 255, false, "build" },
 	{ "builds", "tree", 4096, false, "build" },
@@ -399,11 +400,16 @@ static int merge_attached(struct kab_db *db, const char *path,
 		    "(SELECT old FROM temp.run_map)", err))
 		return -1;
 	{
-		static const char *const none[] = { NULL };
+		/* an A/B merged is one this database never resumes */
+		char *from = sqlite3_mprintf("coalesce(s.merged_from, %Q)",
+					     path);
+		const char *const merged[] = { "merged_from", from, NULL };
 
 		if (sqlite3_prepare_v2(db->h, "SELECT old FROM temp.ab_map", -1,
-				       &q, NULL))
+				       &q, NULL)) {
+			sqlite3_free(from);
 			return db_fail(db, err, "merging");
+		}
 		while (sqlite3_step(q) == SQLITE_ROW) {
 			char *rest = xasprintf("FROM src.abs s WHERE s.id = "
 					       "%lld", (long long)
@@ -412,17 +418,19 @@ static int merge_attached(struct kab_db *db, const char *path,
 					      "last_insert_rowid() WHERE old = "
 					      "%lld", (long long)
 					      sqlite3_column_int64(q, 0));
-			int rc = copy(db, "abs", none, rest, NULL, err) ||
+			int rc = copy(db, "abs", merged, rest, NULL, err) ||
 				 db_exec(db, set, err);
 
 			free(rest);
 			free(set);
 			if (rc) {
 				sqlite3_finalize(q);
+				sqlite3_free(from);
 				return -1;
 			}
 		}
 		sqlite3_finalize(q);
+		sqlite3_free(from);
 	}
 	if (db_exec(db, "INSERT INTO main.samples SELECT m.new, s.iteration, "
 		    "s.metric, s.value FROM src.samples s JOIN temp.run_map m "

@@ -226,6 +226,12 @@ static const char *const migrations[] = {
 	 */
 	("ALTER TABLE runs ADD COLUMN seed INTEGER CHECK (seed IS NULL OR "
 	 "(typeof(seed) = 'integer' AND seed BETWEEN 1 AND 4294967295));"),
+
+	/*
+	 * 11 -> 12: the database an A/B was merged from (NULL: started
+	 * here); kab resumes only its own.
+	 */
+	"ALTER TABLE abs ADD COLUMN merged_from TEXT;",
 };
 
 char *kab_db_default_path(void)

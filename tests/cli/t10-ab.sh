@@ -153,7 +153,8 @@ test_expect "kab killed mid-A/B: finished boots kept, --resume does the rest" '
 	gone_pids "$tree" 5
 	# and leaves no console log behind: it never had a name
 	[ "$(ls /tmp | grep -c "^kab-console\." || true)" -le "$logs" ]
-	grep -q "kab ab --resume 1" $TMP/e1
+	# the hint names the database: pasted, it resumes this A/B
+	grep -q "(if it stops: kab --db $TMP/resume.db ab --resume 1)" $TMP/e1
 	done_before=$(sqlite3 $TMP/resume.db "SELECT count(*) FROM boots WHERE outcome = '"'"'ok'"'"'")
 	test "$done_before" -ge 2
 	kab --db $TMP/resume.db ab --resume 1 >$TMP/o2 2>$TMP/e2

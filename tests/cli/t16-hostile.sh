@@ -390,6 +390,35 @@ c.execute(\"COMMIT\")" $TMP/$db.db $TMP/held.$db &
 	test "$(sqlite3 $TMP/lock11.db "SELECT count(*) FROM runs")" = "$(sqlite3 $TMP/lock.db "SELECT count(*) FROM runs")"
 '
 
+test_expect "stored arguments and text are untrusted: a merged A/B is not resumed, a damaged list is an error, escapes are shown" '
+	rm -f $TMP/src.db $TMP/dst.db
+	kab --db $TMP/src.db import $TMP/good.json >/dev/null
+	# an A/B of another database, whose stored command names a LAVA
+	# server that would get the token of whoever resumes it here
+	sqlite3 $TMP/src.db "INSERT INTO abs (argv, created_at) VALUES (json_array(\"--target\", \"lava:http://127.0.0.1:9/\", \"--a\", \"/k\", \"--b\", \"/k\"), \"2026-12-01T00:00:00Z\"); INSERT INTO boots (run_id, kernel_label, outcome, started_at, ab_id, ab_seq) VALUES (1, \"base\", \"ok\", \"2026-12-01T00:00:00Z\", 1, 1)"
+	kab merge $TMP/dst.db $TMP/src.db >/dev/null
+	KAB_LAVA_TOKEN=secret expect_error 2 "A/B 1 came from $TMP/src.db (kab merge): kab resumes only the A/Bs started in this database" -- \
+		kab --db $TMP/dst.db ab --resume 1
+	# the source still resumes its own (here: a usage error of its own)
+	sqlite3 $TMP/src.db "UPDATE abs SET argv = json_array(\"--boots\", 7, \"--a\", \"/k\")"
+	expect_error 1 "A/B 1.s stored arguments are damaged (argument 2 is not text): start it again" -- \
+		kab --db $TMP/src.db ab --resume 1
+	sqlite3 $TMP/src.db "UPDATE abs SET status = \"done\""
+	kab --db $TMP/src.db ab --resume 1 >$TMP/o 2>$TMP/e
+	grep -q "A/B 1 is finished: nothing to resume" $TMP/e
+	test ! -s $TMP/o
+	# a bisect: a damaged list, and text with a terminal'"'"'s escapes
+	sqlite3 $TMP/src.db "INSERT INTO bisects (argv, metric, good, bad, status, first_bad, message, created_at) VALUES (json_array(\"--tree\", json_object(\"x\", 1)), \"m\", \"aaaa\", \"bbbb\", \"running\", NULL, NULL, \"2026\"); INSERT INTO bisects (argv, metric, good, bad, status, first_bad, message, created_at) VALUES (\"[]\", \"ops\" || char(27) || \"[2J\", \"aaaa\", \"bbbb\", \"done\" || char(10) || \"culprit verified\", \"cccc\", NULL, \"2026\")"
+	expect_error 1 "bisect 1.s stored arguments are damaged (argument 2 is not text)" -- \
+		kab --db $TMP/src.db bisect --resume 1
+	kab --db $TMP/src.db bisect --list >$TMP/o
+	kab --db $TMP/src.db bisect --show 2 >>$TMP/o 2>&1 || true
+	cat $TMP/o
+	not grep -q "$(printf "\033")" $TMP/o
+	grep -q "ops\\\\x1b\[2J" $TMP/o
+	not grep -q "^culprit verified" $TMP/o
+'
+
 test_expect "ten concurrent merges into one database lose nothing" '
 	# ten cell databases of one run each, merged at once into one
 	for i in $(seq 1 10); do
