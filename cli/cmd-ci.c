@@ -202,10 +202,12 @@ static int gate(struct cli *cli, int argc, char **argv)
 			break;
 		case 't':
 			o.g.threshold = strtod(optarg, &end);
-			if (end == optarg || *end || !(o.g.threshold >= 0))
+			/* inf would let every change pass */
+			if (end == optarg || *end || !(o.g.threshold >= 0) ||
+			    !(o.g.threshold <= 1e6))
 				return cli_error(EXIT_USAGE, "--threshold '%s': "
-						 "give a percentage, e.g. 5",
-						 optarg);
+						 "give a percentage from 0 to "
+						 "1000000, e.g. 5", optarg);
 			break;
 		case 'A':
 			o.g.allow_inconclusive = true;

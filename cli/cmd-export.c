@@ -26,7 +26,12 @@ static int csv_sample(void *arg, int it, const char *metric, double value)
 	fput_csv_field(c->out, c->r->kernel.label);
 	fprintf(c->out, ",%d,", it);
 	fput_csv_field(c->out, metric);
-	fprintf(c->out, ",%s\n", num);
+	fprintf(c->out, ",%s,", num);
+	fput_csv_field(c->out, c->r->clock ? c->r->clock : "wall");
+	if (c->r->seed)
+		fprintf(c->out, ",%lld\n", (long long)c->r->seed);
+	else
+		fputs(",\n", c->out);
 	return 0;
 }
 
@@ -144,8 +149,10 @@ static void export_usage(FILE *f)
 		"\n"
 		"  --format csv|json   csv (default): one row per sample: "
 		"run,kernel_label,\n"
-		"                      iteration,metric,value; json: each run "
-		"whole, with\n"
+		"                      iteration,metric,value,clock,seed (what "
+		"timed the run,\n"
+		"                      its layout seed); json: each run whole, "
+		"with\n"
 		"                      kernel, job parameters, host facts and "
 		"the profile's\n"
 		"                      call stacks ('kab import' reads it back "
@@ -243,7 +250,8 @@ int cmd_export(struct cli *cli, int argc, char **argv)
 		goto out;
 	}
 	if (!strcmp(format, "csv"))
-		fprintf(out, "run,kernel_label,iteration,metric,value\n");
+		fprintf(out, "run,kernel_label,iteration,metric,value,clock,"
+			"seed\n");
 	else
 		runs = json_array();
 	for (i = 0; i < ids.nr; i++) {

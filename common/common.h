@@ -207,4 +207,20 @@ int kab_edit_distance(const char *a, const char *b);
 const char *kab_nearest(const char *word, const char *const *names,
 			size_t nr);
 
+/*
+ * Scratch files and directories: $TMPDIR, else /tmp; a template
+ * "DIR/PREFIX.PID.XXXXXX" for mkstemp or mkdtemp (malloc'd); and the
+ * sweep, before making one, of those a killed kab of this user left
+ * (their pid gone): how many it removed.
+ */
+const char *scratch_dir(void);
+char *scratch_template(const char *prefix);
+size_t scratch_sweep(const char *prefix);
+/*
+ * The scratch database db (and SQLite's files beside it) is removed if
+ * SIGINT or SIGTERM ends kab while their action is the default; NULL:
+ * no longer.
+ */
+void scratch_remove_at_signal(const char *db);
+
 #endif /* KAB_COMMON_H */

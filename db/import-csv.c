@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * import-csv.c - samples from anywhere, as the CSV that kab export
- * --format csv writes (run,kernel_label,iteration,metric,value, RFC
- * 4180 quoting), into runs.
+ * --format csv writes (run,kernel_label,iteration,metric,value,clock,
+ * seed, RFC 4180 quoting; the first five alone from elsewhere: wall
+ * clock, no seed), into runs.
  *
  * The whole file is read and checked before anything is stored; then
  * each run goes in as an imported JSON run would (kab_db_import_run,
@@ -18,6 +19,7 @@
 #include "internal.h"
 
 #define CSV_HEADER "run,kernel_label,iteration,metric,value"
+#define CSV_HEADER7 CSV_HEADER ",clock,seed"
 
 /*
  * The fields of the record at *pos (at most nf, each at most 4096
@@ -103,6 +105,30 @@ static bool parse_int(const char *s, long long lo, long long hi,
 	return !*end && *out >= lo && *out <= hi;
 }
 
+/*
+ * A run's clock and seed fields: the clock empty, wall or icount:N (the
+ * import's own check says more), the seed empty or 1 to 2^32-1.
+ */
+static int run_clock_ok(const char *clock, const char *seed,
+			struct kab_err *err)
+{
+	long long v;
+
+	if (*clock && strcmp(clock, "wall") &&
+	    (strncmp(clock, "icount:", 7) || !clock[7] ||
+	     strspn(clock + 7, "0123456789") != strlen(clock + 7) ||
+	     strlen(clock) > 16)) {
+		bad_field(err, "clock", clock, "is not wall or icount:N");
+		return -1;
+	}
+	if (*seed && !parse_int(seed, 1, 4294967295LL, &v)) {
+		bad_field(err, "seed", seed,
+			  "is not a layout seed from 1 to 4294967295");
+		return -1;
+	}
+	return 0;
+}
+
 /* A uuid for run id of the file: its bytes and the id, hashed. */
 static void run_uuid(const char *text, size_t len, long long id,
 		     char out[37])
@@ -149,16 +175,19 @@ int kab_db_import_csv(struct kab_db *db, const char *text, size_t len,
 {
 	json_t *runs = json_object(), *order = json_array(), *run, *v;
 	size_t pos = 0, i;
-	char *f[5], now[32];
+	char *f[7], now[32];
 	const char *key;
-	int n, line = 1, ret = -1;
+	int n, nf, line = 1, ret = -1;
 
 	iso8601_utc(now_wall(), now, sizeof(now));
-	n = csv_record(text, len, &pos, f, 5, err);
+	n = csv_record(text, len, &pos, f, 7, err);
 	if (n < 0)
 		goto bad_line;
+	nf = n;
 	{
-		bool ok = n == 5 && !strcmp(f[0], "run") &&
+		bool ok = (n == 5 || (n == 7 && !strcmp(f[5], "clock") &&
+				      !strcmp(f[6], "seed"))) &&
+			  !strcmp(f[0], "run") &&
 			  !strcmp(f[1], "kernel_label") &&
 			  !strcmp(f[2], "iteration") &&
 			  !strcmp(f[3], "metric") && !strcmp(f[4], "value");
@@ -167,8 +196,9 @@ int kab_db_import_csv(struct kab_db *db, const char *text, size_t len,
 			free(f[--n]);
 		if (!ok) {
 			kab_err_set(err, "%s:1: not kab's CSV: the first line "
-				    "must be " CSV_HEADER " (as kab export "
-				    "--format csv writes)", where);
+				    "must be " CSV_HEADER7 " (as kab export "
+				    "--format csv writes), or its first five",
+				    where);
 			ret = 1;
 			goto out;
 		}
@@ -180,15 +210,15 @@ int kab_db_import_csv(struct kab_db *db, const char *text, size_t len,
 		json_t *iters, *metrics;
 
 		line++;
-		n = csv_record(text, len, &pos, f, 5, err);
+		n = csv_record(text, len, &pos, f, 7, err);
 		if (n < 0)
 			goto bad_line;
 		if (n == 1 && !*f[0]) {		/* an empty line */
 			free(f[0]);
 			continue;
 		}
-		if (n != 5) {
-			kab_err_set(err, "%d fields, not 5", n);
+		if (n != nf) {
+			kab_err_set(err, "%d fields, not %d", n, nf);
 			goto bad_fields;
 		}
 		if (!parse_int(f[0], 1, 1000000000, &id)) {
@@ -216,11 +246,19 @@ int kab_db_import_csv(struct kab_db *db, const char *text, size_t len,
 				    "text, no control characters");
 			goto bad_fields;
 		}
+		if (nf == 7 && run_clock_ok(f[5], f[6], err))
+			goto bad_fields;
 		snprintf(idkey, sizeof(idkey), "%lld", id);
 		run = json_object_get(runs, idkey);
 		if (!run) {
 			run_uuid(text, len, id, uuid);
 			run = new_run(job, f[1], uuid, now);
+			if (nf == 7 && *f[5])
+				json_object_set_new(run, "clock",
+						    json_string(f[5]));
+			if (nf == 7 && *f[6])
+				json_object_set_new(run, "seed", json_integer(
+					strtoll(f[6], NULL, 10)));
 			json_object_set_new(runs, idkey, run);
 			json_array_append_new(order, json_string(idkey));
 		} else if (strcmp(json_string_value(json_object_get(
@@ -228,6 +266,14 @@ int kab_db_import_csv(struct kab_db *db, const char *text, size_t len,
 				  f[1])) {
 			bad_field(err, "kernel label", f[1],
 				  "is the run's second: one a run");
+			goto bad_fields;
+		} else if (nf == 7 &&
+			   (strcmp(f[5], json_string_value(json_object_get(
+					run, "clock")) ?: "") ||
+			    json_integer_value(json_object_get(run, "seed")) !=
+			    (*f[6] ? strtoll(f[6], NULL, 10) : 0))) {
+			kab_err_set(err, "run %lld: a second clock or seed: "
+				    "one a run", id);
 			goto bad_fields;
 		}
 		iters = json_object_get(run, "iterations");

@@ -113,13 +113,33 @@ static int source_version(const char *path, int *v, struct kab_err *err)
 	return rc;
 }
 
+/* The copy, with SQLite's files beside it. */
+static void remove_copy(char *tmpl)
+{
+	static const char *const sfx[] = { "-wal", "-shm", "-journal" };
+	size_t i;
+
+	scratch_remove_at_signal(NULL);
+	unlink(tmpl);
+	for (i = 0; i < ARRAY_SIZE(sfx); i++) {
+		char *p = xasprintf("%s%s", tmpl, sfx[i]);
+
+		unlink(p);
+		free(p);
+	}
+	free(tmpl);
+}
+
 /* An older source is upgraded in a copy, never in place. */
 static char *upgraded_copy(const char *path, bool *io, struct kab_err *err)
 {
-	const char *env = getenv("TMPDIR");
-	const char *dir = env && *env ? env : "/tmp";
-	char *tmpl = xasprintf("%s/kab-merge.XXXXXX", dir);
-	int fd = mkstemp(tmpl);
+	const char *dir = scratch_dir();
+	char *tmpl;
+	int fd;
+
+	scratch_sweep("kab-merge");
+	tmpl = scratch_template("kab-merge");
+	fd = mkstemp(tmpl);
 	sqlite3 *src = NULL, *dst = NULL;
 	sqlite3_backup *b;
 	struct kab_db *db;
@@ -134,6 +154,7 @@ static char *upgraded_copy(const char *path, bool *io, struct kab_err *err)
 		return NULL;
 	}
 	close(fd);
+	scratch_remove_at_signal(tmpl);
 	if (!sqlite3_open_v2(path, &src, SQLITE_OPEN_READONLY, NULL) &&
 	    !sqlite3_open(tmpl, &dst) &&
 	    (b = sqlite3_backup_init(dst, "main", src, "main"))) {
@@ -149,8 +170,7 @@ static char *upgraded_copy(const char *path, bool *io, struct kab_err *err)
 		kab_db_close(db);
 		return tmpl;
 	}
-	unlink(tmpl);
-	free(tmpl);
+	remove_copy(tmpl);
 	return NULL;
 }
 
@@ -521,9 +541,7 @@ int kab_db_merge(struct kab_db *db, const char *path,
 	db_exec(db, "DROP TABLE IF EXISTS temp.run_map; DROP TABLE IF EXISTS "
 		"temp.ab_map; DETACH DATABASE src", NULL);
 out:
-	if (copy_path) {
-		unlink(copy_path);
-		free(copy_path);
-	}
+	if (copy_path)
+		remove_copy(copy_path);
 	return rc;
 }

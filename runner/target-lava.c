@@ -328,7 +328,7 @@ static int run_local(const struct kab_target_opts *o,
 	struct lava_feed f = { .c = c, .console = STRBUF_INIT };
 	struct kab_pump_times times = { 0, 0 };
 	char *qemu = NULL, *lrun = NULL, *path, *out = NULL, *said, id[32];
-	char dir[] = "/tmp/kab-lava.XXXXXX";
+	char *dir = NULL;
 	const char *argv[12];
 	bool timed_out = false, kvm;
 	double t0, deadline;
@@ -351,8 +351,13 @@ static int run_local(const struct kab_target_opts *o,
 			    "make deps");
 		goto out;
 	}
+	/* a kept directory is not swept: it has another name */
+	scratch_sweep("kab-lava");
+	dir = scratch_template(getenv("KAB_LAVA_KEEP") ? "kab-lava-kept" :
+			       "kab-lava");
 	if (!mkdtemp(dir)) {
-		kab_err_set(err, "cannot make a directory in /tmp: %s",
+		kab_err_set(err, "cannot make a directory in %s: %s: set "
+			    "TMPDIR to a writable one", scratch_dir(),
 			    strerror(errno));
 		goto out;
 	}
@@ -475,6 +480,7 @@ out_dir:
 	else
 		kab_target_note(o, "the LAVA job's files are in %s", dir);
 out:
+	free(dir);
 	free(qemu);
 	free(lrun);
 	free(out);

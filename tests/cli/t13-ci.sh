@@ -182,11 +182,17 @@ test_expect "merge refuses a newer database and keeps what is stored" '
 
 test_expect "merge upgrades an older database in a copy, not in place" '
 	cp $TMP/a.db $TMP/old.db
-	sqlite3 $TMP/old.db "alter table runs drop column seed; drop table ab_jobs; drop table stacks; drop table bisect_steps; drop table bisects; drop table builds; alter table runs drop column block; alter table runs drop column clock; PRAGMA user_version = 4"
-	kab merge $TMP/o2.db $TMP/old.db >$TMP/pipe
+	sqlite3 $TMP/old.db "alter table abs drop column merged_from; alter table runs drop column seed; drop table ab_jobs; drop table stacks; drop table bisect_steps; drop table bisects; drop table builds; alter table runs drop column block; alter table runs drop column clock; PRAGMA user_version = 4"
+	# the copy goes to TMPDIR; one a killed merge left (its pid gone)
+	# is swept, with its SQLite files, a live merge'"'"'s is not
+	mkdir -p $TMP/scratch
+	touch $TMP/scratch/kab-merge.4194302.AbCdEf $TMP/scratch/kab-merge.4194302.AbCdEf-wal $TMP/scratch/kab-merge.$$.XyZ123
+	not kill -0 4194302 2>/dev/null
+	TMPDIR=$TMP/scratch kab merge $TMP/o2.db $TMP/old.db >$TMP/pipe
+	[ "$(ls $TMP/scratch)" = "kab-merge.$$.XyZ123" ]
 	grep -q "24 runs merged" $TMP/pipe
 	[ "$(sqlite3 $TMP/old.db "PRAGMA user_version")" = 4 ]
-	[ "$(sqlite3 $TMP/o2.db "PRAGMA user_version")" = 11 ]
+	[ "$(sqlite3 $TMP/o2.db "PRAGMA user_version")" = 12 ]
 	# its runs were timed by the clocks of their machines
 	[ "$(sqlite3 $TMP/o2.db "select distinct clock from runs")" = wall ]
 '
@@ -268,6 +274,10 @@ test_expect "ci gate: a KPI it cannot judge is inconclusive (exit 3), not a pass
 
 test_expect "ci gate: usage errors and missing data exit 2, never 1" '
 	expect_error 2 "--threshold .x.: give a percentage" -- kab --db $TMP/a.db ci gate --threshold x base head
+	# a threshold no change can pass would pass every regression
+	for t in inf 1e400 nan 1000001; do
+		expect_error 2 "--threshold .$t.: give a percentage from 0 to 1000000" -- kab --db $TMP/a.db ci gate --threshold $t base head
+	done
 	expect_error 2 "--fail-on .often.: use regression or change" -- kab --db $TMP/a.db ci gate --fail-on often base head
 	expect_error 2 "no database at" -- kab --db $TMP/none.db ci gate base head
 	expect_error 2 "nosuch" -- kab --db $TMP/a.db ci gate base nosuch

@@ -73,11 +73,16 @@ test_expect "what LAVA cannot take or kab cannot do is a usage error naming the 
 '
 
 test_expect "lava-run boots kab's job; the runs, their device and worker are stored" '
-	kab run --target lava:local --runs 2 $QUICK $JOB >$TMP/o 2>$TMP/e || {
+	# its files go to TMPDIR, where a killed kab'"'"'s (its pid gone) are
+	# swept and a live one'"'"'s kept
+	mkdir -p $TMP/scratch/kab-lava.4194302.AbCdEf/out $TMP/scratch/kab-lava.$$.XyZ123
+	not kill -0 4194302 2>/dev/null
+	TMPDIR=$TMP/scratch kab run --target lava:local --runs 2 $QUICK $JOB >$TMP/o 2>$TMP/e || {
 		cat $TMP/o $TMP/e
 		false
 	}
 	cat $TMP/o $TMP/e
+	[ "$(ls $TMP/scratch)" = "kab-lava.$$.XyZ123" ]
 	[ "$(sql "SELECT target, status FROM runs")" = "lava|ok" ]
 	[ "$(sql "SELECT count(DISTINCT iteration) FROM samples WHERE metric = \"will-it-scale.per_process_ops\"")" = 2 ]
 	[ "$(sql "SELECT json_extract(host, \"\$.lava_device_type\") || \" \" || json_extract(host, \"\$.lava_worker\") FROM runs")" = "qemu $(hostname)" ]

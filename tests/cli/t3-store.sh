@@ -33,9 +33,9 @@ test_expect "kab show prints n, mean and stddev that match the samples" '
 
 test_expect "CSV export has one row per sample with the documented columns" '
 	kab export --format csv 1 >$TMP/x.csv
-	head -1 $TMP/x.csv | grep -qx "run,kernel_label,iteration,metric,value"
+	head -1 $TMP/x.csv | grep -qx "run,kernel_label,iteration,metric,value,clock,seed"
 	test $(($(wc -l <$TMP/x.csv) - 1)) = "$(sql "SELECT count(*) FROM samples WHERE run_id = 1")"
-	grep -q "^1,base,2,will-it-scale.per_process_ops,[0-9]" $TMP/x.csv
+	grep -q "^1,base,2,will-it-scale.per_process_ops,[0-9.e+-]*,wall,$" $TMP/x.csv
 '
 
 test_expect "JSON export carries kernel, job parameters and host facts" '
@@ -152,8 +152,34 @@ test_expect "CSV samples from anywhere import as runs, once, checked whole" '
 		expect_error 2 "bad.csv:3: ${row#*:}.*: fix that line" -- \
 			"$KAB" --db $TMP/csv3.db import --format csv $TMP/bad.csv
 	done
+	# the seven columns: a clock and a seed a run, each checked
+	for row in "1,a,2,m.x,1,icount:7,5|run 1: a second clock or seed" \
+		   "1,a,2,m.x,1,wall,5|run 1: a second clock or seed" \
+		   "2,b,1,m.x,1,sundial,|clock .sundial. is not wall or icount:N" \
+		   "2,b,1,m.x,1,wall,0|seed .0. is not a layout seed" \
+		   "2,b,1,m.x,1,wall|6 fields, not 7"; do
+		{ echo "run,kernel_label,iteration,metric,value,clock,seed"
+		  echo "1,a,1,m.x,1,wall,"; echo "${row%%|*}"; } >$TMP/bad.csv
+		expect_error 2 "bad.csv:3: ${row#*|}.*: fix that line" -- \
+			"$KAB" --db $TMP/csv3.db import --format csv $TMP/bad.csv
+	done
 	test "$(sqlite3 $TMP/csv3.db "SELECT count(*) FROM runs")" = 0
 	expect_error 2 "add --format csv" -- "$KAB" import --set a=b $TMP/x.csv
+'
+
+test_expect "CSV keeps a run's clock and layout seed through export and import" '
+	id=$(sql "SELECT min(id) FROM runs")
+	sqlite3 $KAB_DB "UPDATE runs SET clock = \"icount:7\", seed = 42 WHERE id = $id"
+	kab export --format csv >$TMP/clk.csv
+	sqlite3 $KAB_DB "UPDATE runs SET clock = \"wall\", seed = NULL WHERE id = $id"
+	grep -q "^$id,[^,]*,1,will-it-scale.per_process_ops,[0-9.e+-]*,icount:7,42$" $TMP/clk.csv
+	kab --db $TMP/clk.db import --format csv $TMP/clk.csv >/dev/null
+	test "$(sqlite3 $TMP/clk.db "SELECT clock || \"/\" || ifnull(seed, \"-\") FROM runs ORDER BY id LIMIT 1")" = "icount:7/42"
+	test "$(sqlite3 $TMP/clk.db "SELECT count(*) FROM runs WHERE clock = \"wall\" AND seed IS NULL")" = "$(($(sql "SELECT count(*) FROM runs") - 1))"
+	# the five columns of elsewhere: the wall clock, no seed
+	cut -d, -f1-5 $TMP/clk.csv >$TMP/clk5.csv
+	kab --db $TMP/clk5.db import --format csv $TMP/clk5.csv >/dev/null
+	test "$(sqlite3 $TMP/clk5.db "SELECT DISTINCT clock || \"/\" || ifnull(seed, \"-\") FROM runs")" = "wall/-"
 '
 
 test_expect "CSV import: RFC 4180's corners" '
@@ -239,7 +265,7 @@ test_expect "CSV fields with quotes or commas read back as they were" '
 	import csv, sys
 	quoted, comma = "\"quoted\" label", "one, two"
 	rows = list(csv.DictReader(open(sys.argv[1], newline="")))
-	assert all(len(r) == 5 for r in rows), rows[:2]
+	assert all(len(r) == 7 for r in rows), rows[:2]
 	assert {r["kernel_label"] for r in rows} == {quoted, comma}, rows[:2]
 	rows = list(csv.DictReader(open(sys.argv[2], newline="")))
 	assert rows and all(len(r) == 20 and r["base"] == quoted and r["head"] == comma

@@ -463,7 +463,8 @@ static void test_migration_host_stall(void **state)
 	assert_int_equal(kab_db_boot_insert(db, &b, &id, &err), 0);
 	kab_db_close(db);
 	/* what version 5 had: no host_busy, no host-stall, no block */
-	exec_sql(p, "ALTER TABLE runs DROP COLUMN seed; DROP TABLE ab_jobs; DROP TABLE stacks; "
+	exec_sql(p, "ALTER TABLE abs DROP COLUMN merged_from; "
+		 "ALTER TABLE runs DROP COLUMN seed; DROP TABLE ab_jobs; DROP TABLE stacks; "
 		 "ALTER TABLE boots DROP COLUMN host_busy; "
 		 "ALTER TABLE runs DROP COLUMN block; "
 		 "ALTER TABLE runs DROP COLUMN clock; "
@@ -517,7 +518,8 @@ static void test_reader_of_older_schema(void **state)
 	fill_run(&r);
 	assert_int_equal(kab_db_run_insert(db, &r, &err), 0);
 	kab_db_close(db);
-	exec_sql(p, "ALTER TABLE runs DROP COLUMN seed; DROP TABLE ab_jobs; DROP TABLE stacks; "
+	exec_sql(p, "ALTER TABLE abs DROP COLUMN merged_from; "
+		 "ALTER TABLE runs DROP COLUMN seed; DROP TABLE ab_jobs; DROP TABLE stacks; "
 		 "ALTER TABLE runs DROP COLUMN clock; "
 		 "ALTER TABLE bisects DROP COLUMN parent_runs; "
 		 "ALTER TABLE bisects DROP COLUMN culprit_runs; "
