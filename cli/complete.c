@@ -15,26 +15,50 @@
 /* The newest runs' metrics are what a user names: at most this many. */
 #define RECENT_RUNS 20
 
+/*
+ * Words, sorted and made unique now and then: v[0..uniq) is sorted and
+ * unique, v[uniq..nr) was added since.  n log n, not n squared: a run
+ * can have 20,000 metrics, each sampled every iteration.
+ */
 struct words {
 	char **v;
-	int nr;
+	int nr, uniq, alloc;
 };
+
+static void compact(struct words *w)
+{
+	int i, o = 0;
+
+	qsort(w->v, w->nr, sizeof(*w->v), kab_strcmp_ptr);
+	for (i = 0; i < w->nr; i++) {
+		if (o && !strcmp(w->v[o - 1], w->v[i])) {
+			free(w->v[i]);
+			continue;
+		}
+		w->v[o++] = w->v[i];
+	}
+	w->nr = w->uniq = o;
+}
 
 static void add_once(struct words *w, const char *s)
 {
-	int i;
-
-	for (i = 0; i < w->nr; i++)
-		if (!strcmp(w->v[i], s))
-			return;
-	cli_push_arg(&w->v, &w->nr, xstrdup(s));
+	/* the last one added again (a run's next iteration) */
+	if (w->nr && !strcmp(w->v[w->nr - 1], s))
+		return;
+	if (w->nr == w->alloc) {
+		w->alloc = w->alloc ? 2 * w->alloc : 64;
+		w->v = xrealloc(w->v, w->alloc * sizeof(*w->v));
+	}
+	w->v[w->nr++] = xstrdup(s);
+	if (w->nr - w->uniq > w->uniq + 4096)
+		compact(w);
 }
 
 static void print_words(struct words *w)
 {
 	int i;
 
-	qsort(w->v, w->nr, sizeof(*w->v), kab_strcmp_ptr);
+	compact(w);
 	for (i = 0; i < w->nr; i++) {
 		printf("%s\n", w->v[i]);
 		free(w->v[i]);
