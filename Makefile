@@ -12,6 +12,8 @@
 #                 kab ab against it
 #   make test SAN=1   the same under ASan and UBSan
 #   make mutate   plant each bug of tests/mutants/ and run the fast tests
+#   make mutate-diff BASE=REV [SAMPLE=N]  mechanical mutants on the lines
+#                 changed since REV, against the tests that run each line
 #   make fuzz     each libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS (60)
 #   make man      the man pages, from each command's --help and doc/
 #   make install  PREFIX=/usr/local DESTDIR= ; make uninstall the same
@@ -32,6 +34,11 @@ CFLAGS   += -fsanitize=fuzzer-no-link,address,undefined \
 	    -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS  += -fsanitize=address,undefined
 BUILD    := build-fuzz
+else ifeq ($(COV),1)
+# gcov's line counts, for make mutate-diff's map of tests to lines
+CFLAGS   := -O0 -g --coverage -fprofile-update=atomic $(filter-out -O2 -g,$(CFLAGS))
+LDFLAGS  += --coverage
+BUILD    := build-cov
 else ifeq ($(SAN),1)
 CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer \
 	    -fno-sanitize-recover=undefined
@@ -77,7 +84,7 @@ TEST_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC)) \
 	     $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,\
 			$(wildcard tests/helpers/*.c))
 
-ifeq ($(SAN),1)
+ifneq ($(SAN)$(COV),)
 all: $(KAB) $(KAB_AGENT) $(KAB_INSN)
 else
 all: $(KAB) $(KAB_AGENT) $(KAB_INSN) kab kab-agent
@@ -234,15 +241,22 @@ mutate: deps
 	@$(MAKE) -s --no-print-directory all $(TEST_BINS)
 	@BUILD=$(BUILD) tests/mutate.sh
 
+# Mechanical mutants on the C lines changed since BASE, each run
+# against the tests gcov saw execute its line (tests/mutate-diff.py).
+mutate-diff: deps
+	@test -n "$(BASE)" || { echo "make mutate-diff: give BASE=<rev>, e.g. BASE=HEAD~5" >&2; exit 2; }
+	@$(MAKE) -s --no-print-directory all $(TEST_BINS)
+	@tests/mutate-diff.py --base "$(BASE)" $(if $(SAMPLE),--sample $(SAMPLE))
+
 bench: deps
 	@$(MAKE) --no-print-directory all $(BUILD)/tests/bench-stream \
 		$(BUILD)/tests/bench-power
 	@BUILD=$(BUILD) tests/bench.sh
 
 clean:
-	rm -rf build build-san build-fuzz kab kab-agent
+	rm -rf build build-san build-fuzz build-cov kab kab-agent
 
 .PHONY: all man install uninstall deb deps deps-kernel demo test test-kernel \
-	test-lava-server mutate fuzz fuzz-run bench clean kab \
+	test-lava-server mutate mutate-diff fuzz fuzz-run bench clean kab \
 	kab-agent
 .DELETE_ON_ERROR:

@@ -119,12 +119,20 @@ static void err_cell(FILE *out, const struct kab_summary *s)
 	fputs("      ", out);
 }
 
-static void change_cell(FILE *out, const struct kab_cell *c)
+/*
+ * lkp's change; with kab's notes, a metric equal on both sides (0 on
+ * both: lkp's 1e-100 base makes that -100%) is +0.0%.
+ */
+static void change_cell(FILE *out, const struct kab_cell *c,
+			const struct kab_summary *base, bool kab)
 {
-	if (fabs(c->lkp_change) < 100000)
-		ruby_cell(out, c->lkp_change, 'f', 1, true, 10);
+	double v = kab && c->s.n && base->n && c->s.mean == base->mean ?
+		   0 : c->lkp_change;
+
+	if (fabs(v) < 100000)
+		ruby_cell(out, v, 'f', 1, true, 10);
 	else
-		ruby_cell(out, c->lkp_change, 'g', 2, true, 10);
+		ruby_cell(out, v, 'g', 2, true, 10);
 	fputs(c->absolute ? "  " : "% ", out);
 }
 
@@ -163,7 +171,7 @@ void kab_lkp_row(FILE *out, const struct kab_row *r, size_t nr_heads,
 	for (i = 0; i < nr_heads; i++) {
 		const struct kab_cell *c = &r->cells[i];
 
-		change_cell(out, c);
+		change_cell(out, c, &r->base, notes);
 		avg_cell(out, c->s.mean);
 		err_cell(out, &c->s);
 	}

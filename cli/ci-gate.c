@@ -199,7 +199,7 @@ static void gate_json(FILE *f, const struct out_ctx *c)
 			"failed", (json_int_t)c->g->failed,
 			"inconclusive", (json_int_t)c->g->inconclusive,
 			"kpis", kpis);
-	json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+	cli_json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 		   JSON_REAL_PRECISION(17));
 	fputc('\n', f);
 	json_decref(doc);

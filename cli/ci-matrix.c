@@ -137,7 +137,7 @@ int ci_matrix(char *const *jobs, size_t nr_jobs, char *const *kernels,
 	}
 	if (!rc) {
 		doc = json_pack("{s:O}", "include", include);
-		json_dumpf(doc, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		cli_json_dumpf(doc, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
 		putchar('\n');
 		json_decref(doc);
 	}

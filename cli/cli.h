@@ -177,10 +177,19 @@ int cli_show_boots(FILE *out, struct kab_db *db, const char *spec,
  * 2 a monitor, 3 a perf-profile row (shown only when asked for).
  */
 int cli_metric_rank(const char *metric, const char *kpi, const char *suite);
+/* 1 with "no metric of run N matches GLOB" (and the nearest) in err. */
+int cli_summary_no_match(struct kab_db *db, long long run_id,
+			 const char *glob, struct kab_err *err);
 int cli_print_summary(FILE *out, struct kab_db *db, long long run_id,
 		      const char *glob, struct kab_err *err);
 void cli_print_run_header(FILE *out, const struct kab_run *r);
 /* A number for JSON: null when it is not finite (NaN, inf). */
+/*
+ * doc as json_dumps() would write it, each real in the fewest digits
+ * that read back as the same double (malloc'd, or NULL); and on out.
+ */
+char *cli_json_text(const json_t *doc, size_t flags);
+int cli_json_dumpf(const json_t *doc, FILE *out, size_t flags);
 json_t *cli_json_num(double v);
 /* A run as JSON (kab ls and kab show --format json). */
 json_t *cli_run_json(const struct kab_run *r);

@@ -10,63 +10,82 @@
 #include "ci.h"
 #include "runjob.h"
 
+/* which: 0 both subcommands (kab ci --help), 'm' matrix, 'g' gate */
+static void ci_usage_of(FILE *f, int which)
+{
+	if (which != 'g')
+		fprintf(f,
+			"usage: kab ci matrix [--kernels A,B,...] [--replicas N] "
+			"[--clock C]\n"
+			"                     [--set KEY=VALUE]... [--only KEY=VALUE]... "
+			"JOB.yaml...\n");
+	if (which != 'm')
+		fprintf(f, "%s", which ? "usage: kab ci gate [options] BASE HEAD\n" :
+			"       kab ci gate [options] BASE HEAD\n");
+	fputc('\n', f);
+	if (which != 'g')
+		fprintf(f,
+			"matrix prints, on one line, the {\"include\": [...]} that GitHub "
+			"Actions'\nstrategy.matrix takes: a cell per job parameter set "
+			"(times --replicas, 1),\neach with cell (a file-safe name), job, "
+			"set (the options that pick\nits parameter set: --set and "
+			"--only as given, then --only for each\nparameter that varies, "
+			"shell-quoted), params and kernels (default\n\"base head\").\n"
+			"A cell measures every kernel on its runner, interleaved, so "
+			"that the\nrunner's speed falls on all alike; with --replicas 3 "
+			"or more the runners\nare the samples of the test.\n"
+			"\n");
+	if (which != 'm')
+		fprintf(f,
+			"gate tests each job's KPI (or --kpi METRIC, repeatable) of "
+			"HEAD against BASE\nwith kab compare's tests (per boot when "
+			"boots differ), corrected for false\ndiscoveries over the "
+			"gated KPIs at 0.04 (the KPIs' share of a table's 0.05).\nIt "
+			"exits 0 when none regressed significantly by more than the "
+			"threshold, 1\nwhen one did, 3 (inconclusive) when none did "
+			"but one could not be judged\n(fewer than 2 boots a side, or "
+			"sides measured on different machines), 2 on a\nusage error "
+			"or missing data.\n"
+			"\n");
+	if (which != 'g')
+		fprintf(f,
+			"matrix:\n"
+			"  --kernels A,B,...     the kernels each cell measures "
+			"(base,head)\n"
+			"  --replicas N          cells per parameter set (1)\n"
+			"  --clock C             the cells' kab run --clock: icount "
+			"times guests in\n"
+			"                        instructions, so runners of any "
+			"speed agree\n"
+			"  --set KEY=VALUE, --only KEY=VALUE   as for kab run\n");
+	if (!which)
+		fputc('\n', f);
+	if (which != 'm')
+		fprintf(f,
+			"gate:\n"
+			"  --fail-on regression|change   what fails the gate "
+			"(regression)\n"
+			"  --threshold PCT       smallest |%%change| that fails (0)\n"
+			"  --allow-inconclusive  a KPI without a verdict passes (exit 0, "
+			"still\n"
+			"                        a skipped JUnit case)\n"
+			"  --kpi METRIC          gate on this metric instead of the "
+			"suite's KPI\n"
+			"  --junit FILE          JUnit XML: a test case per KPI\n"
+			"  --format text|json    a line per KPI (text), or "
+			"{\"schema\": \"kab.gate/1\", ...}\n"
+			"  --summary FILE        append a markdown summary (e.g. "
+			"$GITHUB_STEP_SUMMARY)\n"
+			"  --ignore-param KEY    parameter sets that differ only in KEY "
+			"compare\n"
+			"  --force               compare runs from different machines "
+			"(CI runners)\n"
+			"  --db PATH             database\n");
+}
+
 static void ci_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: kab ci matrix [--kernels A,B,...] [--replicas N] "
-		"[--clock C]\n"
-		"                     [--set KEY=VALUE]... [--only KEY=VALUE]... "
-		"JOB.yaml...\n"
-		"       kab ci gate [options] BASE HEAD\n"
-		"\n"
-		"matrix prints, on one line, the {\"include\": [...]} that GitHub "
-		"Actions'\nstrategy.matrix takes: a cell per job parameter set "
-		"(times --replicas, 1),\neach with cell (a file-safe name), job, "
-		"set (the options that pick\nits parameter set: --set and "
-		"--only as given, then --only for each\nparameter that varies, "
-		"shell-quoted), params and kernels (default\n\"base head\").\n"
-		"A cell measures every kernel on its runner, interleaved, so "
-		"that the\nrunner's speed falls on all alike; with --replicas 3 "
-		"or more the runners\nare the samples of the test.\n"
-		"\n"
-		"gate tests each job's KPI (or --kpi METRIC, repeatable) of "
-		"HEAD against BASE\nwith kab compare's tests (per boot when "
-		"boots differ), corrected for false\ndiscoveries over the "
-		"gated KPIs at 0.04 (the KPIs' share of a table's 0.05).\nIt "
-		"exits 0 when none regressed significantly by more than the "
-		"threshold, 1\nwhen one did, 3 (inconclusive) when none did "
-		"but one could not be judged\n(fewer than 2 boots a side, or "
-		"sides measured on different machines), 2 on a\nusage error "
-		"or missing data.\n"
-		"\n"
-		"matrix:\n"
-		"  --kernels A,B,...     the kernels each cell measures "
-		"(base,head)\n"
-		"  --replicas N          cells per parameter set (1)\n"
-		"  --clock C             the cells' kab run --clock: icount "
-		"times guests in\n"
-		"                        instructions, so runners of any "
-		"speed agree\n"
-		"  --set KEY=VALUE, --only KEY=VALUE   as for kab run\n"
-		"\ngate:\n"
-		"  --fail-on regression|change   what fails the gate "
-		"(regression)\n"
-		"  --threshold PCT       smallest |%%change| that fails (0)\n"
-		"  --allow-inconclusive  a KPI without a verdict passes (exit 0, "
-		"still\n"
-		"                        a skipped JUnit case)\n"
-		"  --kpi METRIC          gate on this metric instead of the "
-		"suite's KPI\n"
-		"  --junit FILE          JUnit XML: a test case per KPI\n"
-		"  --format text|json    a line per KPI (text), or "
-		"{\"schema\": \"kab.gate/1\", ...}\n"
-		"  --summary FILE        append a markdown summary (e.g. "
-		"$GITHUB_STEP_SUMMARY)\n"
-		"  --ignore-param KEY    parameter sets that differ only in KEY "
-		"compare\n"
-		"  --force               compare runs from different machines "
-		"(CI runners)\n"
-		"  --db PATH             database\n");
+	ci_usage_of(f, 0);
 }
 
 static char **split_commas(const char *s, size_t *n)
@@ -124,7 +143,7 @@ static int matrix(int argc, char **argv)
 				goto out_sel;
 			}
 		} else if (opt == 'h') {
-			ci_usage(stdout);
+			ci_usage_of(stdout, 'm');
 			rc = EXIT_OK;
 			goto out_sel;
 		} else {
@@ -244,7 +263,7 @@ static int gate(struct cli *cli, int argc, char **argv)
 			db_opt = optarg;
 			break;
 		case 'h':
-			ci_usage(stdout);
+			ci_usage_of(stdout, 'g');
 			free(o.g.kpi);
 			return EXIT_OK;
 		default:

@@ -522,7 +522,7 @@ static int compare(struct kab_db *db, char **specs, size_t nr,
 					set.nr ? set.t[0].o.noise : KAB_NOISE,
 					"tables", jtables);
 
-		json_dumpf(doc, stdout, JSON_INDENT(1) |
+		cli_json_dumpf(doc, stdout, JSON_INDENT(1) |
 			   JSON_REAL_PRECISION(17));
 		printf("\n");
 		json_decref(doc);

@@ -285,7 +285,7 @@ int cmd_export(struct cli *cli, int argc, char **argv)
 					"kab_version", KAB_VERSION, "runs",
 					runs);
 
-		json_dumpf(doc, out, JSON_INDENT(1) | JSON_SORT_KEYS |
+		cli_json_dumpf(doc, out, JSON_INDENT(1) | JSON_SORT_KEYS |
 			   JSON_REAL_PRECISION(17));
 		fputc('\n', out);
 		json_decref(doc);

@@ -278,7 +278,7 @@ int cmd_ls(struct cli *cli, int argc, char **argv)
 					"runs", c.runs);
 
 		/* jansson escapes every control character */
-		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		cli_json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		putchar('\n');
 		json_decref(doc);
 	} else if (c.nr) {

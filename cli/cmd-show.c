@@ -135,6 +135,11 @@ int cmd_show(struct cli *cli, int argc, char **argv)
 
 			if (!m)
 				rc = cli_error(EXIT_RUN, "%s", err.msg);
+			else if (!json_array_size(m) && glob &&
+				 cli_summary_no_match(db, r.id, glob, &err) > 0)
+				rc = cli_error(EXIT_USAGE, "%s", err.msg);
+			if (rc)
+				json_decref(m);
 			else
 				json_array_append_new(items, json_pack(
 					"{ss so so}", "kind", "run", "run",
@@ -146,8 +151,10 @@ int cmd_show(struct cli *cli, int argc, char **argv)
 		}
 		cli_print_run_header(stdout, &r);
 		printf("\n");
-		if (cli_print_summary(stdout, db, r.id, glob, &err))
-			rc = cli_error(EXIT_RUN, "%s", err.msg);
+		got = cli_print_summary(stdout, db, r.id, glob, &err);
+		if (got)
+			rc = cli_error(got > 0 ? EXIT_USAGE : EXIT_RUN, "%s",
+				       err.msg);
 		if (i + 1 < argc)
 			printf("\n");
 		kab_run_free(&r);
@@ -157,7 +164,7 @@ int cmd_show(struct cli *cli, int argc, char **argv)
 		json_t *doc = json_pack("{ss sO}", "schema", "kab.show/1",
 					"items", items);
 
-		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+		cli_json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 			   JSON_REAL_PRECISION(17));
 		putchar('\n');
 		json_decref(doc);

@@ -527,13 +527,25 @@ long long cli_run_id(const char *s)
 
 static int unknown_command(const char *word)
 {
-	const char *names[ARRAY_SIZE(commands) + 1], *near;
+	/* what other tools call kab's commands, and their typos */
+	static const char *const alias[][2] = {
+		{ "list", "ls" }, { "lsit", "ls" }, { "sl", "ls" },
+		{ "remove", "rm" }, { "delete", "rm" }, { "del", "rm" },
+		{ "diff", "compare" }, { "cmp", "compare" },
+		{ "stat", "show" }, { "stats", "show" }, { "info", "show" },
+		{ "test", "run" }, { "bench", "run" },
+	};
+	const char *names[ARRAY_SIZE(commands) + 1], *near = NULL;
 	size_t i;
 
+	for (i = 0; i < ARRAY_SIZE(alias); i++)
+		if (!strcmp(word, alias[i][0]))
+			near = alias[i][1];
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		names[i] = commands[i].name;
 	names[i] = "help";
-	near = kab_nearest(word, names, ARRAY_SIZE(names));
+	if (!near)
+		near = kab_nearest(word, names, ARRAY_SIZE(names));
 	if (near)
 		return cli_error(EXIT_USAGE, "'%s' is not a kab command: did "
 				 "you mean '%s'? see 'kab --help'", word, near);
@@ -688,7 +700,8 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
 			usage(stdout);
 			return EXIT_OK;
-		} else if (!strcmp(argv[0], "--version")) {
+		} else if (!strcmp(argv[0], "--version") ||
+			   !strcmp(argv[0], "-V")) {
 			printf("kab %s\n", KAB_VERSION);
 			return EXIT_OK;
 		} else if (!strcmp(argv[0], "--db")) {
@@ -748,6 +761,10 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[0], commands[i].name))
 			return output_done(argv[0],
 					   commands[i].fn(&cli, argc, argv));
+	if (!strcmp(argv[0], "version")) {
+		printf("kab %s\n", KAB_VERSION);
+		return EXIT_OK;
+	}
 	if (!strcmp(argv[0], "help")) {
 		/* kab help CMD is kab CMD --help */
 		char *help[] = { argc > 1 ? argv[1] : NULL, "--help", NULL };

@@ -61,7 +61,7 @@ void report_json(FILE *out, const struct report *r)
 			"config", opt_str(r->config),
 			"reproduce", opt_str(r->reproduce),
 			"jobs", jobs);
-	json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+	cli_json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 		   JSON_REAL_PRECISION(17));
 	fputc('\n', out);
 	json_decref(doc);

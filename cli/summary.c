@@ -219,6 +219,41 @@ static void kpi_of(struct kab_db *db, long long run_id, char **kpi,
 	kab_run_free(&r);
 }
 
+/*
+ * --metric GLOB that no metric of the run matches: a typo more often
+ * than a wish; 1 with the error, the nearest name offered.
+ */
+int cli_summary_no_match(struct kab_db *db, long long run_id,
+			 const char *glob, struct kab_err *err)
+{
+	struct collect c = { 0 };
+	const char **names;
+	const char *near;
+	int i;
+
+	if (kab_db_samples_foreach(db, run_id, add_sample, &c, err))
+		return -1;
+	names = xcalloc(c.nr + 1, sizeof(*names));
+	for (i = 0; i < c.nr; i++)
+		names[i] = c.s[i].metric;
+	near = c.nr ? kab_nearest(glob, names, c.nr) : NULL;
+	if (near)
+		kab_err_set(err, "no metric of run %lld matches '%s': did you "
+			    "mean '%s'?", run_id, glob, near);
+	else
+		kab_err_set(err, "no metric of run %lld matches '%s': 'kab show "
+			    "%lld' lists them (a glob: 'meminfo.*')", run_id,
+			    glob, run_id);
+	free(names);
+	for (i = 0; i < c.nr; i++) {
+		free(c.s[i].metric);
+		free(c.s[i].v);
+	}
+	free(c.s);
+	free(c.sorted);
+	return 1;
+}
+
 int cli_print_summary(FILE *out, struct kab_db *db, long long run_id,
 		      const char *glob, struct kab_err *err)
 {
@@ -265,13 +300,14 @@ int cli_print_summary(FILE *out, struct kab_db *db, long long run_id,
 		free(c.s[i].metric);
 		free(c.s[i].v);
 	}
-	if (!c.nr)
-		fprintf(out, "(no samples%s%s)\n", glob ? " matching " : "",
-			glob ? glob : "");
 	free(c.s);
 	free(c.sorted);
 	free(kpi);
 	free(suite);
+	if (!c.nr && glob)
+		return cli_summary_no_match(db, run_id, glob, err);
+	if (!c.nr)
+		fprintf(out, "(no samples)\n");
 	return 0;
 }
 

@@ -92,7 +92,7 @@ static inline void sim_run(gsl_rng *r, const struct sim_cell *c,
 	double truth = 100 * c->shift;
 
 	for (m = 0; m < metrics; m++) {
-		snprintf(names[m], sizeof(names[m]), "sim.m%03zu", m);
+		snprintf(names[m], sizeof(names[m]), "sim.m%03u", (unsigned int)(m % 1000));
 		bs[m] = (struct kab_series){ names[m], n, v + 2 * m * n,
 					     g + 2 * m * n, 0 };
 		hs[m] = (struct kab_series){ names[m], n, v + (2 * m + 1) * n,
@@ -161,7 +161,7 @@ static inline void sim_layout_run(gsl_rng *r, const struct sim_layout *c,
 		pair[i] = keys[i];
 	}
 	for (m = 0; m < metrics; m++) {
-		snprintf(names[m], sizeof(names[m]), "sim.m%03zu", m);
+		snprintf(names[m], sizeof(names[m]), "sim.m%03u", (unsigned int)(m % 1000));
 		bs[m] = (struct kab_series){ names[m], n, v + 2 * m * n,
 					     g + 2 * m * n, 0 };
 		hs[m] = (struct kab_series){ names[m], n, v + (2 * m + 1) * n,

@@ -375,9 +375,39 @@ static void test_one_value_negative(void **state)
 	kab_comparison_free(&c);
 }
 
+/* 0 on both sides: lkp's format keeps its -100%, kab's says +0.0% */
+static void test_zero_both_sides(void **state)
+{
+	double b[2] = { 0, 0 }, h[2] = { 0, 0 };
+	struct kab_series bs = { "x.y", 2, b, NULL, 0 };
+	struct kab_series hs = { "x.y", 2, h, NULL, 0 };
+	struct kab_side base = { "a", "a", 1, &bs, NULL, 0, 0, NULL };
+	struct kab_side head = { "b", "b", 1, &hs, NULL, 0, 0, NULL };
+	struct kab_compare_opts o = { .test = KAB_TEST_LKP, .all = true };
+	struct kab_comparison c;
+	char *buf[2] = { NULL, NULL };
+	size_t len;
+	int kab;
+
+	assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
+	for (kab = 0; kab < 2; kab++) {
+		FILE *f = open_memstream(&buf[kab], &len);
+
+		kab_lkp_row(f, &c.rows[0], 1, false, kab);
+		fclose(f);
+	}
+	assert_non_null(strstr(buf[0], "-100.0%"));
+	assert_null(strstr(buf[1], "-100.0%"));
+	assert_non_null(strstr(buf[1], "      +0.0%"));
+	free(buf[0]);
+	free(buf[1]);
+	kab_comparison_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_zero_both_sides),
 		cmocka_unit_test(test_seed_rows),
 		cmocka_unit_test(test_seed_header),
 		cmocka_unit_test(test_rule_ranges),

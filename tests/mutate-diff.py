@@ -1,0 +1,584 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""make mutate-diff BASE=REV: mechanical mutants on the C lines changed
+since REV, each run against the tests that execute its line.
+
+As mutation testing is run at review (Petrovic and Ivankovic, "State of
+Mutation Testing at Google", ICSE-SEIP 2018): mutants only on changed
+lines, at most one per line, arid lines (comments, declarations,
+logging, braces) skipped, and the survivors shown with file:line.
+
+1. The map.  kab is built with gcov (make COV=1, build-cov/), every
+   test file runs alone (the unit test binaries and tests/cli/t*.sh,
+   the files that boot QEMU too), and gcov says which lines each one
+   executed.  Kept in build-cov/mutate-map.json with the hashes of the
+   sources it was made of: made once (--remap makes it again).  A
+   mutant in a file changed since runs against every test that
+   executed that file.
+2. The mutants.  The lines of common/ runner/ db/ analysis/ model/
+   driver/ kbuild/ cli/ that `git diff BASE` adds, less the arid ones;
+   on each, one of: a relational or equality operator flipped (< <=,
+   == !=), && and || swapped, an if's or while's condition negated, an
+   integer constant moved by one, a return value replaced, true and
+   false swapped, a statement deleted.  The choice is random, seeded
+   (--seed) by the line, so a run is repeatable.
+3. Each mutant, in a copy of the tree: written, built (incrementally:
+   one object, the links), then the tests that execute its line, the
+   fast ones first, until one fails (killed) or none does (survived).
+   A mutant that does not build is stillborn and not counted; one no
+   test executes is uncovered and counts as survived.  A test that
+   runs three times as long as it did for the map (and a minute) is
+   killed, and so is the mutant.
+
+Mutants the author judged equivalent (the program means the same) are
+listed in tests/mutants/equivalent-diff.txt by the key the report
+prints, each with the reason; they are not counted.  The report ends
+with the score per library and in all, "K of N killed (P%)".
+
+    tests/mutate-diff.py --base REV [--sample N] [--seed S]
+                         [--only PATH...] [--map-only] [--list]
+"""
+import argparse
+import hashlib
+import json
+import math
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LIBS = ["common", "runner", "db", "analysis", "model", "driver", "kbuild",
+        "cli"]
+COV = "build-cov"
+EQUIV = os.path.join(TOP, "tests", "mutants", "equivalent-diff.txt")
+
+
+def die(msg):
+    print("mutate-diff: %s" % msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def git(*args, cwd=TOP):
+    return subprocess.run(["git"] + list(args), cwd=cwd, check=True,
+                          stdout=subprocess.PIPE, text=True,
+                          errors="replace").stdout
+
+
+# --- which lines changed -------------------------------------------------
+
+def changed_lines(base, only):
+    """{path: set(line numbers in the work tree)} added since base."""
+    paths = ["%s/*.c" % d for d in LIBS]
+    out = git("diff", "-U0", "--no-color", "--no-ext-diff", base, "--",
+              *paths)
+    lines, cur = {}, None
+    for ln in out.splitlines():
+        if ln.startswith("+++ "):
+            cur = ln[6:] if ln.startswith("+++ b/") else None
+            if cur and only and not any(cur.startswith(o) for o in only):
+                cur = None
+        elif ln.startswith("@@") and cur:
+            m = re.match(r"@@ -\S+ \+(\d+)(?:,(\d+))? @@", ln)
+            start, n = int(m.group(1)), int(m.group(2) or "1")
+            lines.setdefault(cur, set()).update(range(start, start + n))
+    return lines
+
+
+# --- a little C lexer: which characters are code -------------------------
+
+def code_mask(text):
+    """A list of booleans: text[i] is code (not comment, string, char)."""
+    mask = [True] * len(text)
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            for k in range(i, j):
+                mask[k] = text[k] == "\n"
+            i = j
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            for k in range(i, j):
+                mask[k] = False
+            i = j
+        elif c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            j = min(j + 1, n)
+            for k in range(i, j):
+                mask[k] = False
+            i = j
+        else:
+            i += 1
+    return mask
+
+
+KEYWORDS = ("return", "break", "continue", "goto", "case", "default",
+            "typedef", "static", "extern", "struct", "union", "enum",
+            "const", "unsigned", "signed", "else", "do", "sizeof")
+ARID_CALLS = re.compile(r"\b(cli_note|cli_progress_note|kab_target_note|"
+                        r"kab_target_note_lines|fprintf\s*\(\s*stderr|"
+                        r"perror|assert|free|strbuf_release|json_decref|"
+                        r"fclose|close|unlink|sqlite3_finalize)\b")
+DECL = re.compile(r"^\s*(?:(?:static|const|volatile|unsigned|signed|"
+                  r"struct|enum|union)\s+)*[A-Za-z_]\w*(?:\s+|\s*\*+\s*)"
+                  r"\**[A-Za-z_]\w*\s*(?:[=;,\[]|$)")
+
+
+def code_of(line, mask):
+    """The line with its non-code characters blanked."""
+    return "".join(ch if m else " " for ch, m in zip(line, mask))
+
+
+def arid(code, prev_code):
+    s = code.strip()
+    if not s or s.startswith("#"):
+        return True
+    if re.fullmatch(r"[{}();,]*|else|do|\w+:", s):
+        return True
+    # the middle or end of a statement begun above, unless a condition
+    if prev_code is not None and not re.search(r"[;{}:)]\s*$", prev_code) \
+            and not prev_code.strip().startswith("#") and prev_code.strip():
+        if not re.search(r"&&|\|\||[<>]=?|[=!]=", s):
+            return True
+    if ARID_CALLS.search(s) and not re.match(r"(if|while|for)\b", s):
+        return True
+    if DECL.match(code) and "(" not in s.split("=")[0]:
+        return "=" not in s
+    return False
+
+
+# --- the operators ---------------------------------------------------------
+
+def in_code(mask, a, b):
+    return all(mask[a:b])
+
+
+def paren_end(code, i):
+    """Index of the ) matching the ( at i on this line, or -1."""
+    depth = 0
+    for j in range(i, len(code)):
+        if code[j] == "(":
+            depth += 1
+        elif code[j] == ")":
+            depth -= 1
+            if depth == 0:
+                return j
+    return -1
+
+
+REL = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
+
+
+def mutations(line, mask, prev_code):
+    """(operator, mutated line) for each mutation the line allows."""
+    code = code_of(line, mask)
+    out = []
+    for m in re.finditer(r"(?<![<>=!\-])(<=|>=|==|!=|<|>)(?![<>=])", code):
+        if code[m.start()] in "<>" and re.search(r"#\s*include", code):
+            continue
+        a, b = m.span()
+        out.append(("rel", line[:a] + REL[m.group(1)] + line[b:]))
+    for m in re.finditer(r"&&|\|\|", code):
+        a, b = m.span()
+        out.append(("logic", line[:a] + ("||" if m.group() == "&&" else
+                                         "&&") + line[b:]))
+    for m in re.finditer(r"\b(if|while)\s*\(", code):
+        a = m.end() - 1
+        b = paren_end(code, a)
+        if b > 0:
+            out.append(("negate", line[:a + 1] + "!(" + line[a + 1:b] +
+                        ")" + line[b:]))
+    for m in re.finditer(r"(?<![\w.])(\d+)(?![\w.])", code):
+        if re.search(r"\[\s*$", code[:m.start()]) and \
+                DECL.match(code):
+            continue			# an array's size
+        a, b = m.span()
+        v = int(m.group(1))
+        out.append(("const", line[:a] + str(v + 1) + line[b:]))
+        if v > 0:
+            out.append(("const", line[:a] + str(v - 1) + line[b:]))
+    m = re.match(r"(\s*return\s+)(.+?)(\s*;\s*)$", code)
+    if m:
+        e = m.group(2).strip()
+        repl = {"0": "1", "1": "0", "-1": "0", "true": "false",
+                "false": "true", "NULL": None}.get(e, "0")
+        if repl is not None:
+            a, b = m.start(2), m.end(2)
+            out.append(("return", line[:a] + repl + line[b:]))
+    for m in re.finditer(r"\b(true|false)\b", code):
+        if code.lstrip().startswith("return"):
+            continue
+        a, b = m.span()
+        out.append(("bool", line[:a] + ("false" if m.group() == "true"
+                                        else "true") + line[b:]))
+    s = code.strip()
+    words = s.split("(")[0].split()
+    first = words[0] if words else ""
+    if s.endswith(";") and first not in KEYWORDS and \
+            not DECL.match(code) and (prev_code is None or
+                                      re.search(r"[;{}:)]\s*$", prev_code)
+                                      or not prev_code.strip()) and \
+            re.match(r"[\w*(]", s) and not s.startswith("return"):
+        indent = line[:len(line) - len(line.lstrip())]
+        out.append(("delete", indent + ";"))
+    return out
+
+
+def mutant_key(path, orig, new):
+    h = hashlib.sha1(("%s\0%s\0%s" % (path, orig.strip(), new.strip()))
+                     .encode()).hexdigest()
+    return h[:12]
+
+
+def library(path):
+    return path.split("/")[0]
+
+
+def generate(base, only, seed, every):
+    muts = []
+    for path, nums in sorted(changed_lines(base, only).items()):
+        full = os.path.join(TOP, path)
+        if not os.path.exists(full):
+            continue
+        text = open(full, errors="replace").read()
+        mask = code_mask(text)
+        lines = text.split("\n")
+        off, masks = 0, []
+        for ln in lines:
+            masks.append(mask[off:off + len(ln)])
+            off += len(ln) + 1
+        prev = None
+        codes = [code_of(ln, mk) for ln, mk in zip(lines, masks)]
+        for i, ln in enumerate(lines, 1):
+            # the code line above, blank lines skipped
+            k = i - 2
+            while k >= 0 and not codes[k].strip():
+                k -= 1
+            prev = codes[k] if k >= 0 else None
+            if i not in nums or arid(codes[i - 1], prev):
+                continue
+            cands = [c for c in mutations(ln, masks[i - 1], prev)
+                     if c[1] != ln]
+            if not cands:
+                continue
+            if not every:
+                r = random.Random("%s:%s:%d" % (seed, path, i))
+                cands = [r.choice(cands)]
+            for op, new in cands:
+                muts.append({"path": path, "line": i, "op": op,
+                             "orig": ln, "new": new,
+                             "key": mutant_key(path, ln, new)})
+    return muts
+
+
+# --- the map of tests to lines ---------------------------------------------
+
+def test_list(top, build):
+    units = sorted(f for f in os.listdir(os.path.join(top, build, "tests"))
+                   if f.startswith("test-") and "." not in f)
+    clis = sorted((f for f in os.listdir(os.path.join(top, "tests", "cli"))
+                   if re.fullmatch(r"t[\w-]*\.sh", f) and f != "t-harness.sh"),
+                  key=lambda f: int(re.match(r"t(\d+)", f).group(1))
+                  if re.match(r"t\d+", f) else -1)
+    return units + clis
+
+
+def run_test(top, build, t, timeout, fail_fast):
+    env = dict(os.environ, KAB_TOP=top, KAB_BUILD=os.path.join(top, build),
+               CMOCKA_MESSAGE_OUTPUT="TAP",
+               KAB_FIXTURES=os.path.join(top, "tests", "fixtures"))
+    if fail_fast:
+        env["KAB_FAIL_FAST"] = "1"
+    cmd = [os.path.join(top, build, "tests", t)] if t.startswith("test-") \
+        else ["bash", os.path.join(top, "tests", "cli", t)]
+    t0 = time.time()
+    try:
+        p = subprocess.run(cmd, cwd=top, env=env, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           timeout=timeout, start_new_session=True,
+                           text=True, errors="replace")
+    except subprocess.TimeoutExpired:
+        subprocess.run(["pkill", "-9", "-f", "kab-test"], check=False)
+        return "timeout", time.time() - t0, ""
+    ok = p.returncode == 0 and not re.search(r"^not ok", p.stdout, re.M)
+    return ("pass" if ok else "fail"), time.time() - t0, p.stdout
+
+
+def gcov_lines(top, build):
+    """{source path: set(lines executed)} from the .gcda files there."""
+    seen = {}
+    bdir = os.path.join(top, build)
+    with tempfile.TemporaryDirectory() as tmp:
+        for d, _, files in os.walk(bdir):
+            gcdas = [os.path.join(d, f) for f in files if f.endswith(".gcda")]
+            if not gcdas:
+                continue
+            p = subprocess.run(["gcov", "-t", "-j", "-o", d] + gcdas,
+                               cwd=tmp, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True)
+            for doc in p.stdout.splitlines():
+                if not doc.strip().startswith("{"):
+                    continue
+                j = json.loads(doc)
+                cwd = j.get("current_working_directory", top)
+                for f in j.get("files", []):
+                    src = os.path.relpath(os.path.join(cwd, f["file"]), top)
+                    if src.startswith(".."):
+                        continue
+                    s = seen.setdefault(src, set())
+                    s.update(l["line_number"] for l in f["lines"]
+                             if l["count"] > 0)
+    return seen
+
+
+def file_hashes():
+    out = {}
+    for f in git("ls-files", "-co", "--exclude-standard", "--",
+                 *["%s/*.c" % d for d in LIBS]).split():
+        out[f] = hashlib.sha1(open(os.path.join(TOP, f), "rb")
+                              .read()).hexdigest()
+    return out
+
+
+def make_map(skip, again):
+    """
+    The map, made when there is none (or again): the sources' hashes
+    are kept with it, so that a file changed since is known (its
+    mutants then run against every test that executed the file).
+    """
+    path = os.path.join(TOP, COV, "mutate-map.json")
+    if os.path.exists(path) and not again:
+        return json.load(open(path))
+    hashes = file_hashes()
+    print("# the map: kab built with gcov, each test file run alone",
+          flush=True)
+    bins = subprocess.run(["make", "-s", "--no-print-directory", "COV=1",
+                           "--eval", "print-bins: ; @echo $(TEST_BINS)",
+                           "print-bins"], cwd=TOP, stdout=subprocess.PIPE,
+                          text=True).stdout.split()
+    r = subprocess.run(["make", "-s", "--no-print-directory", "-j2",
+                        "COV=1", "all"] + bins, cwd=TOP)
+    if r.returncode:
+        die("make COV=1 failed")
+    lines, times, failing = {}, {}, []
+    for t in test_list(TOP, COV):
+        if t in skip:
+            continue
+        for d, _, files in os.walk(os.path.join(TOP, COV)):
+            for f in files:
+                if f.endswith(".gcda"):
+                    os.unlink(os.path.join(d, f))
+        st, secs, out = run_test(TOP, COV, t, 3600, False)
+        times[t] = secs
+        if st != "pass":
+            failing.append(t)
+        print("#   %-24s %4.0f s %s" % (t, secs, "" if st == "pass" else st),
+              flush=True)
+        for src, ls in gcov_lines(TOP, COV).items():
+            for ln in ls:
+                lines.setdefault(src, {}).setdefault(str(ln), []).append(t)
+    m = {"files": hashes, "lines": lines, "times": times,
+         "failing": failing}
+    with open(path, "w") as f:
+        json.dump(m, f)
+    return m
+
+
+# --- running the mutants ---------------------------------------------------
+
+def equivalents():
+    eq = {}
+    if os.path.exists(EQUIV):
+        for ln in open(EQUIV):
+            m = re.match(r"([0-9a-f]{12})\s+(.*)", ln)
+            if m:
+                eq[m.group(1)] = m.group(2).strip()
+    return eq
+
+
+def order_tests(tests, times):
+    return sorted(tests, key=lambda t: (not t.startswith("test-"),
+                                        times.get(t, 1e9)))
+
+
+def wilson(k, n):
+    if not n:
+        return (0, 0)
+    z, p = 1.96, k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (100 * (c - h), 100 * (c + h))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--base", required=True)
+    ap.add_argument("--sample", type=int, default=0,
+                    help="run N mutants drawn at random (seeded)")
+    ap.add_argument("--seed", default="kab")
+    ap.add_argument("--only", nargs="*", default=[],
+                    help="paths (or their beginnings) to mutate")
+    ap.add_argument("--every", action="store_true",
+                    help="every mutation of a line, not one")
+    ap.add_argument("--list", action="store_true",
+                    help="print the mutants, run nothing")
+    ap.add_argument("--map-only", action="store_true")
+    ap.add_argument("--remap", action="store_true",
+                    help="make the map again (after tests changed)")
+    ap.add_argument("--skip", nargs="*", default=[],
+                    help="test files left out of the map")
+    ap.add_argument("--json", help="write each mutant's result here")
+    a = ap.parse_args()
+    try:
+        git("rev-parse", "--verify", "-q", a.base + "^{commit}")
+    except subprocess.CalledProcessError:
+        die("BASE=%s is not a revision: give one git knows, e.g. "
+            "BASE=HEAD~10" % a.base)
+    muts = generate(a.base, a.only, a.seed, a.every)
+    eq = equivalents()
+    if a.sample and a.sample < len(muts):
+        r = random.Random(a.seed)
+        muts = sorted(r.sample(muts, a.sample),
+                      key=lambda m: (m["path"], m["line"]))
+    if a.list:
+        for m in muts:
+            print("%s %s:%d %-7s %s" % (m["key"], m["path"], m["line"],
+                                        m["op"], m["new"].strip()))
+        print("%d mutants" % len(muts))
+        return 0
+    cmap = make_map(set(a.skip), a.remap)
+    if a.map_only:
+        return 0
+    times = cmap["times"]
+    now = file_hashes()
+    stale = {f for f in now if cmap["files"].get(f) != now[f]}
+    if any(m["path"] in stale for m in muts):
+        print("# changed since the map (their mutants run against every "
+              "test that executed the file): %s" % " ".join(sorted(
+                  {m["path"] for m in muts if m["path"] in stale})))
+    failing = set(cmap["failing"])
+    if failing:
+        print("# failing without a mutant, not used: %s" %
+              " ".join(sorted(failing)))
+
+    work = tempfile.mkdtemp(prefix="kab-mutate-diff.")
+    try:
+        files = git("ls-files", "-co", "--exclude-standard", "-z")
+        tar = subprocess.run(["tar", "-cf", "-", "--null", "-T", "-"],
+                             cwd=TOP, input=files.encode(),
+                             stdout=subprocess.PIPE, check=True).stdout
+        subprocess.run(["tar", "-xf", "-", "-C", work], input=tar, check=True)
+        if os.path.isdir(os.path.join(TOP, "build")):
+            shutil.copytree(os.path.join(TOP, "build"),
+                            os.path.join(work, "build"), symlinks=True)
+        bins = subprocess.run(["make", "-s", "--no-print-directory",
+                               "--eval", "print-bins: ; @echo $(TEST_BINS)",
+                               "print-bins"], cwd=work,
+                              stdout=subprocess.PIPE, text=True).stdout.split()
+
+        def build():
+            return subprocess.run(["make", "-s", "--no-print-directory",
+                                   "-j2", "all"] + bins, cwd=work,
+                                  stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE, text=True)
+        if build().returncode:
+            die("the tree does not build")
+        results = []
+        start = time.time()
+        for m in muts:
+            res = dict(m)
+            if m["key"] in eq:
+                res["status"] = "equivalent"
+                res["why"] = eq[m["key"]]
+                results.append(res)
+                print("equivalent %s %s:%d %s" % (m["key"], m["path"],
+                                                   m["line"], m["op"]),
+                      flush=True)
+                continue
+            cov = cmap["lines"].get(m["path"], {})
+            if m["path"] in stale:
+                tests = sorted({t for ts in cov.values() for t in ts})
+            else:
+                tests = cov.get(str(m["line"]), [])
+            tests = [t for t in tests if t not in failing]
+            full = os.path.join(work, m["path"])
+            orig = open(full).read()
+            lines = orig.split("\n")
+            assert lines[m["line"] - 1] == m["orig"]
+            lines[m["line"] - 1] = m["new"]
+            t0 = time.time()
+            if not tests:
+                res["status"] = "uncovered"
+            else:
+                with open(full, "w") as f:
+                    f.write("\n".join(lines))
+                b = build()
+                if b.returncode:
+                    res["status"] = "stillborn"
+                    err = re.search(r"error: .*", b.stderr)
+                    res["why"] = err.group() if err else "make failed"
+                else:
+                    res["status"] = "survived"
+                    for t in order_tests(tests, times):
+                        lim = 3 * times.get(t, 60) + 60
+                        st, _, _ = run_test(work, "build", t, lim, True)
+                        if st != "pass":
+                            res["status"] = "killed"
+                            res["by"] = t + (" (timeout)" if st == "timeout"
+                                             else "")
+                            break
+                with open(full, "w") as f:
+                    f.write(orig)
+            res["seconds"] = round(time.time() - t0)
+            res["tests"] = len(tests)
+            results.append(res)
+            tag = {"killed": "killed   ", "survived": "SURVIVED ",
+                   "uncovered": "UNCOVERED", "stillborn": "stillborn"}
+            print("%s %s %s:%d %-7s %s%s" % (
+                tag[res["status"]], m["key"], m["path"], m["line"], m["op"],
+                m["new"].strip()[:70],
+                " [by %s]" % res["by"] if "by" in res else ""), flush=True)
+        build()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(results, f, indent=1)
+    print("# %d s for %d mutants" % (time.time() - start, len(results)))
+    libs = {}
+    for r in results:
+        s = libs.setdefault(library(r["path"]), {})
+        s[r["status"]] = s.get(r["status"], 0) + 1
+    tk = tn = 0
+    print("# %-9s %6s %8s %9s %9s %10s  %s" % (
+        "library", "killed", "survived", "uncovered", "stillborn",
+        "equivalent", "score"))
+    for lib in sorted(libs):
+        s = libs[lib]
+        k = s.get("killed", 0)
+        n = k + s.get("survived", 0) + s.get("uncovered", 0)
+        tk += k
+        tn += n
+        print("# %-9s %6d %8d %9d %9d %10d  %s" % (
+            lib, k, s.get("survived", 0), s.get("uncovered", 0),
+            s.get("stillborn", 0), s.get("equivalent", 0),
+            "%.0f%%" % (100 * k / n) if n else "-"))
+    lo, hi = wilson(tk, tn)
+    print("%d of %d mutants killed (%.0f%%; 95%% interval %.0f-%.0f%%)" % (
+        tk, tn, 100 * tk / tn if tn else 0, lo, hi))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
