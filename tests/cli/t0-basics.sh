@@ -12,8 +12,10 @@ test_expect "kab --help lists the commands and the exit codes" '
 	grep -q "130 *interrupted by ^C" $TMP/h
 '
 
-test_expect "kab --version prints the version" '
+test_expect "kab --version prints the version, as -V and kab version do" '
 	kab --version | grep -Eq "^kab [0-9]+\.[0-9]+\.[0-9]+$"
+	test "$(kab -V)" = "$(kab --version)"
+	test "$(kab version)" = "$(kab --version)"
 '
 
 test_expect "every command has --help" '
@@ -23,6 +25,17 @@ test_expect "every command has --help" '
 	done
 	kab bisect-step --help >$TMP/pipe
 	grep -q "usage: git bisect run kab bisect-step" $TMP/pipe
+	# each of ci'"'"'s subcommands describes itself alone
+	kab ci gate --help >$TMP/pipe
+	grep -q "^usage: kab ci gate" $TMP/pipe
+	grep -q -- "--threshold PCT" $TMP/pipe
+	not grep -q "matrix" $TMP/pipe
+	kab ci matrix --help >$TMP/pipe
+	grep -q "^usage: kab ci matrix" $TMP/pipe
+	not grep -q -- "--threshold" $TMP/pipe
+	kab ci --help >$TMP/pipe
+	grep -q "usage: kab ci matrix" $TMP/pipe
+	grep -q -- "--threshold PCT" $TMP/pipe
 '
 
 test_expect "an unknown command is a usage error" '
@@ -54,6 +67,9 @@ test_expect "typos: did you mean, as git asks; kab help CMD" '
 	kab: run: unknown option .--rnus=3.: did you mean .--runs.? see .kab run --help.|run --rnus=3 x.yaml
 	kab: .comapre. is not a kab command: did you mean .compare.? see .kab --help.|comapre a b
 	kab: .sho. is not a kab command: did you mean .show.? see .kab --help.|sho 1
+	kab: .lsit. is not a kab command: did you mean .ls.? see .kab --help.|lsit
+	kab: .list. is not a kab command: did you mean .ls.? see .kab --help.|list
+	kab: .delete. is not a kab command: did you mean .rm.? see .kab --help.|delete 3
 	kab: .frobnicate. is not a kab command: see .kab --help.|frobnicate
 	kab: option .--db. needs a value, the database.s path: see .kab --help.|--db
 	kab: compare: unknown option .--formt.: did you mean .--format.? see .kab compare --help.|compare --formt lkp a b

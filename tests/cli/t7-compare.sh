@@ -314,9 +314,23 @@ test_expect "ls, show, compare, report and ci gate speak JSON with a schema vers
 	assert gate["schema"] == "kab.gate/1" and gate["result"] == "fail"
 	assert gate["kpis"][0]["verdict"] == "regression"
 	assert gate["kpis"][0]["failed"] is True
+	# each real in the fewest digits that read back the same
+	import re
+	for f in ("ls", "show", "compare", "report", "gate"):
+	    text = open(d + "/" + f + ".json").read()
+	    for num in re.findall(r"(?<![\w\"])-?\d+\.\d+(?:e[-+]?\d+)?", text):
+	        v = float(num)
+	        short = next(p for p in range(1, 18) if float("%.*g" % (p, v)) == v)
+	        digits = len(re.sub(r"e.*|[-.]", "", num).strip("0"))
+	        assert digits <= max(short, 1), (f, num, short)
 	PY
 	# nothing on stdout before the command knows it succeeds
 	expect_error 2 "not a run id\|neither a run id" -- kab show --format json 1 999x
+	not grep -q . $TMP/stdout
+	# a --metric no metric of the run matches is a typo, named
+	expect_error 2 "no metric of run 1 matches .will-it-scale.per_proces_ops.: did you mean .will-it-scale.per_process_ops.?" -- \
+		kab show --metric will-it-scale.per_proces_ops 1
+	expect_error 2 "no metric of run 1 matches .zzz\*." -- kab show --format json --metric "zzz*" 1
 	not grep -q . $TMP/stdout
 '
 
