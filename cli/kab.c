@@ -3,6 +3,7 @@
  * kab.c - the entry point: global options and the command table.
  */
 #include <errno.h>
+#include <poll.h>
 #include <getopt.h>
 #include <limits.h>
 #include <gsl/gsl_errno.h>
@@ -557,9 +558,22 @@ static int unknown_command(const char *word)
  * What a command printed is its result: a full disk or a closed pipe
  * under it is a failure, never exit 0 (ci gate's codes stay 0, 1, 2).
  */
+static bool reader_gone(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+}
+
 static int output_done(const char *cmd, int rc)
 {
 	if (fflush(stdout) != EOF && !ferror(stdout))
+		return rc;
+	/*
+	 * A pipe whose reader left (kab run ... | head -2): what kab did
+	 * stands, the run stored; the reader chose to read no more.
+	 */
+	if (reader_gone(STDOUT_FILENO))
 		return rc;
 	fprintf(stderr, "kab: %s: writing the output failed: %s: free some "
 		"space or check where it goes\n", cmd, strerror(errno));

@@ -45,7 +45,9 @@ test_expect "warmup drops exactly its seconds; testtime measures its own" '
 	check "$ops > $MIN_OPS"
 	# all of the one second is measured: nothing before it was dropped
 	check "$ops >= 0.8 * $total"
-	check "$el >= 1 && $el < 1.9"
+	# the iteration lasted its second (a busy host makes it longer,
+	# which is the host'"'"'s time, not what kab did)
+	check "$el >= 1"
 	warmup_run 2
 	check "$ops > $MIN_OPS && $ops < $total"
 	# A steady allocator does a third of its pairs in the measured
@@ -53,7 +55,15 @@ test_expect "warmup drops exactly its seconds; testtime measures its own" '
 	# two warm-up seconds, 23 in the third), so there only "some were
 	# dropped" says anything.
 	[ -n "${KAB_SAN:-}" ] || check "$ops < 0.5 * $total"
-	check "$el >= 3 && $el < 3.9"
+	check "$el >= 3"
+'
+
+test_expect "a run whose output pipe closes early is stored and exits 0 (kab run | head)" '
+	before=$(sql "SELECT count(*) FROM runs WHERE status = \"ok\"" 2>/dev/null || echo 0)
+	set -o pipefail
+	kab run --runs 2 --monitors none --set nr_task=1 --set warmup=0 \
+		--set testtime=1s $JOB 2>&1 | head -1 >/dev/null
+	test "$(sql "SELECT count(*) FROM runs WHERE status = \"ok\"")" = $((before + 1))
 '
 
 if [ -n "${KAB_SAN:-}" ]; then
