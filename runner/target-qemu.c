@@ -276,7 +276,34 @@ struct kvm_watch {
 	pid_t pid;
 	off_t seen;
 	bool failed;
+	double cpu_budget;	/* QEMU's CPU seconds a boot may take */
+	bool cpu_out;		/* ... and took */
 };
+
+/* The CPU seconds process pid has used (all its threads), or -1. */
+static double cpu_seconds(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ut, st;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* after the command's name, which may hold anything: field 3 on */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
+			 "%*u %llu %llu", &ut, &st) != 2)
+		return -1;
+	return (double)(ut + st) / sysconf(_SC_CLK_TCK);
+}
 
 static void kvm_tick(void *arg)
 {
@@ -285,6 +312,16 @@ static void kvm_tick(void *arg)
 
 	if (w->o->tick)
 		w->o->tick(w->o->tick_ctx);
+	/*
+	 * A guest's progress is QEMU's CPU time, not the host's clock: a
+	 * busy host slows a healthy guest down and costs time, never the
+	 * boot.  A guest that spins past its budget is hung.
+	 */
+	if (w->cpu_budget > 0 && !w->cpu_out &&
+	    cpu_seconds(w->pid) > w->cpu_budget) {
+		w->cpu_out = true;
+		kill(w->pid, SIGKILL);
+	}
 	if (w->failed || w->errfd < 0 || fstat(w->errfd, &st) ||
 	    st.st_size == w->seen)
 		return;
@@ -326,9 +363,10 @@ int kab_target_qemu(const struct kab_target_opts *o,
 	struct strbuf console = STRBUF_INIT;
 	const char *env = getenv("KAB_STRESS_NG");
 	bool cached, timed_out = false, kvm, kvm_failed = false;
+	bool cpu_out = false;
 	struct kab_pump_times times = { 0, 0 };
 	struct kab_hostload load;
-	double t0, deadline;
+	double t0, deadline, budget;
 	int fds[2], status, logfd, errfd, ret = -1;
 	char *said, last[512];
 	const char *argv[40];
@@ -530,24 +568,32 @@ retry:
 		goto out_log;
 	}
 	/*
-	 * Under icount a guest second costs the host from about 2 s
-	 * (shift 3) to 15 s (shift 0) here: the deadline, which only ends
-	 * a hung boot, allows 20.
+	 * Under icount a guest second costs QEMU from about 2 s (shift 3)
+	 * to 15 s (shift 0) of CPU here: the budget, which only ends a
+	 * hung boot, allows 20, counted in QEMU's CPU time so that a
+	 * busy host (which gives QEMU less of it) never ends a healthy
+	 * boot.  The host's clock ends only a guest that neither runs nor
+	 * ends, at ten times the budget.  --timeout is the user's, in the
+	 * host's seconds.
 	 */
-	deadline = t0 + (q->timeout > 0 ? q->timeout :
-			 q->boot_timeout + 30 + o->iterations *
-			 ((w ? w->expected_seconds(o->job, boot->smp) : 60) *
-			  (icount ? 20 : 1) + 10));
+	budget = q->boot_timeout + 30 + o->iterations *
+		 ((w ? w->expected_seconds(o->job, boot->smp) : 60) *
+		  (icount ? 20 : 1) + 10);
+	deadline = t0 + (q->timeout > 0 ? q->timeout : 10 * budget);
 	{
 		struct kab_target_opts wo = *o;
 		struct kvm_watch kw = { .o = o, .errfd = kvm ? errfd : -1,
-					.pid = pid };
+					.pid = pid,
+					.cpu_budget = q->timeout > 0 ? 0 :
+						      budget };
 
 		wo.tick = kvm_tick;
 		wo.tick_ctx = &kw;
 		kab_pump(pid, fds[0], c, &wo, deadline, &timed_out, &status,
 			 &times, err);
 		kvm_failed = kw.failed;
+		timed_out |= kw.cpu_out;
+		cpu_out = kw.cpu_out;
 	}
 	boot->seconds = now_mono() - t0;
 	boot->host_busy = kab_hostload_other(&load);
@@ -598,6 +644,10 @@ retry:
 		free(boot->problem);
 		boot->problem = xstrdup("QEMU: KVM internal error");
 	}
+	if (cpu_out && !boot->problem)
+		boot->problem = xasprintf("the guest used %.0f s of QEMU's "
+					  "CPU, its budget, without ending",
+					  budget);
 	ret = 0;
 out_log:
 	close(logfd);
