@@ -510,10 +510,12 @@ void kab_lkp_header(FILE *out, const struct kab_table_head *h, bool lkp);
 void kab_lkp_columns(FILE *out, size_t nr_heads);
 /*
  * lkp's fail:runs block for the runs that did not complete: with lkp,
- * when lkp shows it (one side has such runs, the other none); else
- * when any side has them.  Returns whether it printed it.
+ * when lkp shows it (one side has such runs, the other none; with all,
+ * as lkp -a, either side); else when any side has them.  Returns
+ * whether it printed it.
  */
-bool kab_lkp_failures(FILE *out, const struct kab_table_head *h, bool lkp);
+bool kab_lkp_failures(FILE *out, const struct kab_table_head *h, bool lkp,
+		      bool all);
 void kab_lkp_row(FILE *out, const struct kab_row *r, size_t nr_heads,
 		 bool stats, bool notes);
 /*

@@ -279,10 +279,22 @@ void kab_lkp_columns(FILE *out, size_t nr_heads)
  * first head), not by its own; --format lkp prints what lkp prints,
  * kab's own tables the change of the shares.
  */
-static bool failures_shown(const struct kab_table_head *h, bool lkp)
+static bool failures_shown(const struct kab_table_head *h, bool lkp,
+			    bool all)
 {
 	size_t i;
 
+	/*
+	 * lkp -a prints every stat its matrices have, and
+	 * last_state.is_incomplete_run is one as soon as a run of either
+	 * side is incomplete: 1:3 0% 1:3 too.
+	 */
+	if (lkp && all) {
+		for (i = 0; i < h->nr_heads; i++)
+			if (h->heads[i].incomplete)
+				return true;
+		return h->base->incomplete;
+	}
 	if (!lkp) {
 		for (i = 0; i < h->nr_heads; i++)
 			if (h->heads[i].incomplete || h->base->incomplete)
@@ -315,11 +327,12 @@ static double fail_share(const struct kab_side *s, const struct kab_side *by)
 	return (double)s->incomplete / (double)(by->nr_boots + by->incomplete);
 }
 
-bool kab_lkp_failures(FILE *out, const struct kab_table_head *h, bool lkp)
+bool kab_lkp_failures(FILE *out, const struct kab_table_head *h, bool lkp,
+		      bool all)
 {
 	size_t i;
 
-	if (!failures_shown(h, lkp))
+	if (!failures_shown(h, lkp, all))
 		return false;
 	fputs("       fail:runs", out);
 	for (i = 0; i < h->nr_heads; i++)
@@ -349,10 +362,12 @@ void kab_lkp_table(FILE *out, const struct kab_table_head *h,
 	bool rows = c->nr_rows && c->rows[0].shown;	/* shown come first */
 	size_t r;
 
-	if (!rows && !failures_shown(h, true))
+	bool all = c->opts && c->opts->all;
+
+	if (!rows && !failures_shown(h, true, all))
 		return;
 	kab_lkp_header(out, h, true);
-	kab_lkp_failures(out, h, true);
+	kab_lkp_failures(out, h, true, all);
 	if (rows)
 		kab_lkp_columns(out, c->nr_heads);
 	for (r = 0; r < c->nr_rows && c->rows[r].shown; r++)

@@ -348,7 +348,7 @@ static void text_table(FILE *out, const struct cmp_table *t,
 	if (o->c.test == KAB_TEST_WELCH)
 		plan_notes(out, h, c, more);
 	kab_lkp_header(out, h, false);
-	kab_lkp_failures(out, h, false);
+	kab_lkp_failures(out, h, false, false);
 	kab_lkp_columns(out, c->nr_heads);
 	for (r = 0; r < c->nr_rows; r++) {
 		if (!c->rows[r].shown)

@@ -94,7 +94,7 @@ static void tables(FILE *out, const struct report *r)
 		const struct cmp_table *t = r->job[i].t;
 
 		kab_lkp_header(f, &t->h, false);
-		kab_lkp_failures(f, &t->h, false);
+		kab_lkp_failures(f, &t->h, false, false);
 		kab_lkp_columns(f, 1);
 		for (k = 0; k < t->c.nr_rows; k++)
 			if (t->c.rows[k].shown)

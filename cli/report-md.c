@@ -99,7 +99,7 @@ static void tables(FILE *out, const void *arg)
 		const struct cmp_table *t = r->job[i].t;
 
 		kab_lkp_header(out, &t->h, false);
-		kab_lkp_failures(out, &t->h, false);
+		kab_lkp_failures(out, &t->h, false, false);
 		kab_lkp_columns(out, 1);
 		for (k = 0; k < t->c.nr_rows; k++)
 			if (t->c.rows[k].shown)

@@ -119,7 +119,7 @@ static void table(FILE *out, const struct cmp_table *t)
 	size_t i, shown = 0;
 
 	kab_lkp_header(out, &t->h, false);
-	kab_lkp_failures(out, &t->h, false);
+	kab_lkp_failures(out, &t->h, false, false);
 	kab_lkp_columns(out, 1);
 	for (i = 0; i < t->c.nr_rows; i++)
 		if (t->c.rows[i].shown) {

@@ -197,6 +197,17 @@ int side_resolve(const struct run_list *all, const char *spec,
 		out->v[out->nr++] = &all->v[i];
 	}
 	if (all_digits(spec)) {
+		bool label = false;
+
+		for (i = 0; i < all->nr && !label; i++)
+			label = !strcmp(all->v[i].label, spec);
+		/*
+		 * digits no run has as its id, that a kernel has as its
+		 * label, all of whose runs failed: that kernel's story
+		 */
+		if (!out->nr && label && !strchr(spec, ',') &&
+		    !by_id(all, strtoll(spec, NULL, 10)))
+			return no_side(all, spec, err);
 		if (!out->nr)
 			return side_ids(all, spec, out, err);
 		if (!strchr(spec, ',') && by_id(all, strtoll(spec, NULL, 10))) {

@@ -502,11 +502,13 @@ static int overlap(const struct cmp_set *s, char *const *specs,
  * lkp ncompare lists a commit's result roots (one a parameter set) from
  * its data store's index, the newest first.  Tables of runs imported
  * from lkp come in that order: by when the base's first run of each
- * parameter set started, the latest first (ties as the runs came).
+ * parameter set started, the latest first (to the nanosecond of its
+ * stats.json, lkp_mtime; ties as the runs came).
  * kab's own tables keep the order of the base's runs.
  */
 struct table_key {
 	const char *first;	/* the base's earliest run of the set */
+	double mtime;		/* its stats.json's, to the ns, or 0 */
 	size_t i;
 };
 
@@ -515,7 +517,16 @@ static int by_newest(const void *a, const void *b)
 	const struct table_key *x = a, *y = b;
 	int c = strcmp(y->first, x->first);
 
+	if (!c && x->mtime != y->mtime)
+		return x->mtime < y->mtime ? 1 : -1;
 	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+static double lkp_mtime(const struct run_info *r)
+{
+	json_t *v = json_object_get(r->host, "lkp_mtime");
+
+	return json_is_number(v) ? json_number_value(v) : 0;
 }
 
 static void lkp_order(struct cmp_set *s)
@@ -534,10 +545,16 @@ static void lkp_order(struct cmp_set *s)
 	for (i = 0; i < s->nr; i++) {
 		k[i].i = i;
 		k[i].first = s->t[i].runs[0].v[0]->started_at;
-		for (r = 1; r < s->t[i].runs[0].nr; r++)
-			if (strcmp(s->t[i].runs[0].v[r]->started_at,
-				   k[i].first) < 0)
-				k[i].first = s->t[i].runs[0].v[r]->started_at;
+		k[i].mtime = lkp_mtime(s->t[i].runs[0].v[0]);
+		for (r = 1; r < s->t[i].runs[0].nr; r++) {
+			const struct run_info *x = s->t[i].runs[0].v[r];
+			int c = strcmp(x->started_at, k[i].first);
+
+			if (c < 0 || (!c && lkp_mtime(x) < k[i].mtime)) {
+				k[i].first = x->started_at;
+				k[i].mtime = lkp_mtime(x);
+			}
+		}
 	}
 	qsort(k, s->nr, sizeof(*k), by_newest);
 	t = xcalloc(s->nr, sizeof(*t));

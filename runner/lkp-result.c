@@ -485,12 +485,26 @@ json_t *kab_lkp_result_parse(const char *root, const struct strbuf *jb,
 		}
 	}
 
+	/*
+	 * A run is its two files and where they are: two runs of a commit
+	 * whose files are byte for byte the same are two runs (the same
+	 * root imported again is the same run, whatever path named it).
+	 */
 	sha256_init(&h);
 	sha256_update(&h, jb->len, (const uint8_t *)(jb->buf ? jb->buf : ""));
 	sha256_update(&h, sb->len, (const uint8_t *)(sb->buf ? sb->buf : ""));
+	{
+		char *real = realpath(root, NULL);
+		const char *where = real ? real : root;
+
+		sha256_update(&h, strlen(where) + 1, (const uint8_t *)where);
+		free(real);
+	}
 	sha256_digest(&h, sizeof(d), d);
 	kab_uuid_of_digest(d, uuid);
 	iso8601_utc(mtime, when, sizeof(when));
+	/* lkp lists a commit's roots newest first, to the nanosecond */
+	json_object_set_new(host, "lkp_mtime", json_real(mtime));
 	run = json_pack("{s:s, s:{s:s, s:n, s:n, s:n, s:n, s:o}, s:s, s:s, "
 			"s:s, s:o, s:{}, s:s, s:o, s:i, s:s, s:s, s:s, "
 			"s:[{s:i, s:O}]}",
@@ -531,8 +545,8 @@ json_t *kab_lkp_result_run(const char *root, struct kab_err *err)
 			       "job.yaml and stats.json)", root);
 	else
 		run = kab_lkp_result_parse(root, &jb, &sb, stat(spath, &st) ?
-					   now_wall() : (double)st.st_mtime,
-					   err);
+					   now_wall() : (double)st.st_mtim.tv_sec +
+					   st.st_mtim.tv_nsec / 1e9, err);
 	strbuf_release(&jb);
 	strbuf_release(&sb);
 	free(jpath);

@@ -370,6 +370,52 @@ test_expect "three lkp commits: lkp's fail:runs rule and shares, a label of digi
 	kab --db $TMP/n.db import --lkp $TMP/none/$head $U/$base >/dev/null 2>&1
 	expect_error 2 "^kab: no run of .c0ffee012345. completed (1 failed or interrupted): a side needs complete runs; .kab ls --label c0ffee012345. lists them$" -- \
 		kab --db $TMP/n.db compare ${base:0:12} ${head:0:12}
+	# ... and a label of digits alone, which could be a run id
+	mkdir -p $TMP/none3 && cp -r $T/$third $TMP/none3/
+	rm -r $TMP/none3/$third/[0134]
+	kab --db $TMP/n3.db import --lkp $TMP/none3/$third $U/$base >/dev/null 2>&1
+	expect_error 2 "^kab: no run of .${third:0:12}. completed (1 failed or interrupted)" -- \
+		kab --db $TMP/n3.db compare ${base:0:12} ${third:0:12}
+	# lkp -a shows the fail:runs row of an incomplete run on both sides
+	kab --db $TMP/3.db compare --format lkp --all ${base:0:12} ${third:0:12} >$TMP/t
+	grep -q "^          1:4            0%           1:4     last_state.is_incomplete_run$" $TMP/t
+	kab --db $TMP/3.db compare --format lkp ${base:0:12} ${third:0:12} >$TMP/t
+	not grep -q "fail:runs" $TMP/t
+'
+
+test_expect "two runs whose job.yaml and stats.json are the same bytes are two runs; the same root again is none" '
+	U=$FIXTURES/lkp-unite
+	base=5b1e9c0d2a3f4e5d6c7b8a9f0e1d2c3b4a596877
+	mkdir -p $TMP/twin/$base
+	cp -r $U/$base/0 $TMP/twin/$base/0
+	cp -r $U/$base/0 $TMP/twin/$base/1
+	kab --db $TMP/twin.db import --lkp $TMP/twin/$base >$TMP/o 2>/dev/null
+	grep -qx "imported 2 runs into $TMP/twin.db" $TMP/o
+	(cd $TMP/twin && kab --db $TMP/twin.db import --lkp ./$base/0 >$TMP/o 2>/dev/null) || true
+	test "$(sqlite3 $TMP/twin.db "SELECT count(*) FROM runs")" = 2
+'
+
+test_expect "lkp roots of one second come newest first, to the nanosecond" '
+	U=$FIXTURES/lkp-unite
+	base=5b1e9c0d2a3f4e5d6c7b8a9f0e1d2c3b4a596877
+	head=c0ffee0123456789abcdef0123456789abcdef01
+	for n in 16 32; do
+		mkdir -p $TMP/ns$n
+		cp -r $U/$base $U/$head $TMP/ns$n/
+		sed -i "s/^nr_task: 16$/nr_task: $n/" $TMP/ns$n/*/*/job.yaml
+	done
+	# one second: nr_task=16 at .9, nr_task=32 at .1; imported 16 first
+	touch -d "2024-01-01 00:00:00.900000000" $TMP/ns16/*/*/stats.json
+	touch -d "2024-01-01 00:00:00.100000000" $TMP/ns32/*/*/stats.json
+	kab --db $TMP/ns.db import --lkp $TMP/ns16/* $TMP/ns32/* >/dev/null 2>&1
+	kab --db $TMP/ns.db compare --format lkp ${base:0:12} ${head:0:12} >$TMP/t
+	grep "^  gcc-7/" $TMP/t | cut -d/ -f5 >$TMP/order
+	printf "16\n32\n" | diff - $TMP/order
+	# imported the other way round: the same order
+	kab --db $TMP/ns2.db import --lkp $TMP/ns32/* $TMP/ns16/* >/dev/null 2>&1
+	kab --db $TMP/ns2.db compare --format lkp ${base:0:12} ${head:0:12} >$TMP/t
+	grep "^  gcc-7/" $TMP/t | cut -d/ -f5 >$TMP/order
+	printf "16\n32\n" | diff - $TMP/order
 '
 
 test_done
