@@ -344,8 +344,11 @@ static void text_table(FILE *out, const struct cmp_table *t,
 	char *more = cmp_more_units(t, c->opts->floor > 0 ? 2 : 3);
 	size_t r, i, called = 0;
 
+	/* --quiet: the table, without kab's notes on it */
+	bool notes = cli_verbosity >= 0;
+
 	kab_kpi_summary(out, c, h->base, h->heads);
-	if (o->c.test == KAB_TEST_WELCH)
+	if (o->c.test == KAB_TEST_WELCH && notes)
 		plan_notes(out, h, c, more);
 	kab_lkp_header(out, h, false);
 	kab_lkp_failures(out, h, false, false);
@@ -366,6 +369,10 @@ static void text_table(FILE *out, const struct cmp_table *t,
 			"shows them)\n", c->hidden_profile,
 			o->c.profile_rows > 0 ? o->c.profile_rows :
 			KAB_PROFILE_ROWS);
+	if (!notes) {
+		free(more);
+		return;
+	}
 	if (c->few_rows)
 		fprintf(out, "\nnote: %zu metrics have fewer than 2 boots (or "
 			"runs) on a side and get no verdict: boots, not "
@@ -457,9 +464,9 @@ static void one_table(const struct cmp_table *t, const struct cmp_opts *o,
 	} else {
 		if (!first)
 			printf("\n");
-		if (t->exact)
+		if (t->exact && cli_verbosity >= 0)
 			printf("note: %s\n", KAB_EXACT_NOTE);
-		else if (t->emulated)
+		else if (t->emulated && cli_verbosity >= 0)
 			printf("note: these numbers come from QEMU TCG "
 			       "emulation, not a real CPU: compare kernels, "
 			       "not machines\n");

@@ -327,6 +327,12 @@ test_expect "ls, show, compare, report and ci gate speak JSON with a schema vers
 	# nothing on stdout before the command knows it succeeds
 	expect_error 2 "not a run id\|neither a run id" -- kab show --format json 1 999x
 	not grep -q . $TMP/stdout
+	# --quiet: the table, without the notes on it
+	kab compare base align >$TMP/loud
+	kab -q compare base align >$TMP/quiet
+	grep -q "^note:" $TMP/loud
+	not grep -q "note:" $TMP/quiet
+	grep "will-it-scale.per_process_ops$" $TMP/loud | diff - <(grep "will-it-scale.per_process_ops$" $TMP/quiet)
 	# a --metric no metric of the run matches is a typo, named
 	expect_error 2 "no metric of run 1 matches .will-it-scale.per_proces_ops.: did you mean .will-it-scale.per_process_ops.?" -- \
 		kab show --metric will-it-scale.per_proces_ops 1
