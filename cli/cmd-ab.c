@@ -771,7 +771,16 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 	if (!ab.fatal && !kab_stop_requested &&
 	    (ds[0].outcomes[KAB_BOOT_OK] || ds[0].earlier) &&
 	    (ds[1].outcomes[KAB_BOOT_OK] || ds[1].earlier)) {
-		char *specs[2] = { sides[0].label, sides[1].label };
+		/*
+		 * the A/B's own runs, as its looks counted them: earlier
+		 * A/Bs of the same labels are theirs, not this one's
+		 */
+		char *own[2] = {
+			kab_db_ab_side_runs(db, ab.id, sides[0].label, &err),
+			kab_db_ab_side_runs(db, ab.id, sides[1].label, &err),
+		};
+		char *specs[2] = { own[0] ? own[0] : sides[0].label,
+				   own[1] ? own[1] : sides[1].label };
 		size_t nr_seq;
 		struct cmp_seq *seq = kab_drv_looks_verdicts(&ab.looks,
 							     &nr_seq);
@@ -781,6 +790,8 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 					   nr_seq) != EXIT_OK)
 			rc = EXIT_RUN;
 		free(seq);
+		free(own[0]);
+		free(own[1]);
 	}
 out_db:
 	kab_db_close(db);

@@ -255,3 +255,31 @@ long kab_db_ab_job_get(struct kab_db *db, int64_t id, int seq,
 	sqlite3_finalize(st);
 	return job;
 }
+
+char *kab_db_ab_side_runs(struct kab_db *db, int64_t id, const char *label,
+			  struct kab_err *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT DISTINCT b.run_id FROM boots b "
+			       "JOIN runs r ON r.id = b.run_id WHERE "
+			       "b.ab_id = ? AND b.kernel_label = ? AND "
+			       "r.status = 'ok' ORDER BY b.run_id", -1, &st,
+			       NULL)) {
+		db_fail(db, err, "reading the A/B's runs");
+		return NULL;
+	}
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_text(st, 2, label, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		strbuf_addf(&sb, "%s%lld", sb.len ? "," : "",
+			    (long long)sqlite3_column_int64(st, 0));
+	sqlite3_finalize(st);
+	if (!sb.len) {
+		kab_err_set(err, "A/B %lld has no complete run of %s",
+			    (long long)id, label);
+		return NULL;
+	}
+	return strbuf_detach(&sb);
+}

@@ -245,6 +245,9 @@ struct kab_db_ab {
 int kab_db_ab_get(struct kab_db *db, int64_t id, struct kab_db_ab *out,
 		  struct kab_err *err);
 void kab_db_ab_release(struct kab_db_ab *ab);
+/* The ok runs of A/B id's side label, as "4,5,6" (malloc'd), or NULL. */
+char *kab_db_ab_side_runs(struct kab_db *db, int64_t id, const char *label,
+			  struct kab_err *err);
 int kab_db_ab_finish(struct kab_db *db, int64_t id, const char *status,
 		     struct kab_err *err);
 /* Is boot seq of A/B id done (any outcome but interrupted)? */

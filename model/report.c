@@ -278,6 +278,69 @@ static bool argv_has(json_t *argv, const char *opt)
 	return false;
 }
 
+#define REPRODUCE_COLS 68
+
+/*
+ * One line of the block in lines of at most REPRODUCE_COLS (the mail
+ * indents them by 8) where it can
+ * break: a comment at a space, as "#   " lines; a command between its
+ * shell words (never inside quotes), as " \" lines indented by 4.
+ */
+static void add_wrapped(struct strbuf *sb, const char *line, size_t n)
+{
+	bool comment = line[0] == '#';
+	size_t start = 0, col = 0, brk = 0, i;
+	bool quoted = false;
+
+	if (n <= REPRODUCE_COLS) {
+		strbuf_add(sb, line, n);
+		strbuf_addstr(sb, "\n");
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (line[i] == '\'' && !comment)
+			quoted = !quoted;
+		if (line[i] == ' ' && !quoted && i > start)
+			brk = i;
+		col++;
+		if (col >= REPRODUCE_COLS - 2 && brk > start) {
+			strbuf_add(sb, line + start, brk - start);
+			strbuf_addstr(sb, comment ? "\n#   " : " \\\n    ");
+			start = brk + 1;
+			col = i - start + 1 + 4;
+			brk = start;
+		}
+	}
+	strbuf_add(sb, line + start, n - start);
+	strbuf_addstr(sb, "\n");
+}
+
+/* The block for a mail: long lines wrapped, a here-document as it is. */
+static char *wrap_block(char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = text, *nl;
+	bool here = false;
+
+	for (; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		if (here) {
+			strbuf_add(&sb, p, nl - p);
+			strbuf_addstr(&sb, "\n");
+			here = !(nl - p == 3 && !strncmp(p, "EOF", 3));
+		} else {
+			here = nl - p > 8 && !strncmp(nl - 7, "<<'EOF'", 7);
+			add_wrapped(&sb, p, nl - p);
+		}
+		if (!*nl)
+			break;
+	}
+	free(text);
+	return strbuf_detach(&sb);
+}
+
 static char *reproduce(const struct report *r, const struct report_job *j,
 		       const struct kab_run *base, const struct kab_run *head)
 {
@@ -630,7 +693,7 @@ int report_build(struct kab_db *db, const char *base, const char *head,
 	}
 	head_lines(db, r, m, &brun, &hrun);
 	make_subject(db, r, o);
-	r->reproduce = reproduce(r, m, &brun, &hrun);
+	r->reproduce = wrap_block(reproduce(r, m, &brun, &hrun));
 	add_trend(db, r, o);
 	add_flame(db, r);
 	kab_run_free(&brun);

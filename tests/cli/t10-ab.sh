@@ -165,6 +165,15 @@ test_expect "kab killed mid-A/B: finished boots kept, --resume does the rest" '
 	test "$(sqlite3 $TMP/resume.db "SELECT status FROM abs WHERE id = 1")" = done
 	grep -q "^x y $" $TMP/o2 || grep -q "x  *y" $TMP/o2
 	expect_error 2 "no A/B 7" -- "$KAB" --db $TMP/resume.db ab --resume 7
+	# a finished A/B: nothing to resume
+	kab --db $TMP/resume.db ab --resume 1 >$TMP/o3 2>$TMP/e3
+	grep -q "A/B 1 is finished: nothing to resume" $TMP/e3
+	# a second A/B of the same labels: its table is over its own boots
+	# (one a side: no verdict), not the first one'"'"'s four besides
+	kab --db $TMP/resume.db ab --a-label x --b-label y --job $JOB $QUICK \
+		--boots 1 --runs-per-boot 1 >$TMP/o4 2>$TMP/e4 || true
+	cat $TMP/o4
+	grep -q "will-it-scale.per_process_ops  (boots<2)$" $TMP/o4
 '
 
 test_expect "--max-boots: kab ab looks after every round and stops when the KPI is answered" '
