@@ -84,8 +84,17 @@ test_expect "the job file is written by a YAML emitter: quotes, colons and hashe
 test_expect "the reproduce block names each kernel: release, image, commit" '
 	sed -n "/^To reproduce with kab:/,/^        kab report/p" $TMP/r.txt >$TMP/repro
 	cat $TMP/repro
-	grep -q "^        # base: kernel [^ ]*.*, commit [0-9a-f]\{40\}" $TMP/repro
-	grep -q "^        # head: kernel [^ ]*.*, commit [0-9a-f]\{40\}" $TMP/repro
+	# a comment wrapped goes on in "#   " lines
+	sed ":a;N;\$!ba;s/\n        #   / /g" $TMP/repro >$TMP/repro1
+	grep -q "^        # base: kernel [^ ]*.*, commit [0-9a-f]\{40\}" $TMP/repro1
+	grep -q "^        # head: kernel [^ ]*.*, commit [0-9a-f]\{40\}" $TMP/repro1
+	# a mail'"'"'s lines: the block'"'"'s fit 78 columns, wrapped where
+	# a shell reads them back the same
+	not grep -q "^.\{79,\}" $TMP/repro
+	grep -q " \\\\$" $TMP/repro
+	sed -n "/^        kab run/,/[^\\\\]$/p" $TMP/repro | head -2 |
+		sed "s/^ *//; s/ \\\\$//" | tr "\n" " " |
+		grep -q "^kab run --target qemu --kernel BZIMAGE --kernel-label base --runs [0-9]* will-it-scale-malloc1.yaml $"
 '
 
 test_expect "the Reported-by tag comes with a regression, never an improvement" '
