@@ -394,6 +394,34 @@ def make_map(skip, again):
     return m
 
 
+def retest(m, tests):
+    """Run tests for the map again (one that failed, say), in place."""
+    for t in tests:
+        for src in m["lines"].values():
+            for ln in list(src):
+                if t in src[ln]:
+                    src[ln].remove(t)
+        for d, _, files in os.walk(os.path.join(TOP, COV)):
+            for f in files:
+                if f.endswith(".gcda"):
+                    os.unlink(os.path.join(d, f))
+        st, secs, out = run_test(TOP, COV, t, 3600, False)
+        m["times"][t] = secs
+        if t in m["failing"]:
+            m["failing"].remove(t)
+        if st != "pass":
+            m["failing"].append(t)
+            print(out[-3000:])
+        print("#   %-24s %4.0f s %s" % (t, secs, "" if st == "pass" else st),
+              flush=True)
+        for src, ls in gcov_lines(TOP, COV).items():
+            for ln in ls:
+                m["lines"].setdefault(src, {}).setdefault(str(ln),
+                                                          []).append(t)
+    with open(os.path.join(TOP, COV, "mutate-map.json"), "w") as f:
+        json.dump(m, f)
+
+
 # --- running the mutants ---------------------------------------------------
 
 def equivalents():
@@ -436,6 +464,8 @@ def main():
     ap.add_argument("--map-only", action="store_true")
     ap.add_argument("--remap", action="store_true",
                     help="make the map again (after tests changed)")
+    ap.add_argument("--retest", nargs="*", default=[],
+                    help="run these test files for the map again")
     ap.add_argument("--skip", nargs="*", default=[],
                     help="test files left out of the map")
     ap.add_argument("--json", help="write each mutant's result here")
@@ -458,6 +488,8 @@ def main():
         print("%d mutants" % len(muts))
         return 0
     cmap = make_map(set(a.skip), a.remap)
+    if a.retest:
+        retest(cmap, a.retest)
     if a.map_only:
         return 0
     times = cmap["times"]

@@ -58,7 +58,7 @@ test_expect "what LAVA cannot take or kab cannot do is a usage error naming the 
 	expect_error 2 "files and files-url go together" -- \
 		"$KAB" run --target lava:local $QUICK $JOB
 	printf "[lava]\n\tpassword = x\n" >$HOME/.config/kab/config
-	expect_error 2 "\[lava\] takes token, files and files-url" -- \
+	expect_error 2 "\[lava\] takes token, files, files-url and grace" -- \
 		"$KAB" run --target lava:local $QUICK $JOB
 	rm $HOME/.config/kab/config
 	expect_error 2 "device type" -- \
