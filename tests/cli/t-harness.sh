@@ -213,6 +213,12 @@ test_expect "tests/run skips what KAB_TEST_SKIP names, and says so" '
 	grep -qx "ok - t1-no.sh # SKIP in KAB_TEST_SKIP" $TMP/run.out
 	grep -qx "# 1 skipped" $TMP/run.out
 	test "$(tail -1 $TMP/run.out)" = "1 passed, 0 failed"
+	# KAB_TEST_FILES: only those files, no unit tests unless named
+	(cd $TOP && KAB_TEST_FILES="t2-yes.sh" tests/run $TMP/skips) \
+		>$TMP/run.out 2>&1
+	cat $TMP/run.out
+	not grep -q "t1-no.sh" $TMP/run.out
+	test "$(tail -1 $TMP/run.out)" = "1 passed, 0 failed"
 '
 
 test_expect "every mutant of make mutate still applies and names its killer" '
