@@ -259,6 +259,21 @@ int kab_build_kernel(const struct kab_build_opts *o, struct kab_build *b,
 			    "tree with --tree DIR", o->tree, strerror(errno));
 		return -1;
 	}
+	/* make's "No rule to make target 'tinyconfig'" says it worse */
+	{
+		char *k = xasprintf("%s/Kconfig", b->tree);
+		char *x = xasprintf("%s/arch/x86/Kconfig", b->tree);
+		bool kernel = !access(k, F_OK) && !access(x, F_OK);
+
+		free(k);
+		free(x);
+		if (!kernel) {
+			kab_err_set(err, "%s is not the top of a kernel tree (no "
+				    "Kconfig and arch/x86/Kconfig there): give "
+				    "one with --tree DIR", b->tree);
+			return -1;
+		}
+	}
 	b->compiler = kbuild_compiler(err);
 	bdir = b->compiler ? kbuild_dir(b->tree, o->cache_dir, err) : NULL;
 	if (!bdir)

@@ -86,6 +86,10 @@ test_expect "a bad --monitors list is refused by run, ab and bisect" '
 	expect_error 2 "--monitors: .dmesg=1. is not a monitor" \
 		-- timeout 60 "$KAB" bisect --monitors dmesg=1 --job $JOB \
 		--tree $TMP --good a --bad b --metric x
+	# a directory that is no kernel tree, not make'"'"'s words for it
+	mkdir -p $TMP/notree
+	expect_error 2 "^kab: $TMP/notree is not the top of a kernel tree (no Kconfig and arch/x86/Kconfig there): give one with --tree DIR$" \
+		-- "$KAB" build --tree $TMP/notree
 	# and kab-agent itself, whatever starts it
 	rc=0
 	"$KAB_AGENT" --job /nonexistent --monitors "all quiet" 2>$TMP/e || rc=$?
