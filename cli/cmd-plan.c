@@ -89,6 +89,66 @@ static bool exact(const struct run_info *const *runs, size_t nr)
 	return nr > 0;
 }
 
+
+/* s as one shell word (valid until the next call) */
+static const char *shell_word(const char *s)
+{
+	static char *last;
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_shell_word(&sb, s);
+	free(last);
+	last = strbuf_detach(&sb);
+	return last;
+}
+
+/*
+ * A job's parameters as "k=v k=v" (the job named first), or as kab
+ * run's " --set k=v ... JOB", shell-quoted (valid until the next call).
+ */
+static const char *job_line(json_t *params, bool cmd)
+{
+	static char *last;
+	struct strbuf sb = STRBUF_INIT;
+	const char *tc = json_string_value(json_object_get(params, "testcase"));
+	const char *t = json_string_value(json_object_get(params, "test"));
+	const char **keys;
+	const char *k;
+	json_t *v;
+	size_t n = 0, i;
+
+	keys = xcalloc(json_object_size(params) + 1, sizeof(*keys));
+	json_object_foreach(params, k, v)
+		if (json_is_string(v) && strcmp(k, "testcase") &&
+		    strcmp(k, "test"))
+			keys[n++] = k;
+	qsort(keys, n, sizeof(*keys), kab_strcmp_ptr);
+	if (!cmd && tc && t)
+		strbuf_addf(&sb, "%s %s:", tc, t);
+	for (i = 0; i < n; i++) {
+		char *kv = xasprintf("%s=%s", keys[i], json_string_value(
+					json_object_get(params, keys[i])));
+
+		strbuf_addstr(&sb, cmd ? " --set " : " ");
+		if (cmd)
+			strbuf_add_shell_word(&sb, kv);
+		else
+			strbuf_addstr(&sb, kv);
+		free(kv);
+	}
+	if (cmd && tc && t) {
+		char *job = xasprintf("%s-%s", tc, t);
+
+		strbuf_addstr(&sb, " ");
+		strbuf_add_shell_word(&sb, job);
+		free(job);
+	}
+	free(keys);
+	free(last);
+	last = strbuf_detach(&sb);
+	return last;
+}
+
 static int plan_group(void *arg, size_t k, const struct run_info *const *runs,
 		      size_t nr, const struct kab_side *side)
 {
@@ -128,7 +188,8 @@ static int plan_group(void *arg, size_t k, const struct run_info *const *runs,
 	}
 	if (k)
 		printf("\n");
-	printf("%s, job %s:\n", runs[0]->label, runs[0]->params);
+	printf("%s, job %s:\n", cli_vis(runs[0]->label),
+	       cli_vis(job_line(runs[0]->params_obj, false)));
 	v = xmalloc(s->n * sizeof(*v));
 	for (i = 0; i < s->n; i++) {
 		mean += s->v[i] / s->n;
@@ -219,7 +280,16 @@ static int plan_group(void *arg, size_t k, const struct run_info *const *runs,
 	       " on average over the spread of boots the pilot allows" : "",
 	       out.seconds);
 	more = runs_more_units(runs, nr, out.boots, out.iters);
-	printf("  %s\n", more);
+	/* a command to paste: the kernel's label, the job and its set */
+	if (!strncmp(more, "kab run ", 8) && strstr(more, " on each kernel")) {
+		*strstr(more, " on each kernel") = '\0';
+		printf("  %s --kernel-label %s%s  # on each kernel\n", more,
+		       cli_vis(shell_word(runs[0]->label)),
+		       cli_vis(job_line(runs[0]->params_obj, true)));
+	} else {
+		printf("  %s%s\n", more,
+		       cli_vis(job_line(runs[0]->params_obj, true)));
+	}
 	free(more);
 	a->planned++;
 	free(own);

@@ -205,6 +205,14 @@ test_expect "a misspelt label or KPI, or a run on two sides, is refused; an empt
 	expect_error 2 "^kab: nothing to plan from 1: measure what the notes above ask$" -- "$KAB" plan --detect 5 1
 	expect_error 2 "1 of 1 jobs of base have no will-it-scale.per_proces_ops (did you mean .will-it-scale.per_process_ops.?)" -- \
 		"$KAB" plan --detect 5 --kpi will-it-scale.per_proces_ops base
+	# a plan names its job in words and prints a command to paste
+	"$KAB" plan --detect 5 base >$TMP/plan
+	cat $TMP/plan
+	grep -q "^base, job will-it-scale malloc1: bind=core mode=process nr_task=100% testtime=10s warmup=6:$" $TMP/plan
+	cmd=$(grep "^  kab run --repeat" $TMP/plan | sed "s/^  //")
+	set -- $cmd
+	test "$1 $2 $3" = "kab run --repeat"
+	case "$cmd" in *"--kernel-label base --set bind=core --set mode=process --set nr_task=100% --set testtime=10s --set warmup=6 will-it-scale-malloc1  # on each kernel") ;; *) false ;; esac
 	# a --db whose directory is not there is a typo, not a new database
 	expect_error 2 "no directory $TMP/nodir: create it first" -- "$KAB" --db $TMP/nodir/k.db import $TMP/seed.json
 	test ! -e $TMP/nodir
