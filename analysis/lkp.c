@@ -176,6 +176,12 @@ void kab_lkp_row(FILE *out, const struct kab_row *r, size_t nr_heads,
 		err_cell(out, &c->s);
 	}
 	fprintf(out, "  %s", r->metric);
+	/*
+	 * The KPIs are their own family of the correction: with the same
+	 * means as another row, the KPI's adjusted p differs.  Said.
+	 */
+	if (stats && r->kpi)
+		fputs(" (KPI)", out);
 	if (stats)
 		for (i = 0; i < nr_heads; i++)
 			if (r->cells[i].s.n && r->base.n)

@@ -402,6 +402,11 @@ static void text_table(FILE *out, const struct cmp_table *t,
 			"layout seeds on both sides (exact mode): tested on the "
 			"changes at each seed, the seeds as the samples\n",
 			c->paired_rows);
+	if (o->stats && c->nr_kpi_rows)
+		fprintf(out, "\nnote: (KPI) marks the KPI rows: corrected for "
+			"false discoveries as their own family (at %g), so a "
+			"KPI's adjusted p differs from another row's of the "
+			"same means\n", kab_family_level(c, true));
 	if (c->zero_rows)
 		fprintf(out, "\nnote: %zu shown metrics have a base mean of 0: "
 			"their %%change is lkp's, over a base of 1e-100; "

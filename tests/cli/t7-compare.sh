@@ -53,8 +53,12 @@ test_expect "--stats appends adjusted p, boots, scale, F and the interval" '
 	# a counter at 0 in the base: linear scale, absolute interval
 	grep "proc-vmstat.thp_fault_alloc" $TMP/s.txt >$TMP/s0
 	grep -Eq "p=[0-9.e-]+ +3/3 boots F=-/[0-9.]+ \[\+[0-9.]+, \+[0-9.]+\]  \(base 0" $TMP/s0
-	# the lkp columns themselves are unchanged
-	grep "^ .*  will-it-scale.per_process_ops" $TMP/s.txt | sed "s/  p=.*//" >$TMP/s1
+	# the lkp columns themselves are unchanged; the KPI row is marked,
+	# its own family of the correction said
+	grep "^ .*  will-it-scale.per_process_ops (KPI)  p=" $TMP/s.txt
+	not grep -q "pgfault (KPI)" $TMP/s.txt
+	grep -q "^note: (KPI) marks the KPI rows: corrected for false discoveries as their own family" $TMP/s.txt
+	grep "^ .*  will-it-scale.per_process_ops" $TMP/s.txt | sed "s/ (KPI)//; s/  p=.*//" >$TMP/s1
 	grep "^ .*  will-it-scale.per_process_ops" $TMP/d.txt >$TMP/d1
 	cmp $TMP/s1 $TMP/d1
 '
