@@ -582,6 +582,15 @@ static int output_done(const char *cmd, int rc)
 	return strcmp(cmd, "ci") ? EXIT_RUN : EXIT_USAGE;
 }
 
+static bool label_word_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n && n <= 200 && strspn(s, "abcdefghijklmnopqrstuvwxyz"
+				      "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+				      "_-.+=:,@%/") == n;
+}
+
 static int add_word(void *arg, const struct kab_run *r)
 {
 	struct strbuf *sb = arg;
@@ -591,8 +600,11 @@ static int add_word(void *arg, const struct kab_run *r)
 		return 0;
 	snprintf(id, sizeof(id), "%lld\n", (long long)r->id);
 	strbuf_add(sb, id, strlen(id));
-	/* a label is offered when the shell can take it as one word */
-	if (kab_name_ok(r->kernel.label, 200)) {
+	/*
+	 * a label is offered when the shell can take it as one word: a
+	 * name, or a command line's words (init_on_free=1, a,b=c:d)
+	 */
+	if (label_word_ok(r->kernel.label)) {
 		strbuf_add(sb, "L", 1);
 		strbuf_add(sb, r->kernel.label, strlen(r->kernel.label));
 		strbuf_add(sb, "\n", 1);
@@ -647,18 +659,18 @@ static int complete_words(struct cli *cli, const char *what,
 
 		for (line = strtok_r(sb.buf, "\n", &save); line;
 		     line = strtok_r(NULL, "\n", &save)) {
-			bool label = *line == 'L', dup = false;
+			bool label = *line == 'L';
 
 			if (label != !strcmp(what, "labels"))
 				continue;
-			line += label;
-			for (j = 0; j < nr; j++)
-				dup |= !strcmp(seen[j], line);
-			if (dup)
-				continue;
-			cli_push_arg(&seen, &nr, line);
-			printf("%s\n", line);
+			cli_push_arg(&seen, &nr, line + label);
 		}
+		/* each once, sorted: n log n over a database's runs */
+		if (nr)
+			qsort(seen, nr, sizeof(*seen), kab_strcmp_ptr);
+		for (j = 0; j < nr; j++)
+			if (!j || strcmp(seen[j - 1], seen[j]))
+				printf("%s\n", seen[j]);
 		free(seen);
 	}
 	strbuf_release(&sb);

@@ -156,6 +156,10 @@ test_expect "bash completes commands, options, job names, labels and run ids" '
 	bash_complete kab ci g >$TMP/c; grep -qx gate $TMP/c
 	bash_complete kab ci gate --thr >$TMP/c; grep -qx -- --threshold $TMP/c
 	bash_complete kab run --kernel-label "" >$TMP/c; grep -qx stdin $TMP/c
+	# a label of a command line'"'"'s words is offered too
+	printf "run,kernel_label,iteration,metric,value\n1,init_on_free=1,1,m.x,1\n" >$TMP/eq.csv
+	$ROOT/usr/bin/kab import --format csv $TMP/eq.csv >/dev/null
+	bash_complete kab compare init >$TMP/c; grep -qx "init_on_free=1" $TMP/c
 '
 
 test_expect "bash completes option values: formats, metrics, parameters, monitors, targets" '
