@@ -536,8 +536,10 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		}
 	}
 	if (!job_path) {
+		/* a job's name works wherever kab is installed */
 		rc = cli_error(EXIT_USAGE, "no job: kab ab --job "
-			       "jobs/will-it-scale-malloc1.yaml");
+			       "will-it-scale-malloc1 (kab run --list-jobs "
+			       "lists the jobs)");
 		goto out;
 	}
 	rc = cli_load_jobs(job_path, &(struct kab_jobsel){ sets, nr_sets,
