@@ -270,9 +270,10 @@ static void seq_note(FILE *out, const struct kab_table_head *h,
  * For each KPI the table does not call: what this plan could have
  * called (power 0.8), or that it cannot call anything; one note each.
  */
-static void plan_notes(FILE *out, const struct kab_table_head *h,
+static bool plan_notes(FILE *out, const struct kab_table_head *h,
 		       const struct kab_comparison *c, const char *more)
 {
+	bool said = false;
 	size_t r, i;
 
 	for (r = 0; r < c->nr_rows; r++) {
@@ -291,11 +292,13 @@ static void plan_notes(FILE *out, const struct kab_table_head *h,
 			if (!x->s.n || x->significant || x->absolute)
 				continue;
 			if (x->few) {
-				fprintf(out, "note: %s -> %s: %s has fewer "
-					"than 2 boots (or runs) on a side, so "
-					"no verdict is possible: measure more "
-					"(%s)\n", h->base->id,
-					h->heads[i].id, row->metric, more);
+				fprintf(out, "note: %s -> %s: %s has %zu and "
+					"%zu boots (or runs), fewer than 2 on "
+					"a side, so no verdict is possible: "
+					"measure more (%s)\n", h->base->id,
+					h->heads[i].id, row->metric,
+					x->units_base, x->units_head, more);
+				said = true;
 				continue;
 			}
 			if (x->paired)
@@ -334,6 +337,7 @@ static void plan_notes(FILE *out, const struct kab_table_head *h,
 				row->metric, h->base->id);
 		}
 	}
+	return said;
 }
 
 static void text_table(FILE *out, const struct cmp_table *t,
@@ -345,11 +349,11 @@ static void text_table(FILE *out, const struct cmp_table *t,
 	size_t r, i, called = 0;
 
 	/* --quiet: the table, without kab's notes on it */
-	bool notes = cli_verbosity >= 0;
+	bool notes = cli_verbosity >= 0, said = false;
 
 	kab_kpi_summary(out, c, h->base, h->heads);
 	if (o->c.test == KAB_TEST_WELCH && notes)
-		plan_notes(out, h, c, more);
+		said = plan_notes(out, h, c, more);
 	kab_lkp_header(out, h, false);
 	kab_lkp_failures(out, h, false, false);
 	kab_lkp_columns(out, c->nr_heads);
@@ -376,8 +380,9 @@ static void text_table(FILE *out, const struct cmp_table *t,
 	if (c->few_rows)
 		fprintf(out, "\nnote: %zu metrics have fewer than 2 boots (or "
 			"runs) on a side and get no verdict: boots, not "
-			"iterations, are the samples; measure more (%s)\n",
-			c->few_rows, more);
+			"iterations, are the samples%s%s%s\n", c->few_rows,
+			said ? "" : "; measure more (", said ? "" : more,
+			said ? "" : ")");
 	if (c->weak_rows)
 		fprintf(out, "\nnote: with these boot counts the U test cannot "
 			"call a change among %zu metrics at q = %g: need >= "
