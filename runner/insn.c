@@ -7,7 +7,11 @@
  * and the end of every iteration, in that order.  Iteration N's counts
  * are the difference between its marks: the (2N-1)th and the 2Nth.  A
  * guest that executes marks of its own breaks the order, and then no
- * count is given rather than a wrong one.
+ * count is given rather than a wrong one.  A balanced pair of its own
+ * keeps the order but not the number: when iteration N's record is
+ * read, the agent has executed 2N marks, or 2N+1 once it began the
+ * next iteration (whose end is an iteration's time away); more is a
+ * foreign pair, and that iteration and every later one get no count.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -62,11 +66,12 @@ int kab_insn_counts(const char *text, size_t len, int it, uint64_t *user,
 				return -1;
 			*user = m.n[0] - start.n[0];
 			*kernel = m.n[1] - start.n[1];
-			return 0;
 		}
+		if (seen > 2L * it + 1)
+			return -1;
 		line = nl + 1;
 	}
-	return -1;
+	return seen >= 2L * it ? 0 : -1;
 }
 
 void kab_insn_metrics(uint64_t user, uint64_t kernel, const char *suite,

@@ -25,6 +25,11 @@ logging, braces) skipped, and the survivors shown with file:line.
 3. Each mutant, in a copy of the tree: written, built (incrementally:
    one object, the links), then the tests that execute its line, the
    fast ones first, until one fails (killed) or none does (survived).
+   The files that boot guests (QEMU, ssh, LAVA) or build kab whole run
+   only for a line no other file reaches.  gcov cannot see into a
+   guest: a line of the agent's code (a source whose object defines a
+   symbol of kab-agent) that no test reached on the host runs against
+   the files that boot the agent (t9, t10), and is marked so.
    A mutant that does not build is stillborn and not counted; one no
    test executes is uncovered and counts as survived.  A test that
    runs three times as long as it did for the map (and a minute) is
@@ -439,9 +444,45 @@ def equivalents():
     return eq
 
 
+# The files that boot guests (or build kab whole): run against a mutant
+# only when no other file reaches its line.
+SLOW = {"t9-qemu.sh", "t10-ab.sh", "t11-bisect.sh", "t14-ssh.sh",
+        "t15-ci-workflows.sh", "t19-install.sh", "t20-deb.sh",
+        "t24-lava.sh"}
+
+
+GUEST = ["t9-qemu.sh", "t10-ab.sh"]
+
+
+_agent_files = None
+
+
+def agent_side(path):
+    """Linked into kab-agent, which runs in the guests: a source whose
+    object defines a symbol the agent has."""
+    global _agent_files
+    if _agent_files is None:
+        _agent_files = set()
+
+        def syms(f):
+            p = subprocess.run(["nm", "--defined-only", "-g", f],
+                               stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True)
+            return {ln.split()[-1] for ln in p.stdout.splitlines()
+                    if len(ln.split()) == 3 and ln.split()[1] in "TtDdBbRr"}
+        agent = syms(os.path.join(TOP, "build", "kab-agent")) - {"main"}
+        for d in ("runner", "common", "cli"):
+            bd = os.path.join(TOP, "build", d)
+            for f in os.listdir(bd) if os.path.isdir(bd) else []:
+                if f.endswith(".o") and syms(os.path.join(bd, f)) & agent:
+                    _agent_files.add("%s/%s.c" % (d, f[:-2]))
+    return path in _agent_files
+
+
 def order_tests(tests, times):
-    return sorted(tests, key=lambda t: (not t.startswith("test-"),
-                                        times.get(t, 1e9)))
+    fast = [t for t in tests if t not in SLOW]
+    return sorted(fast or tests, key=lambda t: (not t.startswith("test-"),
+                                                times.get(t, 1e9)))
 
 
 def wilson(k, n):
@@ -555,6 +596,12 @@ def main():
             else:
                 tests = cov.get(str(m["line"]), [])
             tests = [t for t in tests if t not in failing]
+            # the agent's code a guest runs: gcov cannot see into a
+            # guest, so its lines no host test reached go to the files
+            # that boot the agent
+            if not tests and agent_side(m["path"]):
+                tests = [t for t in GUEST if t not in failing]
+                res["guest"] = True
             full = os.path.join(work, m["path"])
             orig = open(full).read()
             lines = orig.split("\n")

@@ -480,10 +480,32 @@ static void test_insn_counts(void **state)
 	uint64_t u, k;
 	size_t i;
 
-	assert_int_equal(kab_insn_counts(good, strlen(good), 1, &u, &k), 0);
+	/*
+	 * Iteration 1's record is read with its two marks and at most the
+	 * next iteration's start; the whole file is iteration 2's.
+	 */
+	const char *first = "kab-insn 1 inline\n"
+			    "mark 1 100 1000\n"
+			    "mark 2 150 3000\n"
+			    "mark 1 200 4000\n";
+	/* a guest process's balanced pair between the agent's */
+	const char *foreign = "kab-insn 1 inline\n"
+			      "mark 1 100 1000\n"
+			      "mark 2 150 3000\n"
+			      "mark 1 160 3100\n"
+			      "mark 2 170 3200\n"
+			      "mark 1 200 4000\n"
+			      "mark 2 260 9000\n";
+
+	assert_int_equal(kab_insn_counts(first, strlen(first), 1, &u, &k), 0);
 	assert_true(u == 50 && k == 2000);
 	assert_int_equal(kab_insn_counts(good, strlen(good), 2, &u, &k), 0);
 	assert_true(u == 60 && k == 5000);
+	/* more marks than the agent made by then: no count, not a wrong one */
+	assert_int_equal(kab_insn_counts(good, strlen(good), 1, &u, &k), -1);
+	assert_int_equal(kab_insn_counts(foreign, 82, 1, &u, &k), -1);
+	assert_int_equal(kab_insn_counts(foreign, strlen(foreign), 2, &u, &k),
+			 -1);
 	/* iteration 3 has begun, not ended; 0 is no iteration */
 	assert_int_equal(kab_insn_counts(good, strlen(good), 3, &u, &k), -1);
 	assert_int_equal(kab_insn_counts(good, strlen(good), 0, &u, &k), -1);
