@@ -384,6 +384,7 @@ static char *run_git_bisect(struct bisect_ctx *b, struct kab_db *db,
 		struct kab_spawn s = { .cwd = wt,
 				       .merge_stderr = true,
 				       .pdeathsig = SIGTERM, .new_pgrp = true };
+		char *tokenv[2] = { NULL, NULL };
 		int fd, pf;
 		pid_t pid;
 		char buf[4096];
@@ -400,8 +401,24 @@ static char *run_git_bisect(struct bisect_ctx *b, struct kab_db *db,
 		argv[na++] = owner;
 		argv[na] = NULL;
 		s.argv = argv;
+		/*
+		 * the steps are kab too: a LAVA token from the environment
+		 * (which kab took out of its own) goes to them alone, a
+		 * config's they read themselves
+		 */
+		if (o->lava.token && o->lava.token !=
+		    cli_config_get("lava", "token")) {
+			tokenv[0] = xasprintf("KAB_LAVA_TOKEN=%s",
+					      o->lava.token);
+			s.env = tokenv;
+		}
 		/* git's chatter goes to stderr; kab's table to stdout */
 		pid = kab_spawn(&s, &fd, &err);
+		if (tokenv[0]) {
+			memset(tokenv[0], 0, strlen(tokenv[0]));
+			free(tokenv[0]);
+			tokenv[0] = NULL;
+		}
 		if (pid < 0) {
 			*why = xstrdup(err.msg);
 			goto out;

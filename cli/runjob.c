@@ -410,6 +410,13 @@ int runjob_lava_target(const char *target, bool dry_run,
 	const char *env = getenv("KAB_LAVA_TOKEN");
 	struct kab_lava_server srv;
 	struct kab_err err;
+	char *token = env && *env ? xstrdup(env) : NULL;
+
+	/*
+	 * The token stays in kab: the children kab runs (git, make, QEMU,
+	 * lava-run, a job's own commands) do not inherit it.
+	 */
+	unsetenv("KAB_LAVA_TOKEN");
 
 	l->url = target + 5;
 	l->lava_run = getenv("KAB_LAVA_RUN");
@@ -435,13 +442,7 @@ int runjob_lava_target(const char *target, bool dry_run,
 	}
 	if (!strcmp(l->url, "local"))
 		return 0;
-	/*
-	 * The token stays in kab: the children kab runs (git, make, QEMU,
-	 * a job's own commands) do not inherit it.
-	 */
-	l->token = env && *env ? xstrdup(env) :
-		   cli_config_get("lava", "token");
-	unsetenv("KAB_LAVA_TOKEN");
+	l->token = token ? token : cli_config_get("lava", "token");
 	if (kab_lava_server_init(&srv, l->url, l->token, &err))
 		return cli_error(EXIT_USAGE, "%s", err.msg);
 	kab_lava_server_free(&srv);

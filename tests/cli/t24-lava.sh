@@ -69,7 +69,14 @@ test_expect "what LAVA cannot take or kab cannot do is a usage error naming the 
 		"$KAB" run --target lava:local --dry-run --tree /nonexistent $JOB
 	KAB_LAVA_RUN=/nonexistent expect_error 1 "lava-run is not installed.*lava-dispatcher" -- \
 		"$KAB" run --target lava:local $QUICK $JOB
-	test "$(sql "SELECT count(*) FROM runs")" = 0
+	# the token is not in the environment of what kab runs
+	printf "#!/bin/sh\nenv >%s\necho no >&2\nexit 1\n" $TMP/child.env >$TMP/env-lava-run
+	chmod +x $TMP/env-lava-run
+	KAB_LAVA_TOKEN=s3cr3t KAB_LAVA_RUN=$TMP/env-lava-run expect_error 1 "lava-run failed" -- \
+		"$KAB" run --target lava:local $QUICK $JOB
+	grep -q "^KAB_LAVA_RUN=" $TMP/child.env
+	not grep -q "s3cr3t" $TMP/child.env
+	test "$(sql "SELECT count(*) FROM runs" 2>/dev/null || echo 0)" = 0
 '
 
 test_expect "lava-run boots kab's job; the runs, their device and worker are stored" '
