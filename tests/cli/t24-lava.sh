@@ -136,7 +136,7 @@ test_expect "^C cancels the LAVA job: lava-run and QEMU are gone, the run is int
 	"$KAB" run --target lava:local --runs 3 --set nr_task=1 --set warmup=0 \
 		--set testtime=20s --monitors none $JOB >$TMP/o 2>$TMP/e &
 	pid=$!
-	for i in $(seq 600); do
+	while kill -0 $pid 2>/dev/null; do
 		grep -q "iteration 1 of 3" $TMP/e && break
 		sleep 0.2
 	done
