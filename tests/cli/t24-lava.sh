@@ -39,6 +39,11 @@ test_expect "--dry-run prints job definitions LAVA's schema takes, strict, and s
 	grep -q "^    to: tftp$" $TMP/b.yaml
 	grep -q "^    method: ipxe$" $TMP/b.yaml
 	grep -q "extra_kernel_args: .* mitigations=off -- --iterations 3 " $TMP/b.yaml
+	# --timeout is the test'"'"'s seconds, 1 too: 120 s to boot and 1 to
+	# test is 3 minutes an action, 13 with the job'"'"'s 10 of slack
+	kab run --target lava:local --dry-run --timeout 1 $QUICK $JOB >$TMP/t1.yaml
+	sed -n "/^timeouts:/,/^context:/p" $TMP/t1.yaml | tr -d " \n" |
+		grep -q "^timeouts:job:minutes:13action:minutes:3connection:minutes:2context:$"
 	# one document a job of the file
 	kab run --target lava:local --dry-run --set nr_task=[1,2] $JOB >$TMP/two.yaml
 	[ "$($LPY $TMP/validate.py <$TMP/two.yaml)" = 2 ]
