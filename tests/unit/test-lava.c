@@ -123,6 +123,20 @@ static void test_entries_not_the_console(void **state)
 	assert_int_equal(strncmp(log.first_error, "first", 5), 0);
 	kab_lava_log_release(&log);
 	strbuf_release(&l.all);
+
+	/* what a server says is kept to a bound: a result's 16 bytes */
+	kab_lava_log_init(&log, on_line, &l);
+	{
+		static const char big[] =
+			"{\"lvl\": \"results\", \"msg\": {\"case\": \"job\", "
+			"\"result\": \"passpasspasspasspass\"}}\n";
+
+		assert_int_equal(kab_lava_log_feed(&log, big, sizeof(big) - 1),
+				 0);
+	}
+	assert_string_equal(log.result, "passpasspasspass");
+	kab_lava_log_release(&log);
+	strbuf_release(&l.all);
 }
 
 static void test_overlong_entry_dropped(void **state)
