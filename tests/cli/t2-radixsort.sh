@@ -81,6 +81,19 @@ test_expect "fake-stress-ng: a truncated or non-YAML report stores nothing" '
 	test "$(sql "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run_id WHERE r.status != '"'"'ok'"'"'")" = 0
 '
 
+test_expect "fake-stress-ng: the method of the job reaches stress-ng as its arguments" '
+	# the arguments as stress-ng got them, one a line
+	fake_stressng "printf \"%s\\n\" \"\$@\" >$TMP/argv; exit 2"
+	expect_error 1 "exit 2" -- "$KAB" run --runs 1 --set testtime=1s \
+		--set method=radixsort-nonlibc $JOB
+	grep -A1 -x -- "--radixsort-method" $TMP/argv | tail -1 | grep -qx radixsort-nonlibc
+	grep -A1 -x -- "--yaml" $TMP/argv | tail -1 | grep -q "stress-ng.yaml$"
+	grep -qx -- "--no-rand-seed" $TMP/argv
+	# without a method, none is passed
+	expect_error 1 "exit 2" -- "$KAB" run --runs 1 --set testtime=1s $JOB
+	not grep -q -- "--radixsort-method" $TMP/argv
+'
+
 test_expect "fake-stress-ng: a stress-ng killed by a signal is reported" '
 	fake_stressng "kill -SEGV \$\$"
 	expect_error 1 "killed by signal" -- "$KAB" run --runs 1 \
