@@ -281,6 +281,10 @@ test_expect "kab run --repeat: runs of each job interleaved, enough for a verdic
 	grep -q "^4 of 4 runs ok, labelled one: with another kernel.s runs, .kab compare one OTHER. decides$" $TMP/o
 	# interleaved: malloc1, radixsort, malloc1, radixsort
 	test "$(sqlite3 $TMP/rep.db "SELECT group_concat(json_extract(params, \"\$.test\"), \" \") FROM (SELECT params FROM runs ORDER BY id)")" = "malloc1 radixsort malloc1 radixsort"
+	# one run (--repeat 1, the default) is no repetition to sum up
+	kab --db $TMP/rep1.db run --repeat 1 --kernel-label one $Q $JOB >$TMP/o1
+	grep -q "^run 1: will-it-scale malloc1 .*stored in $TMP/rep1.db$" $TMP/o1
+	not grep -q "runs ok, labelled" $TMP/o1
 	kab --db $TMP/rep.db run --repeat 2 --kernel-label two $Q $JOB >/dev/null
 	kab --db $TMP/rep.db compare two one >$TMP/c
 	cat $TMP/c
