@@ -13,8 +13,9 @@ logging, braces) skipped, and the survivors shown with file:line.
    the files that boot QEMU too), and gcov says which lines each one
    executed.  Kept in build-cov/mutate-map.json with the hashes of the
    sources it was made of: made once (--remap makes it again).  A
-   mutant in a file changed since runs against every test that
-   executed that file.
+   line of a file changed since is found where it was (difflib) and
+   takes that line's tests; a line new since runs against every test
+   that executed the file.
 2. The mutants.  The lines of common/ runner/ db/ analysis/ model/
    driver/ kbuild/ cli/ that `git diff BASE` adds, less the arid ones;
    on each, one of: a relational or equality operator flipped (< <=,
@@ -349,12 +350,30 @@ def gcov_lines(top, build):
     return seen
 
 
-def file_hashes():
+def file_hashes(texts=None):
+    """{source: sha1}; texts, when given, gets each source's lines."""
     out = {}
     for f in git("ls-files", "-co", "--exclude-standard", "--",
                  *["%s/*.c" % d for d in LIBS]).split():
-        out[f] = hashlib.sha1(open(os.path.join(TOP, f), "rb")
-                              .read()).hexdigest()
+        data = open(os.path.join(TOP, f), "rb").read()
+        out[f] = hashlib.sha1(data).hexdigest()
+        if texts is not None:
+            texts[f] = data.decode(errors="replace")
+    return out
+
+
+def moved_lines(old_text, new_path):
+    """{new line: old line} for the lines a file kept since the map."""
+    import difflib
+    old = old_text.split("\n")
+    new = open(os.path.join(TOP, new_path), errors="replace").read() \
+        .split("\n")
+    out = {}
+    sm = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag == "equal":
+            for k in range(i2 - i1):
+                out[j1 + k + 1] = i1 + k + 1
     return out
 
 
@@ -367,7 +386,8 @@ def make_map(skip, again):
     path = os.path.join(TOP, COV, "mutate-map.json")
     if os.path.exists(path) and not again:
         return json.load(open(path))
-    hashes = file_hashes()
+    texts = {}
+    hashes = file_hashes(texts)
     print("# the map: kab built with gcov, each test file run alone",
           flush=True)
     bins = subprocess.run(["make", "-s", "--no-print-directory", "COV=1",
@@ -397,7 +417,7 @@ def make_map(skip, again):
         for src, ls in gcov_lines(TOP, COV).items():
             for ln in ls:
                 lines.setdefault(src, {}).setdefault(str(ln), []).append(t)
-    m = {"files": hashes, "lines": lines, "times": times,
+    m = {"files": hashes, "texts": texts, "lines": lines, "times": times,
          "failing": failing}
     with open(path, "w") as f:
         json.dump(m, f)
@@ -578,6 +598,7 @@ def main():
         if build().returncode:
             die("the tree does not build")
         results = []
+        moves = {}
         start = time.time()
         for m in muts:
             if a.budget and time.time() - start > a.budget:
@@ -594,10 +615,17 @@ def main():
                       flush=True)
                 continue
             cov = cmap["lines"].get(m["path"], {})
-            if m["path"] in stale:
-                tests = sorted({t for ts in cov.values() for t in ts})
-            else:
+            moved = None
+            if m["path"] in stale and m["path"] in cmap.get("texts", {}):
+                moved = moves.setdefault(m["path"], moved_lines(
+                    cmap["texts"][m["path"]], m["path"]))
+            if m["path"] not in stale:
                 tests = cov.get(str(m["line"]), [])
+            elif moved and m["line"] in moved:
+                # a line kept since the map, moved: its old line's tests
+                tests = cov.get(str(moved[m["line"]]), [])
+            else:
+                tests = sorted({t for ts in cov.values() for t in ts})
             tests = [t for t in tests if t not in failing]
             # the agent's code a guest runs: gcov cannot see into a
             # guest, so its lines no host test reached go to the files
