@@ -342,6 +342,18 @@ test_expect "ls, show, compare, report and ci gate speak JSON with a schema vers
 	# nothing on stdout before the command knows it succeeds
 	expect_error 2 "not a run id\|neither a run id" -- kab show --format json 1 999x
 	not grep -q . $TMP/stdout
+	# runs timed by guest instructions (a CSV says so): the table says
+	# what that clock cannot see; --quiet leaves it out too
+	{ echo "run,kernel_label,iteration,metric,value,clock,seed"
+	  for r in 1 2 3 4 5 6; do
+		l=ia; [ $r -gt 3 ] && l=ib
+		echo "$r,$l,1,will-it-scale.per_process_ops,$((1000 + 10 * r)),icount:3,$(( (r - 1) % 3 + 1 ))"
+	  done; } >$TMP/exact.csv
+	kab --db $TMP/exact.db import --format csv $TMP/exact.csv >/dev/null
+	kab --db $TMP/exact.db compare ia ib >$TMP/ex
+	grep -q "^note: timed in guest instructions (QEMU icount): cache and TLB effects are not modelled" $TMP/ex
+	kab -q --db $TMP/exact.db compare ia ib >$TMP/ex
+	not grep -q "timed in guest instructions" $TMP/ex
 	# --quiet: the table, without the notes on it
 	kab compare base align >$TMP/loud
 	kab -q compare base align >$TMP/quiet
