@@ -216,6 +216,8 @@ test_expect "a misspelt label or KPI, or a run on two sides, is refused; an empt
 	"$KAB" plan --detect 5 base >$TMP/plan
 	cat $TMP/plan
 	grep -q "^base, job will-it-scale malloc1: bind=core mode=process nr_task=100% testtime=10s warmup=6:$" $TMP/plan
+	# boots that differ (0.6% here) need no word of their variance
+	not grep -q "differ no more than their iterations" $TMP/plan
 	cmd=$(grep "^  kab run --repeat" $TMP/plan | sed "s/^  //")
 	set -- $cmd
 	test "$1 $2 $3" = "kab run --repeat"
@@ -405,6 +407,9 @@ json.dump(d, sys.stdout)" >$TMP/prof.json
 	id=$(sqlite3 $TMP/prof.db "SELECT min(id) FROM runs WHERE params LIKE '"'"'%malloc1%'"'"'")
 	kab --db $TMP/prof.db show $id >$TMP/s1
 	grep -A1 "^ *n  *mean" $TMP/s1 | tail -1 | grep -q " will-it-scale.per_process_ops$"
+	# a run shown alone counts its profile rows too
+	grep -q "^(and 40 perf-profile rows: --metric .perf-profile.\*. shows them)$" $TMP/s1
+	not grep -q "perf-profile.children" $TMP/s1
 '
 
 test_expect "the KPIs of the tables of one compare are one family" '
