@@ -36,7 +36,7 @@ LDFLAGS  += -fsanitize=address,undefined
 BUILD    := build-fuzz
 else ifeq ($(COV),1)
 # gcov's line counts, for make mutate-diff's map of tests to lines
-CFLAGS   := -O0 -g --coverage -fprofile-update=atomic $(filter-out -O2 -g,$(CFLAGS))
+CFLAGS   := -O1 -g --coverage -fprofile-update=atomic $(filter-out -O2 -g,$(CFLAGS))
 LDFLAGS  += --coverage
 BUILD    := build-cov
 else ifeq ($(SAN),1)
