@@ -407,15 +407,18 @@ int runjob_dry_run(int iterations, const char *monitors,
 int runjob_lava_target(const char *target, bool dry_run,
 		       struct kab_lava_opts *l)
 {
+	/* kept for the process: once read, the environment has it no more */
+	static char *token;
 	const char *env = getenv("KAB_LAVA_TOKEN");
 	struct kab_lava_server srv;
 	struct kab_err err;
-	char *token = env && *env ? xstrdup(env) : NULL;
 
 	/*
 	 * The token stays in kab: the children kab runs (git, make, QEMU,
 	 * lava-run, a job's own commands) do not inherit it.
 	 */
+	if (env && *env && !token)
+		token = xstrdup(env);
 	unsetenv("KAB_LAVA_TOKEN");
 
 	l->url = target + 5;
