@@ -578,6 +578,10 @@ def main():
                                         m["op"], m["new"].strip()))
         print("%d mutants" % len(muts))
         return 0
+    if not muts and not a.map_only and not a.retest:
+        print("0 of 0 mutants killed: no C line of %s changed since %s" %
+              (" ".join(LIBS), a.base))
+        return 0
     cmap = make_map(set(a.skip), a.remap)
     if a.retest:
         retest(cmap, a.retest)
