@@ -405,29 +405,11 @@ def make_map(skip, again):
     print("# the map: kab built with gcov, each test file run alone",
           flush=True)
     build_cov()
-    lines, times, failing, notok = {}, {}, [], {}
+    m = {"files": hashes, "texts": texts, "lines": {}, "times": {},
+         "failing": [], "not_ok": {}}
     for t in test_list(TOP, COV):
-        if t in skip:
-            continue
-        for d, _, files in os.walk(os.path.join(TOP, COV)):
-            for f in files:
-                if f.endswith(".gcda"):
-                    os.unlink(os.path.join(d, f))
-        open_to_all(os.path.join(TOP, COV))
-        st, secs, out = run_test(TOP, COV, t, 3600, False)
-        times[t] = secs
-        if st != "pass":
-            failing.append(t)
-            notok[t] = not_ok(out)
-            with open(os.path.join(TOP, COV, t + ".out"), "w") as f:
-                f.write(out)
-        print("#   %-24s %4.0f s %s" % (t, secs, "" if st == "pass" else st),
-              flush=True)
-        for src, ls in gcov_lines(TOP, COV).items():
-            for ln in ls:
-                lines.setdefault(src, {}).setdefault(str(ln), []).append(t)
-    m = {"files": hashes, "texts": texts, "lines": lines, "times": times,
-         "failing": failing, "not_ok": notok}
+        if t not in skip:
+            map_one(m, t)
     with open(path, "w") as f:
         json.dump(m, f)
     return m
@@ -443,34 +425,40 @@ def build_cov():
         die("make COV=1 failed")
 
 
+def map_one(m, t):
+    """Test file t run alone under gcov: its lines, time and failures
+    into the map m (what an earlier run of it said, replaced)."""
+    for src in m["lines"].values():
+        for ln in src:
+            if t in src[ln]:
+                src[ln].remove(t)
+    for d, _, files in os.walk(os.path.join(TOP, COV)):
+        for f in files:
+            if f.endswith(".gcda"):
+                os.unlink(os.path.join(d, f))
+    open_to_all(os.path.join(TOP, COV))
+    st, secs, out = run_test(TOP, COV, t, 3600, False)
+    m["times"][t] = secs
+    if t in m["failing"]:
+        m["failing"].remove(t)
+    m.setdefault("not_ok", {}).pop(t, None)
+    if st != "pass":
+        m["failing"].append(t)
+        m["not_ok"][t] = not_ok(out)
+        with open(os.path.join(TOP, COV, t + ".out"), "w") as f:
+            f.write(out)
+    print("#   %-24s %4.0f s %s" % (t, secs, "" if st == "pass" else st),
+          flush=True)
+    for src, ls in gcov_lines(TOP, COV).items():
+        for ln in ls:
+            m["lines"].setdefault(src, {}).setdefault(str(ln), []).append(t)
+
+
 def retest(m, tests):
     """Run tests for the map again (one that failed, say), in place."""
     build_cov()
     for t in tests:
-        for src in m["lines"].values():
-            for ln in list(src):
-                if t in src[ln]:
-                    src[ln].remove(t)
-        for d, _, files in os.walk(os.path.join(TOP, COV)):
-            for f in files:
-                if f.endswith(".gcda"):
-                    os.unlink(os.path.join(d, f))
-        open_to_all(os.path.join(TOP, COV))
-        st, secs, out = run_test(TOP, COV, t, 3600, False)
-        m["times"][t] = secs
-        if t in m["failing"]:
-            m["failing"].remove(t)
-        m.setdefault("not_ok", {}).pop(t, None)
-        if st != "pass":
-            m["failing"].append(t)
-            m["not_ok"][t] = not_ok(out)
-            print(out[-3000:])
-        print("#   %-24s %4.0f s %s" % (t, secs, "" if st == "pass" else st),
-              flush=True)
-        for src, ls in gcov_lines(TOP, COV).items():
-            for ln in ls:
-                m["lines"].setdefault(src, {}).setdefault(str(ln),
-                                                          []).append(t)
+        map_one(m, t)
     with open(os.path.join(TOP, COV, "mutate-map.json"), "w") as f:
         json.dump(m, f)
 
