@@ -121,13 +121,13 @@ static void err_cell(FILE *out, const struct kab_summary *s)
 
 /*
  * lkp's change; with kab's notes, a metric equal on both sides (0 on
- * both: lkp's 1e-100 base makes that -100%) is +0.0%.
+ * both, or 0 on one and missing on the other: lkp's 1e-100 base makes
+ * that -100%) is +0.0%.
  */
 static void change_cell(FILE *out, const struct kab_cell *c,
 			const struct kab_summary *base, bool kab)
 {
-	double v = kab && c->s.n && base->n && c->s.mean == base->mean ?
-		   0 : c->lkp_change;
+	double v = kab && c->s.mean == base->mean ? 0 : c->lkp_change;
 
 	if (fabs(v) < 100000)
 		ruby_cell(out, v, 'f', 1, true, 10);

@@ -66,6 +66,11 @@ int side_resolve(const struct run_list *all, const char *spec,
 int side_pool(struct kab_db *db, const struct run_info *const *runs,
 	      size_t nr, struct kab_side *out, size_t *bad,
 	      struct kab_err *err);
+/* The metrics only the incomplete lkp runs failed carry, as zeros. */
+int side_lkp_incomplete(struct kab_db *db,
+			const struct run_info *const *runs, size_t nr,
+			const long long *failed, size_t nr_failed,
+			struct kab_side *out, struct kab_err *err);
 void side_name(const struct run_info *const *runs, size_t nr,
 	       const char *spec, struct kab_side *out);
 void side_free(struct kab_side *s);

@@ -398,6 +398,56 @@ int side_pool(struct kab_db *db, const struct run_info *const *runs,
 	return 0;
 }
 
+/*
+ * A stat only a commit's incomplete runs carry is in lkp's matrix too:
+ * matrix_fill_missing_zeros gives it 0 in every other run before
+ * filter_incomplete_run drops the incomplete ones (lib/matrix.rb,
+ * lib/stats.rb), so lkp compares it as 0 in each complete run.  Add
+ * such a metric to out, zeros filled in for its lkp runs.
+ */
+int side_lkp_incomplete(struct kab_db *db,
+			const struct run_info *const *runs, size_t nr,
+			const long long *failed, size_t nr_failed,
+			struct kab_side *out, struct kab_err *err)
+{
+	struct pool p = { 0 };
+	size_t i, k, lkp = 0, added = 0;
+	int rc = 0;
+
+	for (i = 0; i < nr; i++)
+		lkp += !strcmp(runs[i]->target, "lkp");
+	if (!lkp || !nr_failed)
+		return 0;
+	for (i = 0; i < nr_failed && !rc; i++)
+		rc = kab_db_samples_foreach(db, failed[i], pool_add, &p, err);
+	for (i = 0; i < p.cap && !rc; i++) {
+		struct kab_series key = { .metric = p.slot[i].metric }, *s;
+
+		if (!key.metric || bsearch(&key, out->series, out->nr,
+					   sizeof(key), cmp_series))
+			continue;
+		out->series = xrealloc(out->series, (out->nr + added + 1) *
+				       sizeof(*out->series));
+		s = &out->series[out->nr + added++];
+		memset(s, 0, sizeof(*s));
+		s->metric = xstrdup(key.metric);
+		for (k = 0; k < nr; k++)
+			if (!strcmp(runs[k]->target, "lkp")) {
+				series_push(s, (int)k, 0);
+				s->filled++;
+			}
+	}
+	for (i = 0; i < p.cap; i++) {
+		free((char *)p.slot[i].metric);
+		free(p.slot[i].v);
+		free(p.slot[i].boot);
+	}
+	free(p.slot);
+	out->nr += added;
+	qsort(out->series, out->nr, sizeof(*out->series), cmp_series);
+	return rc;
+}
+
 void side_free(struct kab_side *s)
 {
 	size_t i;

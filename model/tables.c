@@ -245,15 +245,26 @@ void cmp_set_sequential(struct cmp_set *s, const struct cmp_seq *q,
  * A side's runs of these parameters that did not complete (a kernel
  * label's: runs named by id are the user's choice).
  */
+/* A side's failed runs of params: their count; the lkp ones' ids. */
 static size_t failed_runs(const struct run_list *all, const char *spec,
-			  const char *params)
+			  const char *params, long long **lkp, size_t *nr_lkp)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < all->nr; i++)
-		n += !strcmp(all->v[i].label, spec) &&
-		     !strcmp(all->v[i].status, "failed") &&
-		     !strcmp(all->v[i].params, params);
+	*lkp = NULL;
+	*nr_lkp = 0;
+	for (i = 0; i < all->nr; i++) {
+		const struct run_info *r = &all->v[i];
+
+		if (strcmp(r->label, spec) || strcmp(r->status, "failed") ||
+		    strcmp(r->params, params))
+			continue;
+		n++;
+		if (strcmp(r->target, "lkp"))
+			continue;
+		*lkp = xrealloc(*lkp, (*nr_lkp + 1) * sizeof(**lkp));
+		(*lkp)[(*nr_lkp)++] = r->id;
+	}
 	return n;
 }
 
@@ -262,7 +273,8 @@ static int table_build(struct kab_db *db, struct cmp_set *set,
 		       const struct kab_compare_opts *o, bool force,
 		       struct cmp_table *t, struct kab_err *err)
 {
-	size_t i, bad = 0;
+	size_t i, bad = 0, nr_lkp;
+	long long *lkp;
 	int rc;
 
 	t->params = first->params;
@@ -286,7 +298,12 @@ static int table_build(struct kab_db *db, struct cmp_set *set,
 			      &bad, err))
 			return KAB_MODEL_FAILED;
 		t->side[i].incomplete = failed_runs(&set->all, t->runs[i].spec,
-						    t->params);
+						    t->params, &lkp, &nr_lkp);
+		rc = side_lkp_incomplete(db, t->runs[i].v, t->runs[i].nr, lkp,
+					 nr_lkp, &t->side[i], err);
+		free(lkp);
+		if (rc)
+			return KAB_MODEL_FAILED;
 	}
 	if (bad)
 		add_note(set, xasprintf("%zu stored values are not finite "

@@ -303,6 +303,18 @@ test_expect "lkp result roots are united as lkp unites a commit's runs" '
 	grep -q "will-it-scale.per_process_ops$" $TMP/t
 	kab --db $TMP/w.db compare ${base:0:12} ${head:0:12} >$TMP/t
 	grep -q "^          1:4           -5%           1:5     last_state.is_incomplete_run$" $TMP/t
+	# a stat only an incomplete run carries: lkp'"'"'s matrix fills it
+	# with 0 in the complete runs, so -a has its row; its default
+	# (changed stats only) and kab'"'"'s own table do not call it a change
+	cp -r $U $TMP/u4
+	sed -i "s/^{/{ \"will-it-scale.time.minor_page_faults\": 777,/" $TMP/u4/$head/2/stats.json
+	kab --db $TMP/x.db import --lkp $TMP/u4/$base $TMP/u4/$head >/dev/null 2>&1
+	kab --db $TMP/x.db compare --format lkp --all ${base:0:12} ${head:0:12} >$TMP/t
+	grep -q "^      0.00          -100.0%       0.00        will-it-scale.time.minor_page_faults$" $TMP/t
+	kab --db $TMP/x.db compare --format lkp ${base:0:12} ${head:0:12} >$TMP/t
+	not grep -q minor_page_faults $TMP/t
+	kab --db $TMP/x.db compare --all ${base:0:12} ${head:0:12} >$TMP/t
+	grep -q "^      0.00            +0.0%       0.00        will-it-scale.time.minor_page_faults  (one side only)$" $TMP/t
 '
 
 test_expect "tables of lkp's result roots come newest first, as lkp ncompare lists them" '
