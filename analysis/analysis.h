@@ -385,7 +385,7 @@ struct kab_compare_opts {
 	size_t nr_suites;
 	bool lkp_rows;		/* lkp's rows exactly: no KPI row forced */
 	/*
-	 * Shown perf-profile rows at most, those that moved most (0:
+	 * Shown perf-profile rows at most, those whose move is surest (0:
 	 * KAB_PROFILE_ROWS, < 0: all).  A profile has thousands of call
 	 * chains; the few that carry the change are what a reader needs.
 	 */
@@ -432,6 +432,12 @@ struct kab_cell {
 	 */
 	bool sequential;
 	struct kab_seq seq;
+	/*
+	 * A perf-profile share's move in its samples' counting noise: the
+	 * two-proportion z of the samples behind the two shares (the
+	 * sides' perf-profile.samples), or NAN without them.
+	 */
+	double count_z;
 };
 
 struct kab_row {

@@ -664,32 +664,91 @@ static void count_notes(struct kab_comparison *out, size_t n_other)
 			out->need_n++;
 }
 
-/* |change| of a row's largest move (cells: one per head) */
+/* A share of a profile's samples (percent), as kab's profile names them. */
+static bool profile_share(const char *m)
+{
+	return !strncmp(m, "perf-profile.", 13) &&
+	       strncmp(m, "perf-profile.samples", 20) &&
+	       strcmp(m, "perf-profile.lost_samples");
+}
+
+/* A side's profile samples in all, or 0 without perf-profile.samples. */
+static double profile_samples(const struct kab_side *s)
+{
+	const struct kab_series *t = kab_side_series(s, "perf-profile.samples");
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; t && i < t->n; i++)
+		sum += t->v[i];
+	return sum;
+}
+
+/*
+ * The two-proportion z of a profile share's move: the shares (percent
+ * of the samples) as counts of each side's samples in all.  A row of a
+ * background thread that went from 1 to 6 samples moved 5 points of a
+ * profile of 100 samples, and is still within the counting noise.
+ */
+static double count_z(double share_b, double share_h, double tb, double th)
+{
+	double cb = share_b / 100 * tb, ch = share_h / 100 * th;
+	double p = (cb + ch) / (tb + th), se;
+
+	if (!(tb > 0 && th > 0))
+		return NAN;
+	se = sqrt(p * (1 - p) * (1 / tb + 1 / th));
+	if (!(se > 0))
+		return cb / tb == ch / th ? 0 : INFINITY;
+	return fabs(ch / th - cb / tb) / se;
+}
+
+/*
+ * How sure a cell's move is: the interval's distance from 0 in its own
+ * standard errors, and no more than the counting noise of the samples
+ * behind a profile share allows.
+ */
+static double evidence(const struct kab_cell *c)
+{
+	double half = (c->ci_hi - c->ci_lo) / 2, z;
+
+	if (!c->significant)
+		return 0;
+	z = isfinite(half) ? (half > 0 ? 1.96 * fabs(c->ci_hi + c->ci_lo) /
+				 2 / half : INFINITY) : 0;
+	return isnan(c->count_z) ? z : fmin(z, c->count_z);
+}
+
+/* A row's surest move and its largest (cells: one per head). */
 static size_t moved_heads;
 
-static double moved(const struct kab_row *r)
+static void moved(const struct kab_row *r, double *ev, double *m)
 {
-	double m = 0;
 	size_t h;
 
-	for (h = 0; h < moved_heads; h++)
-		if (fabs(r->cells[h].change) > m)
-			m = fabs(r->cells[h].change);
-	return m;
+	*ev = *m = 0;
+	for (h = 0; h < moved_heads; h++) {
+		*ev = fmax(*ev, evidence(&r->cells[h]));
+		*m = fmax(*m, fabs(r->cells[h].change));
+	}
 }
 
 static int by_moved(const void *a, const void *b)
 {
-	double x = moved(*(const struct kab_row *const *)a);
-	double y = moved(*(const struct kab_row *const *)b);
+	double ex, ey, x, y;
 
+	moved(*(const struct kab_row *const *)a, &ex, &x);
+	moved(*(const struct kab_row *const *)b, &ey, &y);
+	if (ex != ey)
+		return ex < ey ? 1 : -1;
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
 /*
  * lkp prints the perf-profile rows its rule passes, a handful; kab's
  * tests pass hundreds of a long profile's call chains.  Keep the ones
- * that moved most, count the others.
+ * whose move is surest (a large move of few samples is not), count
+ * the others.
  */
 static void limit_profile(struct kab_comparison *out)
 {
@@ -778,6 +837,7 @@ int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 	size_t i, h, n = 0, n_other = 0, nr_names;
 	const char **names;
 	size_t *cols;
+	double tb;
 
 	memset(out, 0, sizeof(*out));
 	out->opts = o;
@@ -796,6 +856,7 @@ int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 	cols[0] = side_cols(base);
 	for (h = 0; h < nr_heads; h++)
 		cols[h + 1] = side_cols(&heads[h]);
+	tb = profile_samples(base);
 	for (i = 0; i < nr_names; i++) {
 		const struct kab_series *b = kab_side_series(base, names[i]);
 		struct kab_row *r = &out->rows[n];
@@ -824,12 +885,18 @@ int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 				kab_side_series(&heads[h], names[i]);
 
 			r->cells[h].p_adj = NAN;
+			r->cells[h].count_z = NAN;
 			if (b && hs && hs->n)
 				fill_cell(b, base, &r->base, hs, &heads[h],
 					  o->floor, !r->kpi, &r->cells[h]);
 			else
 				one_sided_cell(names[i], hs, &r->base,
 					       &r->cells[h]);
+			if (b && hs && hs->n && profile_share(names[i]))
+				r->cells[h].count_z =
+					count_z(r->base.mean,
+						r->cells[h].s.mean, tb,
+						profile_samples(&heads[h]));
 			if (o->test == KAB_TEST_LKP)
 				decide_lkp(o, names[i], base, cols[0],
 					   &heads[h], cols[h + 1],

@@ -49,9 +49,9 @@ static void compare_usage(FILE *f)
 		"under --clock\n"
 		"                        icount, its resolution: 0.5)\n"
 		"  --all                 every row, significant or not\n"
-		"  --profile-rows N|all  perf-profile rows shown at most, those "
-		"that moved\n"
-		"                        most (10)\n"
+		"  --profile-rows N|all  perf-profile rows shown at most, the "
+		"surest moves\n"
+		"                        (10)\n"
 		"  --stats               append adjusted p, boots, scale, F and "
 		"the 95%% interval\n"
 		"                        of the change\n"
@@ -369,7 +369,7 @@ static void text_table(FILE *out, const struct cmp_table *t,
 			"shows them)\n", c->nr_rows);
 	if (c->hidden_profile)
 		fprintf(out, "\n(%zu more perf-profile rows changed; the %d "
-			"that moved most are shown: --profile-rows all or --all "
+			"surest are shown: --profile-rows all or --all "
 			"shows them)\n", c->hidden_profile,
 			o->c.profile_rows > 0 ? o->c.profile_rows :
 			KAB_PROFILE_ROWS);

@@ -7,6 +7,8 @@
 #include <math.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 
 #include "test.h"
 #include "../../analysis/analysis.h"
@@ -230,6 +232,148 @@ static void test_anova_unequal_boots(void **state)
 	close_to(a.ms_between, 120.0 + 1.0 / 3);
 	close_to(a.ms_within, 1.75);
 	close_to(kab_anova_between_var(&a), (120.0 + 1.0 / 3 - 1.75) * 3 / 8);
+}
+
+/*
+ * A profile with more changed rows than a table shows (10): which ten.
+ * Simulated as kab's profile is: each iteration a binomial draw of its
+ * samples (5000 an iteration, 4 iterations a boot, 3 boots a side) at a
+ * share with a boot-to-boot effect.  Five rows carry the change: 20% to
+ * 22% of the samples, steady from boot to boot (sd 0.1 points).  Ten
+ * background threads move more, 0.5% to 4.5%, but erratically (sd 1
+ * point a boot), just enough to be called.  By size the ten background
+ * rows fill the table; by evidence the five that carry the change are
+ * shown, in nearly every simulated table.
+ */
+#define PR_BOOTS 3
+#define PR_ITERS 4
+#define PR_N (PR_BOOTS * PR_ITERS)
+#define PR_ROWS 16		/* 5 carry it, 10 background, the samples */
+
+static void profile_side(gsl_rng *r, bool head, struct kab_series *s,
+			 double (*v)[PR_N], int *g, char (*names)[48])
+{
+	size_t m, i, j;
+
+	for (m = 0; m < PR_ROWS; m++) {
+		bool ex = m < 5, samples = m == PR_ROWS - 1;
+
+		if (samples)
+			snprintf(names[m], 48, "perf-profile.samples");
+		else
+			snprintf(names[m], 48, "perf-profile.calltrace.%s%02zu",
+				 ex ? "ex" : "bg", m);
+		for (i = 0; i < PR_BOOTS; i++) {
+			double p = ex ? (head ? 0.22 : 0.20) +
+					gsl_ran_gaussian(r, 0.001) :
+				   (head ? 0.045 : 0.005) +
+					gsl_ran_gaussian(r, 0.01);
+
+			p = fmin(fmax(p, 0.0005), 0.9);
+			for (j = 0; j < PR_ITERS; j++) {
+				size_t k = i * PR_ITERS + j;
+
+				v[m][k] = samples ? 5000 : 100.0 *
+					gsl_ran_binomial(r, p, 5000) / 5000;
+				g[k] = (int)i;
+			}
+		}
+		s[m] = (struct kab_series){ names[m], PR_N, v[m], g, 0 };
+	}
+	/* sorted by name, as a side's series are */
+	for (m = 0; m + 1 < PR_ROWS; m++)
+		for (i = m + 1; i < PR_ROWS; i++)
+			if (strcmp(s[i].metric, s[m].metric) < 0) {
+				struct kab_series t = s[m];
+
+				s[m] = s[i];
+				s[i] = t;
+			}
+}
+
+static void test_profile_rows_by_evidence(void **state)
+{
+	static double vb[PR_ROWS][PR_N], vh[PR_ROWS][PR_N];
+	static char nb[PR_ROWS][48], nh[PR_ROWS][48];
+	struct kab_series bs[PR_ROWS], hs[PR_ROWS];
+	int g[PR_N];
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t t, m, all_five = 0, tables = 40, crowded = 0;
+
+	gsl_rng_set(r, 36);
+	for (t = 0; t < tables; t++) {
+		struct kab_side base = { "a", "a", PR_ROWS, bs, NULL, 0, 0, NULL };
+		struct kab_side head = { "b", "b", PR_ROWS, hs, NULL, 0, 0, NULL };
+		struct kab_compare_opts o = { .test = KAB_TEST_WELCH,
+					      .fdr = 0.05 };
+		struct kab_comparison c;
+		size_t ex = 0, sig = 0;
+
+		profile_side(r, false, bs, vb, g, nb);
+		profile_side(r, true, hs, vh, g, nh);
+		assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
+		for (m = 0; m < c.nr_rows; m++) {
+			const struct kab_row *row = &c.rows[m];
+
+			sig += row->cells[0].significant &&
+			       strcmp(row->metric, "perf-profile.samples");
+			ex += row->shown && strstr(row->metric, ".ex");
+			/* the samples behind a share, as the test took it */
+			if (strstr(row->metric, ".ex"))
+				assert_true(row->cells[0].count_z > 3 &&
+					    row->cells[0].count_z < 30);
+		}
+		crowded += sig > KAB_PROFILE_ROWS;
+		all_five += ex == 5;
+		kab_comparison_free(&c);
+	}
+	gsl_rng_free(r);
+	/* the simulation is what it says: more rows called than shown */
+	assert_true(crowded >= tables * 3 / 4);
+	assert_true(all_five >= tables * 9 / 10);
+}
+
+/* A share's two-proportion z over the samples behind it, by hand. */
+static void test_profile_count_z(void **state)
+{
+	double sb[] = { 100, 100 }, sh[] = { 100, 100 };
+	double xb[] = { 10, 10 }, xh[] = { 20, 20 };
+	int g[] = { 0, 1 };
+	struct kab_series b[] = {
+		{ "perf-profile.samples", 2, sb, g, 0 },
+		{ "perf-profile.self.x", 2, xb, g, 0 },
+	}, h[] = {
+		{ "perf-profile.samples", 2, sh, g, 0 },
+		{ "perf-profile.self.x", 2, xh, g, 0 },
+	};
+	struct kab_side base = { "a", "a", 2, b, NULL, 0, 0, NULL };
+	struct kab_side head = { "b", "b", 2, h, NULL, 0, 0, NULL };
+	struct kab_compare_opts o = { .test = KAB_TEST_WELCH, .fdr = 0.05,
+				      .all = true };
+	struct kab_comparison c;
+	size_t m;
+
+	assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
+	for (m = 0; m < c.nr_rows; m++) {
+		const struct kab_cell *x = &c.rows[m].cells[0];
+
+		if (strcmp(c.rows[m].metric, "perf-profile.self.x")) {
+			/* the samples themselves are no share */
+			assert_true(isnan(x->count_z));
+			continue;
+		}
+		/* 20 of 200 against 40 of 200: p 0.15 */
+		close_to(x->count_z, 0.1 / sqrt(0.15 * 0.85 * 0.01));
+	}
+	kab_comparison_free(&c);
+	/* without the samples there is nothing to count */
+	base.series++;
+	base.nr--;
+	assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
+	for (m = 0; m < c.nr_rows; m++)
+		if (!strcmp(c.rows[m].metric, "perf-profile.self.x"))
+			assert_true(isnan(c.rows[m].cells[0].count_z));
+	kab_comparison_free(&c);
 }
 
 /*
@@ -1047,6 +1191,8 @@ int main(void)
 		cmocka_unit_test(test_anova_unequal_boots),
 		cmocka_unit_test(test_compare_boot_is_unit),
 		cmocka_unit_test(test_compare_three_boots),
+		cmocka_unit_test(test_profile_rows_by_evidence),
+		cmocka_unit_test(test_profile_count_z),
 		cmocka_unit_test(test_family_levels),
 		cmocka_unit_test(test_kpis_across_tables),
 		cmocka_unit_test(test_compare_demo_kpi),
