@@ -312,6 +312,9 @@ def run_test(top, build, t, timeout, fail_fast):
     env = dict(os.environ, KAB_TOP=top, KAB_BUILD=os.path.join(top, build),
                CMOCKA_MESSAGE_OUTPUT="TAP",
                KAB_FIXTURES=os.path.join(top, "tests", "fixtures"))
+    if "san" in build:
+        # as tests/run: ASan's allocator is not glibc's
+        env["KAB_SAN"] = "1"
     if fail_fast:
         env["KAB_FAIL_FAST"] = "1"
     # a test running kab as another user: gcov's complaints not on
@@ -546,6 +549,9 @@ def main():
     ap.add_argument("--skip", nargs="*", default=[],
                     help="test files left out of the map")
     ap.add_argument("--json", help="write each mutant's result here")
+    ap.add_argument("--san", action="store_true",
+                    help="run a plain survivor again in the sanitized "
+                    "build (make SAN=1), as CI's first pass runs")
     ap.add_argument("--budget", type=float, default=0,
                     help="start no mutant after this many seconds")
     a = ap.parse_args()
@@ -599,9 +605,10 @@ def main():
                              cwd=TOP, input=files.encode(),
                              stdout=subprocess.PIPE, check=True).stdout
         subprocess.run(["tar", "-xf", "-", "-C", work], input=tar, check=True)
-        if os.path.isdir(os.path.join(TOP, "build")):
-            shutil.copytree(os.path.join(TOP, "build"),
-                            os.path.join(work, "build"), symlinks=True)
+        for b in ["build"] + (["build-san"] if a.san else []):
+            if os.path.isdir(os.path.join(TOP, b)):
+                shutil.copytree(os.path.join(TOP, b),
+                                os.path.join(work, b), symlinks=True)
         bins = subprocess.run(["make", "-s", "--no-print-directory",
                                "--eval", "print-bins: ; @echo $(TEST_BINS)",
                                "print-bins"], cwd=work,
@@ -615,8 +622,20 @@ def main():
                                    "-j2", "all"] + want, cwd=work,
                                   stdout=subprocess.DEVNULL,
                                   stderr=subprocess.PIPE, text=True)
+        def build_san(need):
+            """The sanitized build of what the tests need, and kab's
+            plain agent in build/ (the guests measure with it)."""
+            want = ["build-san/" + b.split("/", 1)[1] for b in bins
+                    if os.path.basename(b) in need]
+            return subprocess.run(["make", "-s", "--no-print-directory",
+                                   "-j2", "SAN=1", "all"] + want, cwd=work,
+                                  stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE, text=True)
         if build().returncode:
             die("the tree does not build")
+        if a.san and build_san(set(os.path.basename(b)
+                                   for b in bins)).returncode:
+            die("the tree does not build with SAN=1")
         results = []
         moves = {}
         start = time.time()
@@ -684,6 +703,18 @@ def main():
                             res["by"] = t + (" (timeout)" if st == "timeout"
                                              else "")
                             break
+                    # what only ASan/UBSan/LSan see: a leak, an overflow
+                    if res["status"] == "survived" and a.san and \
+                            not build_san(set(tests)).returncode:
+                        for t in order_tests(tests, times):
+                            # the sanitized build runs slower
+                            lim = 10 * times.get(t, 60) + 120
+                            st, _, out = run_test(work, "build-san", t,
+                                                  lim, True)
+                            if st == "fail":
+                                res["status"] = "killed"
+                                res["by"] = t + " (SAN=1)"
+                                break
                 with open(full, "w") as f:
                     f.write(orig)
             res["seconds"] = round(time.time() - t0)
