@@ -178,4 +178,69 @@ test_expect "a parameter set one side did not run is skipped, with a note on std
 	grep -q "no run of these parameters on every side, skipped" $TMP/e
 '
 
+test_expect "the completion helper offers the newest runs' metrics, job parameters, monitors and formats" '
+	# 22 runs: each has m.common and its own m.only<k>; the newest has
+	# 5000 more names, twice over (a compaction of the words), and a
+	# profile row (never offered)
+	$PY -c "
+import json
+runs = []
+for k in range(1, 23):
+    its = []
+    for i in (1, 2):
+        m = {\"m.common\": 1.0, \"m.only%02d\" % k: 2.0, \"perf-profile.self.x\": 3.0}
+        if k == 22:
+            for j in range(5000):
+                m[\"w.%05d\" % (4999 - j)] = 1.0
+        its.append({\"iteration\": i, \"metrics\": m})
+    runs.append({\"uuid\": \"00000000-0000-4000-8000-%012d\" % k,
+                 \"kernel\": {\"label\": \"L%02d\" % (k % 3), \"release\": \"r\", \"cmdline\": \"\",
+                            \"image_path\": None, \"image_sha256\": None, \"commit\": None},
+                 \"job\": \"j\", \"suite\": \"will-it-scale\", \"test\": \"malloc1\",
+                 \"params\": {\"test\": \"malloc1\"}, \"resolved\": {}, \"target\": \"local\",
+                 \"host\": {}, \"iterations_planned\": 2, \"started_at\": \"2026-12-02T00:00:00Z\",
+                 \"ended_at\": None, \"status\": \"ok\", \"message\": None,
+                 \"garbage_bytes\": 0, \"bad_records\": 0, \"iterations\": its})
+print(json.dumps({\"kab_export\": 1, \"runs\": runs}))" >$TMP/many.json
+	kab --db $TMP/many.db import $TMP/many.json >/dev/null
+	kab --db $TMP/many.db --completion-helper metrics >$TMP/c
+	# runs 3-22: m.only03..m.only22, m.common, w.00000..w.04999, sorted, once
+	test "$(wc -l <$TMP/c)" = $((20 + 1 + 5000))
+	sort -c $TMP/c
+	test "$(sort -u $TMP/c | wc -l)" = $((20 + 1 + 5000))
+	grep -qx m.common $TMP/c
+	grep -qx m.only03 $TMP/c
+	grep -qx m.only22 $TMP/c
+	not grep -q "^m.only0[12]$" $TMP/c
+	grep -qx w.00000 $TMP/c
+	grep -qx w.04999 $TMP/c
+	not grep -q perf-profile $TMP/c
+	# labels and runs: each once, sorted
+	kab --db $TMP/many.db --completion-helper labels >$TMP/c
+	printf "L00\nL01\nL02\n" | diff - $TMP/c
+	kab --db $TMP/many.db --completion-helper runs >$TMP/c
+	test "$(wc -l <$TMP/c)" = 22
+	# no database: nothing, quietly
+	kab --db $TMP/none.db --completion-helper metrics >$TMP/c 2>&1
+	test ! -s $TMP/c
+	test ! -e $TMP/none.db
+	# the parameters of the jobs kab finds, as KEY=, sorted, once
+	kab --completion-helper params >$TMP/c
+	grep -qx "nr_task=" $TMP/c
+	grep -qx "testtime=" $TMP/c
+	sort -c $TMP/c
+	test "$(sort -u $TMP/c | wc -l)" = "$(wc -l <$TMP/c)"
+	# monitors: all, none, then each
+	kab --completion-helper monitors >$TMP/c
+	test "$(head -2 $TMP/c | tr "\n" " ")" = "all none "
+	grep -qx perf-profile $TMP/c
+	grep -qx proc-vmstat $TMP/c
+	# a command'"'"'s formats, in its own order; none for one without
+	test "$(kab --completion-helper formats compare | tr "\n" " ")" = "text lkp json csv markdown "
+	test "$(kab --completion-helper formats import | tr "\n" " ")" = "json csv lkp "
+	kab --completion-helper formats rm >$TMP/c
+	test ! -s $TMP/c
+	expect_error 2 "completion-helper .nosuch.: commands, jobs" -- kab --completion-helper nosuch
+'
+
 test_done
