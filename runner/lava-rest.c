@@ -34,6 +34,26 @@ static size_t on_data(char *p, size_t size, size_t n, void *arg)
 	return size * n;
 }
 
+/*
+ * Whether tok is a whole part of url (between its delimiters): a short
+ * token is a substring of many URLs ("t" of every "http") without being
+ * in them.
+ */
+static bool url_has_word(const char *url, const char *tok)
+{
+	static const char delim[] = "/:@?#=&.;+";
+	size_t n = strlen(tok);
+	const char *p;
+
+	if (!n)
+		return false;
+	for (p = strstr(url, tok); p; p = strstr(p + 1, tok))
+		if ((p == url || strchr(delim, p[-1])) &&
+		    (!p[n] || strchr(delim, p[n])))
+			return true;
+	return false;
+}
+
 int kab_lava_server_init(struct kab_lava_server *s, const char *url,
 			 const char *token, struct kab_err *err)
 {
@@ -55,7 +75,7 @@ int kab_lava_server_init(struct kab_lava_server *s, const char *url,
 		size_t hl = strcspn(host, "/");
 
 		if (memchr(host, '@', hl) || strpbrk(url, "?#") ||
-		    (token && *token && strstr(url, token)))
+		    (token && url_has_word(url, token)))
 			return kab_err_set(err, "the LAVA URL carries "
 					   "credentials or a query: give the "
 					   "server's bare URL, and the token "

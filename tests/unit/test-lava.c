@@ -212,6 +212,48 @@ static void test_yaml_reads_back(void **state)
 	json_decref(v);
 }
 
+/*
+ * A URL that carries the token is refused: the token as a part of it
+ * (a path component, the user, a query value).  A short token that is
+ * only a substring of the URL's words ("t" of http) is no such thing.
+ */
+static void test_url_token(void **state)
+{
+	static const struct {
+		const char *url, *token;
+		bool ok;
+	} c[] = {
+		{ "http://lava.test/", "t", true },
+		{ "https://lava.example.org/api/v0.2/", "a", true },
+		{ "http://lava.example.org/", "xs3cr3tx", true },
+		{ "http://xs3cr3tx.example.org/", "s3cr3t", true },
+		{ "http://lava.example.org/s3cr3t/", "s3cr3t", false },
+		{ "http://lava.example.org/s3cr3t", "s3cr3t", false },
+		{ "http://me:s3cr3t@lava.example.org/", "s3cr3t", false },
+		{ "http://lava.example.org/?token=x", "s3cr3t", false },
+		{ "http://lava.example.org/#x", NULL, false },
+		{ "http://me@lava.example.org/", NULL, false },
+	};
+	struct kab_lava_server srv;
+	struct kab_err err;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		int rc = kab_lava_server_init(&srv, c[i].url, c[i].token,
+					      &err);
+
+		if (c[i].ok != !rc)
+			fail_msg("%s with token %s: %s", c[i].url,
+				 c[i].token ? c[i].token : "(none)",
+				 rc ? err.msg : "accepted");
+		if (!rc)
+			kab_lava_server_free(&srv);
+		else
+			assert_non_null(strstr(err.msg, "credentials"));
+	}
+}
+
 static void test_cmdline_check(void **state)
 {
 	struct kab_err err;
@@ -235,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_overlong_entry_dropped),
 		cmocka_unit_test(test_yaml_reads_back),
 		cmocka_unit_test(test_cmdline_check),
+		cmocka_unit_test(test_url_token),
 	};
 
 	return cmocka_run_group_tests_name("lava", tests, NULL, NULL);
