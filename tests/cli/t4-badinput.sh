@@ -97,6 +97,32 @@ test_expect "a bad --monitors list is refused by run, ab and bisect" '
 	grep -q "kab-agent: --monitors: .all quiet. is not a monitor" $TMP/e
 '
 
+test_expect "option values out of their range are refused by run, ab, bisect and ci, each in a line" '
+	K=$TMP/k
+	: >$K
+	expect_error 2 "^kab: --layout-seed .x.: give a whole number from 1 to 4294967295$" -- \
+		"$KAB" ab --a $K --b $K --job $JOB --layout-seed x
+	expect_error 2 "^kab: --layout-seed 4294967295: 3 boots take seeds past 4294967295; give a smaller one$" -- \
+		"$KAB" ab --a $K --b $K --job $JOB --layout-seed 4294967295 --boots 3
+	for cmd in "ab --a $K --b $K --job $JOB" "run $JOB" "ci matrix $JOB"; do
+		# shellcheck disable=SC2086
+		expect_error 2 "^kab: --clock .bogus.: use wall, icount, icount:N" -- \
+			"$KAB" $cmd --clock bogus
+	done
+	expect_error 2 "^kab: --runs-per-boot .10001.: give 1 to 10000$" -- \
+		"$KAB" ab --a $K --b $K --job $JOB --runs-per-boot 10001
+	expect_error 2 "^kab: --device-type .a b.: give a LAVA device type.s name, such as qemu$" -- \
+		"$KAB" ab --a $K --b $K --job $JOB --target lava:http://lava.test/ --device-type "a b"
+	expect_error 2 "^kab: --device-type .a;b.: give a LAVA device type.s name, such as qemu$" -- \
+		"$KAB" bisect --good a --bad b --tree $TMP --metric x --target lava:http://lava.test/ --device-type "a;b"
+	printf "[lava]\ngrace = 90000\n" >$TMP/grace.cfg
+	KAB_CONFIG=$TMP/grace.cfg expect_error 2 "^kab: $TMP/grace.cfg: \[lava\] grace .90000. is not a number of seconds from 1 to 86400$" -- \
+		"$KAB" run --target lava:http://lava.test/ $JOB
+	printf "[lava]\ngrace = 0.5\n" >$TMP/grace.cfg
+	KAB_CONFIG=$TMP/grace.cfg expect_error 2 "\[lava\] grace .0.5. is not a number" -- \
+		"$KAB" run --target lava:http://lava.test/ $JOB
+'
+
 test_expect "nothing stored before was lost" '
 	test "$(sql "SELECT count(*) FROM samples")" = "$(cat $TMP/before)"
 	test "$(sql "SELECT count(*) FROM runs")" = 1
