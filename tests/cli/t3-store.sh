@@ -306,6 +306,15 @@ test_expect "a layout seed goes through show, export, import and merge, checked"
 	sqlite3 $fresh "UPDATE runs SET seed = 4294967295"
 	KAB_DB=$fresh kab show 1 >$TMP/o
 	grep -q "^  layout: *seed 4294967295 " $TMP/o
+	# and in ls's and show's JSON, where a run without one has none
+	for c in "ls" "show 1"; do
+		# shellcheck disable=SC2086
+		KAB_DB=$fresh kab $c --format json >$TMP/j
+		python3 -c "import json; d = json.load(open(\"$TMP/j\")); r = d[\"runs\"][0] if \"runs\" in d else d[\"items\"][0][\"run\"]; assert r[\"seed\"] == 4294967295, d"
+	done
+	KAB_DB=$TMP/noseed.db kab run --kernel-label plain --runs 1 --set nr_task=1 \
+		--set warmup=0 --set testtime=1s $JOB >/dev/null
+	KAB_DB=$TMP/noseed.db kab ls --format json | python3 -c "import json, sys; assert \"seed\" not in json.load(sys.stdin)[\"runs\"][0]"
 	KAB_DB=$fresh kab export --format json -o $TMP/s.json
 	python3 -c "import json; assert json.load(open(\"$TMP/s.json\"))[\"runs\"][0][\"seed\"] == 4294967295"
 	KAB_DB=$TMP/seed2.db kab import $TMP/s.json >/dev/null
