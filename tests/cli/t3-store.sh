@@ -306,7 +306,7 @@ test_expect "a layout seed goes through show, export, import and merge, checked"
 	sqlite3 $fresh "UPDATE runs SET seed = 4294967295"
 	KAB_DB=$fresh kab show 1 >$TMP/o
 	grep -q "^  layout: *seed 4294967295 " $TMP/o
-	# and in ls's and show's JSON, where a run without one has none
+	# and in the JSON of ls and show, where a run without one has none
 	for c in "ls" "show 1"; do
 		# shellcheck disable=SC2086
 		KAB_DB=$fresh kab $c --format json >$TMP/j
