@@ -356,6 +356,18 @@ test_expect "ls, show, compare, report and ci gate speak JSON with a schema vers
 	grep -q "^note: timed in guest instructions (QEMU icount): cache and TLB effects are not modelled" $TMP/ex
 	kab -q --db $TMP/exact.db compare ia ib >$TMP/ex
 	not grep -q "timed in guest instructions" $TMP/ex
+	kab --db $TMP/exact.db compare --format markdown ia ib >$TMP/ex
+	grep -q "^\*timed in guest instructions (QEMU icount): cache and TLB effects are not modelled" $TMP/ex
+	# the same at each seed on both sides: no change beyond the
+	# resolution, and what three seeds can find
+	{ echo "run,kernel_label,iteration,metric,value,clock,seed"
+	  for v in 1,za,1000,1 2,za,1010,2 3,za,1020,3 4,zb,1000.5,1 5,zb,1009.8,2 6,zb,1020.3,3; do
+		IFS=, read -r r l x k <<<"$v"
+		echo "$r,$l,1,will-it-scale.per_process_ops,$x,icount:3,$k"
+	  done; } >$TMP/same.csv
+	kab --db $TMP/same.db import --format csv $TMP/same.csv >/dev/null
+	kab --db $TMP/same.db compare --kpi will-it-scale.per_process_ops za zb >$TMP/ex
+	grep -q "^note: za -> zb: no change of will-it-scale.per_process_ops beyond exact mode.s resolution; with 3 layout seeds this plan finds a change of [0-9.]*% or more 8 times in 10$" $TMP/ex
 	# --quiet: the table, without the notes on it
 	kab compare base align >$TMP/loud
 	kab -q compare base align >$TMP/quiet
