@@ -2,12 +2,14 @@
 /*
  * procfs.c - parsers for /proc/vmstat, /proc/meminfo, /proc/interrupts
  * and /proc/softirqs, and the per-node vmstat and meminfo of
- * /sys/devices/system/node.
+ * /sys/devices/system/node; a process's CPU time from /proc/PID/stat.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runner.h"
 
@@ -273,4 +275,29 @@ int kab_parse_interrupts(const char *text, struct kab_kv *out)
 int kab_parse_softirqs(const char *text, struct kab_kv *out)
 {
 	return parse_table(text, false, out);
+}
+
+/* The CPU seconds process pid has used (all its threads), or -1. */
+double kab_proc_cpu_seconds(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ut, st;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* after the command's name, which may hold anything: field 3 on */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
+			 "%*u %llu %llu", &ut, &st) != 2)
+		return -1;
+	return (double)(ut + st) / sysconf(_SC_CLK_TCK);
 }

@@ -279,6 +279,8 @@ int kab_parse_softirqs(const char *text, struct kab_kv *out);
  */
 int kab_read_nodes(const char *dir, const char *file, struct kab_kv *out);
 void kab_kv_free(struct kab_kv *kv);
+/* The CPU seconds process pid has used (all its threads), or -1. */
+double kab_proc_cpu_seconds(pid_t pid);
 /* dmesg: a kernel log message counted into its kinds (5 doubles). */
 void kab_dmesg_count(const char *msg, size_t len, double *n);
 void kab_dmesg_metrics(const double *n, struct kab_metrics *out);

@@ -280,31 +280,6 @@ struct kvm_watch {
 	bool cpu_out;		/* ... and took */
 };
 
-/* The CPU seconds process pid has used (all its threads), or -1. */
-static double cpu_seconds(pid_t pid)
-{
-	char path[64], buf[1024], *p;
-	unsigned long long ut, st;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	/* after the command's name, which may hold anything: field 3 on */
-	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
-			 "%*u %llu %llu", &ut, &st) != 2)
-		return -1;
-	return (double)(ut + st) / sysconf(_SC_CLK_TCK);
-}
-
 static void kvm_tick(void *arg)
 {
 	struct kvm_watch *w = arg;
@@ -318,7 +293,7 @@ static void kvm_tick(void *arg)
 	 * boot.  A guest that spins past its budget is hung.
 	 */
 	if (w->cpu_budget > 0 && !w->cpu_out &&
-	    cpu_seconds(w->pid) > w->cpu_budget) {
+	    kab_proc_cpu_seconds(w->pid) > w->cpu_budget) {
 		w->cpu_out = true;
 		kill(w->pid, SIGKILL);
 	}

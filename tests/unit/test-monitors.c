@@ -5,6 +5,11 @@
  * exercise for real), and the summary statistics.
  */
 #include <math.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/times.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "test.h"
 #include "../../analysis/analysis.h"
@@ -263,6 +268,64 @@ static void test_summary(void **state)
 	assert_int_equal(s.n, 0);
 }
 
+/* Until this process has used n clock ticks of CPU more. */
+static void burn_ticks(clock_t n)
+{
+	struct tms t;
+	clock_t end;
+	volatile unsigned long x = 0;
+
+	times(&t);
+	end = t.tms_utime + t.tms_stime + n;
+	do {
+		for (int i = 0; i < 100000; i++)
+			x += i;
+		times(&t);
+	} while (t.tms_utime + t.tms_stime < end);
+}
+
+/*
+ * A process's CPU time from /proc/PID/stat: QEMU's progress, which
+ * times a boot out.  Its command's name may hold anything, ") 9 9 ("
+ * too: the fields are read after the last ')'.
+ */
+static void test_proc_cpu_seconds(void **state)
+{
+	double tick = (double)sysconf(_SC_CLK_TCK), self;
+	struct tms t;
+	int fd[2];
+	char c;
+	pid_t pid;
+
+	(void)state;
+	burn_ticks(5);
+	self = kab_proc_cpu_seconds(getpid());
+	times(&t);
+	assert_true(fabs(self - (t.tms_utime + t.tms_stime) / tick) <=
+		    2 / tick);
+	assert_int_equal(pipe(fd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		prctl(PR_SET_NAME, "q) 7 7 7 (x");
+		burn_ticks(30);
+		if (write(fd[1], "!", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	/* read, then end the child before any assertion can fail */
+	self = read(fd[0], &c, 1) == 1 ? kab_proc_cpu_seconds(pid) : -2;
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	/* at least the 30 ticks it burnt, and not what it did not */
+	assert_true(self >= 30 / tick && self < 30 / tick + 1);
+	/* gone: no figure */
+	assert_true(kab_proc_cpu_seconds(pid) == -1);
+	close(fd[0]);
+	close(fd[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_perf_derive_hardware),
 		cmocka_unit_test(test_perf_derive_software_only),
 		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_proc_cpu_seconds),
 	};
 
 	return cmocka_run_group_tests_name("monitors", tests, NULL, NULL);
