@@ -513,6 +513,31 @@ def agent_side(path):
     return path in _agent_files
 
 
+def statement_tests(cov, path, line):
+    """gcov counts a statement of several lines on one of them: a line
+    within it that gcov left out takes the tests of the lines above it
+    in the same statement."""
+    with open(os.path.join(TOP, path), errors="replace") as f:
+        full = f.read()
+    text = full.split("\n")
+    mask = code_mask(full)
+    offs = [0]
+    for t in text:
+        offs.append(offs[-1] + len(t) + 1)
+    ln = line - 1
+    while ln > 0 and line - ln < 12:
+        prev = code_of(text[ln - 1],
+                       mask[offs[ln - 1]:offs[ln - 1] + len(text[ln - 1])]
+                       ).rstrip()
+        if not prev or re.search(r"[;{}]$", prev) or \
+                prev.lstrip().startswith("#"):
+            return []
+        if cov.get(str(ln)):
+            return cov[str(ln)]
+        ln -= 1
+    return []
+
+
 def order_tests(tests, times):
     fast = [t for t in tests if t not in SLOW]
     return sorted(fast or tests, key=lambda t: (not t.startswith("test-"),
@@ -659,7 +684,8 @@ def main():
                 moved = moves.setdefault(m["path"], moved_lines(
                     cmap["texts"][m["path"]], m["path"]))
             if m["path"] not in stale:
-                tests = cov.get(str(m["line"]), [])
+                tests = cov.get(str(m["line"]), []) or \
+                    statement_tests(cov, m["path"], m["line"])
             elif moved and m["line"] in moved:
                 # a line kept since the map, moved: its old line's tests
                 tests = cov.get(str(moved[m["line"]]), [])
