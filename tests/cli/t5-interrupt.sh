@@ -77,6 +77,30 @@ test_expect "kill -9 of the agent: kab stores the run as interrupted" '
 	iterations_whole $id
 '
 
+test_expect "a workload task killed: the run fails naming the task and its signal, the iterations before it kept" '
+	start_long_run 2
+	# the agent, its harness of the iteration, the harness'"'"'s tasks
+	agent=$(pgrep -P $KABPID -f kab-agent)
+	task=
+	for i in $(seq 1 200); do
+		h=$(pgrep -P "$agent" | head -1 || true)
+		[ -z "$h" ] || task=$(pgrep -P "$h" | head -1 || true)
+		[ -z "$task" ] || break
+		sleep 0.05
+	done
+	test -n "$task"
+	kill -9 $task
+	rc=0
+	wait $KABPID || rc=$?
+	cat $TMP/run.err
+	test $rc = 1
+	grep -q "failed: will-it-scale malloc1: task 0 died of signal 9 (Killed)" $TMP/run.err
+	id=$(sql "SELECT max(id) FROM runs")
+	test "$(sql "SELECT status FROM runs WHERE id = $id")" = failed
+	check "$(sql "SELECT count(DISTINCT iteration) FROM samples WHERE run_id = $id") >= 2"
+	iterations_whole $id
+'
+
 test_expect "SIGINT stops the run cleanly: exit 130, one message, samples kept" '
 	start_long_run 3
 	tree=$(descendants $KABPID)
