@@ -44,11 +44,11 @@ bool kab_layout_seed_ok(unsigned long long seed)
 int kab_layout_seed_parse(const char *s, unsigned long long *out,
 			  struct kab_err *err)
 {
-	char *end;
+	char *end = NULL;
 
 	errno = 0;
 	*out = s && *s >= '0' && *s <= '9' ? strtoull(s, &end, 10) : 0;
-	if (!s || !*s || errno || *end || !kab_layout_seed_ok(*out))
+	if (!end || errno || *end || !kab_layout_seed_ok(*out))
 		return kab_err_set(err, "--layout-seed '%s': give a whole "
 				   "number from 1 to %llu", s ? s : "",
 				   (unsigned long long)KAB_LAYOUT_SEED_MAX);

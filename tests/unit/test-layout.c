@@ -54,7 +54,7 @@ static void test_layout_repeats_and_spreads(void **state)
 
 static void test_layout_seed_parse(void **state)
 {
-	static const char *const bad[] = { "0", "", "-1", "12x", " 3",
+	static const char *const bad[] = { "0", "", "-1", "12x", " 3", "x",
 					   "4294967296", "99999999999999999999",
 					   "0x10" };
 	unsigned long long s;
