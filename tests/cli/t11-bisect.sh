@@ -230,6 +230,16 @@ test_expect "endpoints that do not differ: nothing to bisect, and it says so" '
 	test "$(sql "SELECT status FROM bisects WHERE id = $id")" = no-change
 '
 
+test_expect "kab bisect --timeout: an endpoint whose boot outlasts it is a timeout, not a measurement" '
+	rc=0
+	eval "\"$KAB\" bisect --timeout 2 --good $C0 --bad $C1 $BISECT" >$TMP/o 2>$TMP/e || rc=$?
+	cat $TMP/e
+	test $rc = 1
+	grep -q "boot timeout" $TMP/e
+	id=$(sql "SELECT max(id) FROM bisects")
+	test "$(sql "SELECT count(*) FROM boots WHERE outcome = '"'"'timeout'"'"' AND started_at >= (SELECT created_at FROM bisects WHERE id = $id)")" -ge 1
+'
+
 test_expect "two bisects of one tree take turns: the second waits, neither is broken" '
 	# no boot: both endpoints fail to build, slowly, under the lock
 	R2=$TMP/repo2
