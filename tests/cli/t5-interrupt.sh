@@ -36,6 +36,20 @@ iterations_whole() {
 		"$(sql "SELECT count(DISTINCT iteration) FROM samples WHERE run_id = $1")"
 }
 
+# The long run ended: with exit status RC, stored as STATUS with at
+# least MIN whole iterations, PATTERN on its stderr.
+long_run_ended() {
+	local rc=0 id
+	wait $KABPID || rc=$?
+	cat $TMP/run.err
+	test $rc = "$1"
+	grep -q "$4" $TMP/run.err
+	id=$(sql "SELECT max(id) FROM runs")
+	test "$(sql "SELECT status FROM runs WHERE id = $id")" = "$2"
+	check "$(sql "SELECT count(DISTINCT iteration) FROM samples WHERE run_id = $id") >= $3"
+	iterations_whole $id
+}
+
 test_expect "kill -9 of kab keeps the stored iterations and marks the run interrupted" '
 	mkdir -p $TMP/agent-tmp
 	TMPDIR=$TMP/agent-tmp start_long_run 2
@@ -90,30 +104,14 @@ test_expect "a workload task killed: the run fails naming the task and its signa
 	done
 	test -n "$task"
 	kill -9 $task
-	rc=0
-	wait $KABPID || rc=$?
-	cat $TMP/run.err
-	test $rc = 1
-	grep -q "failed: will-it-scale malloc1: task 0 died of signal 9 (Killed)" $TMP/run.err
-	id=$(sql "SELECT max(id) FROM runs")
-	test "$(sql "SELECT status FROM runs WHERE id = $id")" = failed
-	check "$(sql "SELECT count(DISTINCT iteration) FROM samples WHERE run_id = $id") >= 2"
-	iterations_whole $id
+	long_run_ended 1 failed 2 "failed: will-it-scale malloc1: task 0 died of signal 9 (Killed)"
 '
 
 test_expect "SIGINT stops the run cleanly: exit 130, one message, samples kept" '
 	start_long_run 3
 	tree=$(descendants $KABPID)
 	kill -INT $KABPID
-	rc=0
-	wait $KABPID || rc=$?
-	cat $TMP/run.err
-	test $rc = 130
-	grep -q "^kab: interrupted: .*kept in $KAB_DB" $TMP/run.err
-	id=$(sql "SELECT max(id) FROM runs")
-	test "$(sql "SELECT status FROM runs WHERE id = $id")" = interrupted
-	check "$(sql "SELECT count(DISTINCT iteration) FROM samples WHERE run_id = $id") >= 3"
-	iterations_whole $id
+	long_run_ended 130 interrupted 3 "^kab: interrupted: .*kept in $KAB_DB"
 	# the agent, and the workload processes it forked, with it
 	gone_pids "$tree" 5
 '
@@ -121,14 +119,7 @@ test_expect "SIGINT stops the run cleanly: exit 130, one message, samples kept" 
 test_expect "SIGTERM stops the run as ^C does: exit 143, samples kept" '
 	start_long_run 2
 	kill -TERM $KABPID
-	rc=0
-	wait $KABPID || rc=$?
-	cat $TMP/run.err
-	test $rc = 143
-	grep -q "^kab: interrupted: .*kept in $KAB_DB" $TMP/run.err
-	id=$(sql "SELECT max(id) FROM runs")
-	test "$(sql "SELECT status FROM runs WHERE id = $id")" = interrupted
-	iterations_whole $id
+	long_run_ended 143 interrupted 2 "^kab: interrupted: .*kept in $KAB_DB"
 '
 
 test_expect "two kab processes write one database at the same time" '
