@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "test.h"
 #include "../../driver/driver.h"
 
@@ -420,10 +422,74 @@ static void test_looks_paired(void **state)
 	}
 }
 
+/*
+ * What a look reads of a stored boot: its KPI's mean, its layout seed
+ * and its clock.  The boots of test_looks_paired stored as icount runs
+ * at seeds 1-4 (the head's first two the other way round) are paired
+ * by their seeds and called at the first look.
+ */
+static void test_looks_add_reads_seeds(void **state)
+{
+	static const double a[] = { 1000, 1002, 890, 1001 };
+	static const double b[] = { 1010, 1012.2, 898.9, 1011.1 };
+	static const int order[] = { 2, 1, 3, 4 };
+	const char *labels[2] = { "base", "head" };
+	struct kab_drv_looks looks;
+	struct kab_drv_ui ui;
+	struct seen s = { 0 };
+	struct fix f;
+	sqlite3 *h;
+	int side, i, id = 0;
+
+	ui = ui_for(&s);
+	fix_open(&f, fast_sets, 3);
+	assert_int_equal(sqlite3_open(f.db_path, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, "INSERT INTO kernels (id, label) "
+				      "VALUES (1, 'base'), (2, 'head')",
+				      NULL, NULL, NULL), SQLITE_OK);
+	for (side = 0; side < 2; side++)
+		for (i = 0; i < 4; i++) {
+			int seed = side ? order[i] : i + 1;
+			char *sql;
+
+			id++;
+			sql = xasprintf(
+				"INSERT INTO runs (id, uuid, kernel_id, job, "
+				"suite, test, params, target, started_at, "
+				"status, clock, seed) VALUES (%d, 'u%d', %d, "
+				"'j', 'will-it-scale', 'malloc1', '{}', "
+				"'qemu', '2026-12-06T00:00:00Z', 'ok', "
+				"'icount:3', %d); INSERT INTO samples VALUES "
+				"(%d, 1, 'will-it-scale.per_process_ops', "
+				"%.17g)", id, id, side + 1, seed, id,
+				(side ? b : a)[seed - 1]);
+
+			assert_int_equal(sqlite3_exec(h, sql, NULL, NULL,
+						      NULL), SQLITE_OK);
+			free(sql);
+		}
+	sqlite3_close(h);
+	kab_drv_looks_init(&looks, &f.jobs, "will-it-scale.per_process_ops",
+			   4, 4, 0.05, 0.5);
+	for (id = 1; id <= 8; id++)
+		kab_drv_looks_add(&looks, f.db, 0, id > 4, id);
+	assert_int_equal(looks.l[0].n[0], 4);
+	assert_int_equal(looks.l[0].n[1], 4);
+	assert_non_null(looks.l[0].seeds[1]);
+	assert_int_equal(looks.l[0].seeds[1][0], 2);
+	assert_true(looks.floor == kab_exact_floor());
+	assert_int_equal(looks.l[0].head_run, 8);
+	kab_drv_looks_round(&looks, 4, labels, &ui);
+	assert_int_equal(looks.l[0].seq.verdict, KAB_SEQ_CHANGED);
+	kab_drv_looks_free(&looks);
+	fix_close(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_looks),
+		cmocka_unit_test(test_looks_add_reads_seeds),
 		cmocka_unit_test(test_looks_paired),
 		cmocka_unit_test(test_run_local),
 		cmocka_unit_test(test_ab_stop),

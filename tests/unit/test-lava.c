@@ -254,6 +254,31 @@ static void test_url_token(void **state)
 	}
 }
 
+/* The REST API's root, whatever the user gave of it. */
+static void test_api_root(void **state)
+{
+	static const char *const c[][2] = {
+		{ "http://lava.test", "http://lava.test/api/v0.2/" },
+		{ "http://lava.test/", "http://lava.test/api/v0.2/" },
+		{ "https://lava.test:8000/lab/", "https://lava.test:8000/lab/api/v0.2/" },
+		{ "http://lava.test/api/v0.2", "http://lava.test/api/v0.2/" },
+		{ "http://lava.test/api/v0.2/", "http://lava.test/api/v0.2/" },
+	};
+	struct kab_lava_server srv;
+	struct kab_err err;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		assert_int_equal(kab_lava_server_init(&srv, c[i][0], "tok3n",
+						      &err), 0);
+		assert_string_equal(srv.api, c[i][1]);
+		assert_string_equal(srv.url, c[i][0]);
+		assert_string_equal(srv.token, "tok3n");
+		kab_lava_server_free(&srv);
+	}
+}
+
 static void test_cmdline_check(void **state)
 {
 	struct kab_err err;
@@ -278,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_yaml_reads_back),
 		cmocka_unit_test(test_cmdline_check),
 		cmocka_unit_test(test_url_token),
+		cmocka_unit_test(test_api_root),
 	};
 
 	return cmocka_run_group_tests_name("lava", tests, NULL, NULL);
