@@ -6,6 +6,7 @@
  * seen through the hooks a front end gives it and in the database.
  */
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -481,6 +482,15 @@ static void test_looks_add_reads_seeds(void **state)
 	assert_int_equal(looks.l[0].head_run, 8);
 	kab_drv_looks_round(&looks, 4, labels, &ui);
 	assert_int_equal(looks.l[0].seq.verdict, KAB_SEQ_CHANGED);
+	/* the look of all four pairs, each at its seed */
+	{
+		struct kab_seq want;
+
+		kab_seq_look_paired(a, b, 4, 0.5, kab_exact_floor(), 1, 1,
+				    0.05, &want);
+		assert_true(fabs(looks.l[0].seq.change - want.change) < 1e-12);
+		assert_true(fabs(looks.l[0].seq.lo - want.lo) < 1e-12);
+	}
 	kab_drv_looks_free(&looks);
 	fix_close(&f);
 }

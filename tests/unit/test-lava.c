@@ -155,6 +155,8 @@ static void test_overlong_entry_dropped(void **state)
 	for (i = 0; i < 65; i++)
 		kab_lava_log_feed(&log, big, 1 << 20);
 	assert_true(log.line.len < (1u << 20) * 65);
+	/* what it had of the entry went once it was known too long */
+	assert_int_equal(log.line.len, 0);
 	kab_lava_log_feed(&log, "\"}\n", 3);
 	kab_lava_log_feed(&log, after, sizeof(after) - 1);
 	kab_lava_log_finish(&log);

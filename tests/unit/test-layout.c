@@ -77,6 +77,37 @@ static void test_layout_seed_parse(void **state)
 	assert_false(kab_layout_seed_ok(KAB_LAYOUT_SEED_MAX + 1));
 }
 
+/*
+ * A seed names the same layout in every kab: runs stored at seed N are
+ * compared with runs measured later at seed N, so the mapping from a
+ * seed to its layout is pinned here, not only its ranges.
+ */
+static void test_layout_pinned(void **state)
+{
+	static const struct {
+		unsigned long long seed;
+		struct kab_layout l;
+	} c[] = {
+		{ 1, { 0xe9fd6049d65af21eULL, 1643, 48, 54832, 114126848 } },
+		{ 4, { 0xb9b9dc59300f9a27ULL, 695, 608, 55232, 1954447360 } },
+		{ 4294967295ULL, { 0x3336fa288cd353a9ULL, 3399, 3920, 59200,
+				   1211916288 } },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		struct kab_layout l;
+
+		kab_layout_of(c[i].seed, &l);
+		assert_true(l.kernel == c[i].l.kernel);
+		assert_int_equal(l.env, c[i].l.env);
+		assert_int_equal(l.stack, c[i].l.stack);
+		assert_int_equal(l.heap, c[i].l.heap);
+		assert_int_equal(l.gap, c[i].l.gap);
+	}
+}
+
 /* The agent's part: the environment's pad, and the gap it reserves. */
 static void test_layout_apply(void **state)
 {
@@ -125,6 +156,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layout_repeats_and_spreads),
 		cmocka_unit_test(test_layout_seed_parse),
+		cmocka_unit_test(test_layout_pinned),
 		cmocka_unit_test(test_layout_apply),
 	};
 
