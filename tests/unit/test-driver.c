@@ -451,6 +451,7 @@ static void test_looks_add_reads_seeds(void **state)
 	for (side = 0; side < 2; side++)
 		for (i = 0; i < 4; i++) {
 			int seed = side ? order[i] : i + 1;
+			double mean = side ? b[seed - 1] : a[seed - 1];
 			char *sql;
 
 			id++;
@@ -462,8 +463,7 @@ static void test_looks_add_reads_seeds(void **state)
 				"'qemu', '2026-12-06T00:00:00Z', 'ok', "
 				"'icount:3', %d); INSERT INTO samples VALUES "
 				"(%d, 1, 'will-it-scale.per_process_ops', "
-				"%.17g)", id, id, side + 1, seed, id,
-				(side ? b : a)[seed - 1]);
+				"%.17g)", id, id, side + 1, seed, id, mean);
 
 			assert_int_equal(sqlite3_exec(h, sql, NULL, NULL,
 						      NULL), SQLITE_OK);
