@@ -313,6 +313,9 @@ test_expect "lkp result roots are united as lkp unites a commit's runs" '
 	grep -q "^      0.00          -100.0%       0.00        will-it-scale.time.minor_page_faults$" $TMP/t
 	kab --db $TMP/x.db compare --format lkp ${base:0:12} ${head:0:12} >$TMP/t
 	not grep -q minor_page_faults $TMP/t
+	# a 0 in each of the head commit'"'"'s four complete runs, none for the base
+	kab --db $TMP/x.db compare --format json --all ${base:0:12} ${head:0:12} >$TMP/j
+	python3 -c "import json, sys; r = [r for r in json.load(open(sys.argv[1]))[\"tables\"][0][\"rows\"] if r[\"metric\"] == \"will-it-scale.time.minor_page_faults\"][0]; assert (r[\"base\"][\"n\"], r[\"heads\"][0][\"n\"], r[\"heads\"][0][\"max\"]) == (0, 4, 0), r" $TMP/j
 	kab --db $TMP/x.db compare --all ${base:0:12} ${head:0:12} >$TMP/t
 	grep -q "^      0.00            +0.0%       0.00        will-it-scale.time.minor_page_faults  (one side only)$" $TMP/t
 '

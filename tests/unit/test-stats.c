@@ -337,17 +337,19 @@ static void test_profile_rows_by_evidence(void **state)
 static void test_profile_count_z(void **state)
 {
 	double sb[] = { 100, 100 }, sh[] = { 100, 100 };
-	double xb[] = { 10, 10 }, xh[] = { 20, 20 };
+	double xb[] = { 10, 10 }, xh[] = { 20, 20 }, z[] = { 0, 0 };
 	int g[] = { 0, 1 };
 	struct kab_series b[] = {
 		{ "perf-profile.samples", 2, sb, g, 0 },
 		{ "perf-profile.self.x", 2, xb, g, 0 },
+		{ "perf-profile.self.z", 2, z, g, 0 },
 	}, h[] = {
 		{ "perf-profile.samples", 2, sh, g, 0 },
 		{ "perf-profile.self.x", 2, xh, g, 0 },
+		{ "perf-profile.self.z", 2, z, g, 0 },
 	};
-	struct kab_side base = { "a", "a", 2, b, NULL, 0, 0, NULL };
-	struct kab_side head = { "b", "b", 2, h, NULL, 0, 0, NULL };
+	struct kab_side base = { "a", "a", 3, b, NULL, 0, 0, NULL };
+	struct kab_side head = { "b", "b", 3, h, NULL, 0, 0, NULL };
 	struct kab_compare_opts o = { .test = KAB_TEST_WELCH, .fdr = 0.05,
 				      .all = true };
 	struct kab_comparison c;
@@ -357,6 +359,11 @@ static void test_profile_count_z(void **state)
 	for (m = 0; m < c.nr_rows; m++) {
 		const struct kab_cell *x = &c.rows[m].cells[0];
 
+		if (!strcmp(c.rows[m].metric, "perf-profile.self.z")) {
+			/* no sample on either side: nothing moved */
+			assert_true(x->count_z == 0);
+			continue;
+		}
 		if (strcmp(c.rows[m].metric, "perf-profile.self.x")) {
 			/* the samples themselves are no share */
 			assert_true(isnan(x->count_z));
