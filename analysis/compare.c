@@ -837,7 +837,7 @@ int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 	size_t i, h, n = 0, n_other = 0, nr_names;
 	const char **names;
 	size_t *cols;
-	double tb;
+	double tb, *th;
 
 	memset(out, 0, sizeof(*out));
 	out->opts = o;
@@ -856,7 +856,11 @@ int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 	cols[0] = side_cols(base);
 	for (h = 0; h < nr_heads; h++)
 		cols[h + 1] = side_cols(&heads[h]);
+	/* each side's profile samples, once: the shares rest on them */
 	tb = profile_samples(base);
+	th = calloc(nr_heads + 1, sizeof(*th));
+	for (h = 0; th && h < nr_heads; h++)
+		th[h] = profile_samples(&heads[h]);
 	for (i = 0; i < nr_names; i++) {
 		const struct kab_series *b = kab_side_series(base, names[i]);
 		struct kab_row *r = &out->rows[n];
@@ -892,11 +896,10 @@ int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 			else
 				one_sided_cell(names[i], hs, &r->base,
 					       &r->cells[h]);
-			if (b && hs && hs->n && profile_share(names[i]))
+			if (b && hs && hs->n && th && profile_share(names[i]))
 				r->cells[h].count_z =
 					count_z(r->base.mean,
-						r->cells[h].s.mean, tb,
-						profile_samples(&heads[h]));
+						r->cells[h].s.mean, tb, th[h]);
 			if (o->test == KAB_TEST_LKP)
 				decide_lkp(o, names[i], base, cols[0],
 					   &heads[h], cols[h + 1],
@@ -907,6 +910,7 @@ int kab_compare(const struct kab_side *base, const struct kab_side *heads,
 	}
 	free(names);
 	free(cols);
+	free(th);
 	out->nr_rows = n;
 	out->nr_kpi_rows = n - n_other;
 	adjust_family(&out, 1, true);
