@@ -125,6 +125,18 @@ test_expect "kab ab on a test machine: setups switch it, turns interleave" '
 	grep -q "^kab: note: | b is up$" $TMP/e
 '
 
+test_expect "on a terminal, a message first clears the live line it interrupts" '
+	script -qec "TERM=xterm $KAB --db $TMP/tty.db ab --target ssh://kabtest \
+		--a-setup true --b-setup true --a-label A --b-label B \
+		--boots 2 --runs-per-boot 1 $QUICK --job $JOB" /dev/null >$TMP/tty
+	# each boot of a side says what the machine runs: on a line of its
+	# own, not after the live line that was on the screen
+	grep -acF "$(printf "\r\033[K")kab: A: kabtest runs " $TMP/tty >$TMP/n
+	grep -acF "$(printf "\r\033[K")kab: B: kabtest runs " $TMP/tty >>$TMP/n
+	[ "$(tr "\n" , <$TMP/n)" = "2,2," ]
+	not grep -aE "[^K]kab: [AB]: kabtest runs " $TMP/tty
+'
+
 test_expect "a machine that comes back with the wrong kernel stops the A/B" '
 	rc=0
 	kab --db $TMP/w.db ab --target ssh://kabtest --b-release 0.0.0-nope \
