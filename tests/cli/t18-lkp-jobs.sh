@@ -431,6 +431,13 @@ test_expect "lkp roots of one second come newest first, to the nanosecond" '
 	kab --db $TMP/ns2.db compare --format lkp ${base:0:12} ${head:0:12} >$TMP/t
 	grep "^  gcc-7/" $TMP/t | cut -d/ -f5 >$TMP/order
 	printf "16\n32\n" | diff - $TMP/order
+	# a set is as old as its base'"'"'s earliest run: one run of 16 at .05,
+	# before all of 32, in the last of its run directories
+	touch -d "2024-01-01 00:00:00.050000000" $TMP/ns16/$base/3/stats.json
+	kab --db $TMP/ns3.db import --lkp $TMP/ns16/* $TMP/ns32/* >/dev/null 2>&1
+	kab --db $TMP/ns3.db compare --format lkp ${base:0:12} ${head:0:12} >$TMP/t
+	grep "^  gcc-7/" $TMP/t | cut -d/ -f5 >$TMP/order
+	printf "32\n16\n" | diff - $TMP/order
 '
 
 test_done
