@@ -166,7 +166,7 @@ test_expect "kab ab --target lava:local alternates the kernels, every boot a LAV
 	cat $TMP/o
 	[ "$(sql "SELECT group_concat(k.label || \"/\" || json_extract(r.host, \"\$.thp_enabled\"), \" \") FROM (SELECT * FROM runs WHERE id IN (SELECT run_id FROM boots WHERE ab_id IS NOT NULL) ORDER BY id) r JOIN kernels k ON k.id = r.kernel_id")" = "transparent_hugepage=never/never transparent_hugepage=always/always transparent_hugepage=never/never transparent_hugepage=always/always" ]
 	grep -q "will-it-scale.per_process_ops" $TMP/o
-	# each boot names what ran it: LAVA's dispatcher and its version
+	# each boot names what ran it: the LAVA dispatcher and its version
 	test "$(sql "SELECT count(*) FROM boots WHERE ab_id IS NOT NULL AND qemu_version GLOB '"'"'lava-dispatcher [0-9]*'"'"' AND accel = '"'"'lava'"'"'")" = 4
 '
 
