@@ -221,6 +221,22 @@ test_expect "tests/run skips what KAB_TEST_SKIP names, and says so" '
 	test "$(tail -1 $TMP/run.out)" = "1 passed, 0 failed"
 '
 
+test_expect "no quote cuts the snippet of a test short, and one planted is named" '
+	(cd $TOP && tests/snippet-quotes.py tests/cli/t*.sh)
+	# an apostrophe in a comment, as a test file would have it
+	q=$(printf "\047")
+	printf "%s\n" "test_expect \"one\" $q" "	# the server${q}s log" \
+		"	true" "$q" "test_expect \"two\" ${q}true${q}" \
+		"test_expect \"three\" $q" "	echo ${q}\"${q}\"${q}" "$q" \
+		>$TMP/cut.sh
+	rc=0
+	$TOP/tests/snippet-quotes.py $TMP/cut.sh >$TMP/q || rc=$?
+	cat $TMP/q
+	test $rc = 1
+	test "$(cut -d: -f2 $TMP/q | paste -sd,)" = 2
+	grep -q "a quote ends the snippet of line 1: " $TMP/q
+'
+
 test_expect "every mutant of make mutate still applies and names its killer" '
 	(cd $TOP && tests/mutate.sh --check) >$TMP/check
 	cat $TMP/check
