@@ -353,7 +353,7 @@ test_expect "every wait on a server ends: a log that never ends (?start= ignored
 	srv_stop
 '
 
-test_expect "a URL with credentials in it is refused without printing them; a job id no job has is an error" '
+test_expect "a URL with credentials in it is refused without printing them; a job id no job has, or a job lost, is an error" '
 	before=$(sql "SELECT count(*) FROM runs" 2>/dev/null || echo 0)
 	srv_start badid
 	host=${URL#http://}
@@ -367,6 +367,12 @@ test_expect "a URL with credentials in it is refused without printing them; a jo
 	KAB_LAVA_TOKEN=$TOKEN expect_error 1 "LAVA at $URL answered job id -5, which is no job.s: check the server" -- \
 		"$KAB" run --target lava:$URL $QUICK $JOB
 	[ "$(sql "SELECT count(*) FROM runs" 2>/dev/null || echo 0)" = "$before" ]
+	srv_stop
+	# a job the server lost after taking it: said, not waited for
+	srv_start lost
+	KAB_LAVA_TOKEN=$TOKEN expect_error 1 "LAVA at $URL has no job 7" -- \
+		"$KAB" run --target lava:$URL $QUICK $JOB
+	grep -q "GET /api/v0.2/jobs/7/ " $TMP/srv-lost/requests
 	srv_stop
 '
 
