@@ -125,6 +125,21 @@ test_expect "kab ab on a test machine: setups switch it, turns interleave" '
 	grep -q "^kab: note: | b is up$" $TMP/e
 '
 
+test_expect "--order random: each round in the order its seed draws, the same in every kab" '
+	for db in r1 r2; do
+		kab --db $TMP/$db.db ab --target ssh://kabtest \
+			--a-setup true --b-setup true --a-label A --b-label B \
+			--boots 2 --runs-per-boot 1 --order random --seed 7 \
+			$QUICK --job $JOB >$TMP/o 2>$TMP/e || { cat $TMP/e; false; }
+		sqlite3 $TMP/$db.db "SELECT group_concat(kernel_label || ab_seq, \" \") FROM (SELECT * FROM boots ORDER BY id)" >$TMP/$db.order
+	done
+	cat $TMP/r1.order
+	# seed 7 draws A first in round 1, B first in round 2: a recorded
+	# A/B names its seed, and the seed must name the order
+	[ "$(cat $TMP/r1.order)" = "A0 B1 B2 A3" ]
+	diff $TMP/r1.order $TMP/r2.order
+'
+
 test_expect "on a terminal, a message first clears the live line it interrupts" '
 	script -qec "TERM=xterm $KAB --db $TMP/tty.db ab --target ssh://kabtest \
 		--a-setup true --b-setup true --a-label A --b-label B \
