@@ -15,7 +15,10 @@ logging, braces) skipped, and the survivors shown with file:line.
    sources it was made of: made once (--remap makes it again).  A
    line of a file changed since is found where it was (difflib) and
    takes that line's tests; a line new since runs against every test
-   that executed the file.
+   that executed the file.  A line gcov gives no count of its own
+   takes the tests of the lines it belongs to: a statement's
+   continuation those of its first line, a break or a continue those
+   of the statement before it in its block.
 2. The mutants.  The lines of common/ runner/ db/ analysis/ model/
    driver/ kbuild/ cli/ that `git diff BASE` adds, less the arid ones;
    on each, one of: a relational or equality operator flipped (< <=,
@@ -524,6 +527,10 @@ def statement_tests(cov, path, line):
     offs = [0]
     for t in text:
         offs.append(offs[-1] + len(t) + 1)
+    here = code_of(text[line - 1], mask[offs[line - 1]:offs[line - 1] +
+                                        len(text[line - 1])]).strip()
+    if re.fullmatch(r"(break|continue)\s*;", here):
+        return jump_tests(cov, text, line)
     ln = line - 1
     while ln > 0 and line - ln < 12:
         prev = code_of(text[ln - 1],
@@ -534,6 +541,30 @@ def statement_tests(cov, path, line):
             return []
         if cov.get(str(ln)):
             return cov[str(ln)]
+        ln -= 1
+    return []
+
+
+def indent(t):
+    return len(t) - len(t.lstrip("\t"))
+
+
+def jump_tests(cov, text, line):
+    """gcov gives a break or a continue no count of its own: it is
+    reached from the statement before it in its block, the nearest line
+    above at its depth or shallower (the case label, when it is the
+    first) that gcov counted.  A line deeper belongs to a block inside,
+    which may jump elsewhere."""
+    depth = indent(text[line - 1])
+    ln = line - 1
+    while ln > 0 and line - ln < 40:
+        t = text[ln - 1]
+        if t.strip() and indent(t) <= depth:
+            if cov.get(str(ln)):
+                return cov[str(ln)]
+            if indent(t) < depth and not t.strip().startswith("case ") \
+                    and t.strip() != "default:":
+                return []
         ln -= 1
     return []
 

@@ -237,6 +237,29 @@ test_expect "no quote cuts the snippet of a test short, and one planted is named
 	grep -q "a quote ends the snippet of line 1: " $TMP/q
 '
 
+test_expect "make mutate-diff: a line gcov gives no count takes the tests that reach it" '
+	printf "%s\n" "int f(int c, int x)" "{" "	switch (c) {" \
+		"	case 1:" "		if (x)" "			return 2;" "		break;" \
+		"	case 2:" "		break;" "	}" "	while (x--)" "		if (x == 3)" \
+		"			continue;" "	return g(x," "		 c);" "}" >$TMP/f.c
+	cat >$TMP/t.py <<-\EOF
+	import importlib.util, json, sys
+	spec = importlib.util.spec_from_file_location("md", sys.argv[1])
+	md = importlib.util.module_from_spec(spec)
+	spec.loader.exec_module(md)
+	# gcov counted these lines; 7, 9, 13 and 15 it gives no count
+	cov = {"4": ["a"], "5": ["a"], "6": ["b"], "8": ["c"],
+	       "11": ["d"], "12": ["d"], "14": ["e"]}
+	print(json.dumps([md.statement_tests(cov, sys.argv[2], n)
+	                  for n in (7, 9, 13, 15, 10)]))
+	EOF
+	python3 $TMP/t.py $TOP/tests/mutate-diff.py $TMP/f.c >$TMP/got
+	cat $TMP/got
+	# the break after an if: the if'"'"'s; a break first in its case: the
+	# case'"'"'s; a continue: its if'"'"'s; a continued line: its first'"'"'s
+	test "$(cat $TMP/got)" = "[[\"a\"], [\"c\"], [\"d\"], [\"e\"], []]"
+'
+
 test_expect "every mutant of make mutate still applies and names its killer" '
 	(cd $TOP && tests/mutate.sh --check) >$TMP/check
 	cat $TMP/check
