@@ -303,6 +303,13 @@ test_expect "lkp result roots are united as lkp unites a commit's runs" '
 	grep -q "will-it-scale.per_process_ops$" $TMP/t
 	kab --db $TMP/w.db compare ${base:0:12} ${head:0:12} >$TMP/t
 	grep -q "^          1:4           -5%           1:5     last_state.is_incomplete_run$" $TMP/t
+	# three of the head'"'"'s five incomplete: 60 points more (the
+	# share'"'"'s difference in percent, not a near multiple)
+	cp -r $U $TMP/u3
+	sed -i "s/^{/{ \"last_state.is_incomplete_run\": 1,/" $TMP/u3/$head/0/stats.json $TMP/u3/$head/1/stats.json
+	kab --db $TMP/y3.db import --lkp $TMP/u3/$base $TMP/u3/$head >/dev/null 2>&1
+	kab --db $TMP/y3.db compare ${base:0:12} ${head:0:12} >$TMP/t
+	grep -q "^           :4           60%           3:5     last_state.is_incomplete_run$" $TMP/t
 	# a stat only an incomplete run carries: lkp'"'"'s matrix fills it
 	# with 0 in the complete runs, so -a has its row; its default
 	# (changed stats only) and kab'"'"'s own table do not call it a change
