@@ -506,6 +506,22 @@ static void test_insn_counts(void **state)
 	assert_int_equal(kab_insn_counts(foreign, 82, 1, &u, &k), -1);
 	assert_int_equal(kab_insn_counts(foreign, strlen(foreign), 2, &u, &k),
 			 -1);
+	/*
+	 * A mark's line is 95 bytes at most (zeros in front of its
+	 * numbers here): a longer one is no mark of kab's plugin.
+	 */
+	{
+		char t[256], z[96];
+
+		memset(z, '0', sizeof(z));
+		snprintf(t, sizeof(t), "kab-insn 1 inline\nmark 1 %.*s1 1\n"
+			 "mark 2 3 3\n", 95 - 10, z);
+		assert_int_equal(kab_insn_counts(t, strlen(t), 1, &u, &k), 0);
+		assert_true(u == 2 && k == 2);
+		snprintf(t, sizeof(t), "kab-insn 1 inline\nmark 1 %.*s1 1\n"
+			 "mark 2 3 3\n", 96 - 10, z);
+		assert_int_equal(kab_insn_counts(t, strlen(t), 1, &u, &k), -1);
+	}
 	/* iteration 3 has begun, not ended; 0 is no iteration */
 	assert_int_equal(kab_insn_counts(good, strlen(good), 3, &u, &k), -1);
 	assert_int_equal(kab_insn_counts(good, strlen(good), 0, &u, &k), -1);
