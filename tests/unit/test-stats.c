@@ -752,6 +752,37 @@ static void test_classify(void **state)
  * Alpha spent over looks: Pocock's type, all of it by the last look,
  * the looks' shares summing to alpha; a look's verdicts.
  */
+/*
+ * A KPI cell takes its look's verdict and interval; the interval is of
+ * the ratio, so a row whose change is in points (absolute) or over a
+ * base of 0 shows none, either end.
+ */
+static void test_sequential_cell(void **state)
+{
+	struct kab_seq q = { .verdict = KAB_SEQ_CHANGED, .change = -20,
+			     .lo = -25, .hi = -15 };
+	struct kab_row r = { .metric = "will-it-scale.per_process_ops" };
+	struct kab_cell c;
+	int kind;
+
+	(void)state;
+	for (kind = 0; kind < 3; kind++) {
+		memset(&c, 0, sizeof(c));
+		c.absolute = kind == 1;
+		c.zero_base = kind == 2;
+		kab_cell_sequential(&r, &c, &q);
+		assert_true(c.sequential && c.significant);
+		/* fewer ops: worse */
+		assert_int_equal(c.verdict, -1);
+		if (!kind) {
+			assert_true(c.ci_lo == -25 && c.ci_hi == -15);
+		} else {
+			assert_true(isnan(c.ci_lo));
+			assert_true(isnan(c.ci_hi));
+		}
+	}
+}
+
 static void test_sequential(void **state)
 {
 	double a[] = { 100, 102, 98 }, same[] = { 101, 99, 100 };
@@ -1209,6 +1240,7 @@ int main(void)
 		cmocka_unit_test(test_compare_seeds),
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_sequential),
+		cmocka_unit_test(test_sequential_cell),
 		cmocka_unit_test(test_power_t),
 		cmocka_unit_test(test_plan),
 	};
