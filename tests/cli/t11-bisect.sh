@@ -201,6 +201,14 @@ test_expect "bisect-step: a commit that does not build or boot is skipped (125)"
 	cat $TMP/e
 	test $rc = 125
 	grep -q "skip: it does not boot or run: boot panic" $TMP/e
+	# a build that names no kernel QEMU can boot: skipped, never booted
+	rc=0
+	(cd $R && "$KAB" bisect-step --metric $M --good-run 1,3 \
+		--bad-run 2,4 --job $JOB $QUICK \
+		--build-cmd "echo kernel /etc/hostname") 2>$TMP/e || rc=$?
+	cat $TMP/e
+	test $rc = 125
+	grep -q "skip: /etc/hostname is not a bzImage$" $TMP/e
 	git -C $R checkout -q $C7
 	# an error of kab'"'"'s own stops git bisect run: 255, never a verdict
 	rc=0
