@@ -121,6 +121,15 @@ test_expect "option values out of their range are refused by run, ab, bisect and
 	printf "[lava]\ngrace = 0.5\n" >$TMP/grace.cfg
 	KAB_CONFIG=$TMP/grace.cfg expect_error 2 "\[lava\] grace .0.5. is not a number" -- \
 		"$KAB" run --target lava:http://lava.test/ $JOB
+	# the ends of the range are in it, a half past is not
+	printf "[lava]\ngrace = 86400.5\n" >$TMP/grace.cfg
+	KAB_CONFIG=$TMP/grace.cfg expect_error 2 "\[lava\] grace .86400.5. is not a number" -- \
+		"$KAB" run --target lava:http://lava.test/ $JOB
+	for g in 1 86400; do
+		printf "[lava]\ngrace = $g\n" >$TMP/grace.cfg
+		KAB_CONFIG=$TMP/grace.cfg "$KAB" run --target lava:http://lava.test/ --dry-run $JOB >$TMP/o
+		grep -q "^job_name: kab will-it-scale malloc1$" $TMP/o
+	done
 '
 
 test_expect "nothing stored before was lost" '
