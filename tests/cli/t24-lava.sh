@@ -170,46 +170,6 @@ test_expect "kab ab --target lava:local alternates the kernels, every boot a LAV
 	test "$(sql "SELECT count(*) FROM boots WHERE ab_id IS NOT NULL AND qemu_version GLOB '"'"'lava-dispatcher [0-9]*'"'"' AND accel = '"'"'lava'"'"'")" = 4
 '
 
-test_expect "kab bisect --target lava:local boots every commit as a LAVA job and names the culprit" '
-	# a history whose "kernel recipe" adds slub_debug=FZPU (a real,
-	# large slowdown of malloc1) from c4 on; c2 does not build
-	K=$(ls /boot/vmlinuz-* | sort -V | tail -1)
-	R=$TMP/repo
-	mkdir -p $R
-	git -C $R init -q
-	commit() {
-		git -C $R add -A
-		git -C $R -c user.name=t -c user.email=t@t commit -q -m "$1"
-		git -C $R rev-parse HEAD
-	}
-	printf "#!/bin/sh\necho \"kernel %s\"\n" $K >$R/build.sh
-	C1=$(commit "c1: base")
-	printf "#!/bin/sh\nexit 2\n" >$R/build.sh
-	C2=$(commit "c2: does not build")
-	printf "#!/bin/sh\necho \"kernel %s\"\n" $K >$R/build.sh
-	C3=$(commit "c3: builds again")
-	printf "#!/bin/sh\necho \"kernel %s\"\necho \"cmdline slub_debug=FZPU\"\n" $K >$R/build.sh
-	C4=$(commit "c4: slub_debug, the regression")
-	kab bisect --target lava:local --tree $R --good $C1 --bad $C4 \
-		--job $JOB $QUICK --metric will-it-scale.per_process_ops \
-		--build-cmd "sh build.sh" --boots 3 --max-boots 2 >$TMP/o 2>$TMP/e || {
-		cat $TMP/o $TMP/e
-		false
-	}
-	cat $TMP/o
-	grep -q "^$C4 is the first bad commit" $TMP/o
-	# every boot of it was a LAVA job
-	[ "$(sql "SELECT count(*) FROM runs WHERE target != \"lava\" AND kernel_id IN (SELECT id FROM kernels WHERE commit_sha IS NOT NULL)")" = 0 ]
-	[ "$(sql "SELECT count(*) FROM boots WHERE accel = \"lava\" AND outcome = \"ok\"")" -ge 4 ]
-	# what LAVA cannot do is a usage error before anything is built
-	expect_error 2 "--clock is QEMU.s" -- "$KAB" bisect --target lava:local \
-		--clock icount --tree $R --good $C1 --bad $C4 --job $JOB \
-		--metric will-it-scale.per_process_ops
-	expect_error 2 "--target .ssh://x.: a bisect boots its commits" -- \
-		"$KAB" bisect --target ssh://x --tree $R --good $C1 --bad $C4 \
-		--job $JOB --metric will-it-scale.per_process_ops
-'
-
 # A stand-in for a LAVA server's REST API in front of the real lava-run
 # (tests/cli/fake-lava-server), on the qemu device below.
 cat >$TMP/device.yaml <<'EOF'
@@ -443,6 +403,55 @@ test_expect "a resumed A/B reads the LAVA job that went on while kab was killed,
 	[ "$(grep -c "^POST /api/v0.2/jobs/ " $SRV/requests)" = 2 ]
 	[ "$(sql "SELECT group_concat(x, \" \") FROM (SELECT k.label || \"/\" || json_extract(r.host, \"\$.lava_job\") AS x FROM boots b JOIN runs r ON r.id = b.run_id JOIN kernels k ON k.id = r.kernel_id WHERE b.ab_id = $ab AND b.outcome = \"ok\" ORDER BY x)")" = "A/1 B/2" ]
 	unset KAB_LAVA_TOKEN
+	srv_stop
+'
+
+test_expect "kab bisect --target lava:URL boots every commit as a LAVA job, the token handed to its steps, and names the culprit" '
+	srv_start ok bisect
+	export KAB_LAVA_TOKEN=$TOKEN
+	# a history whose "kernel recipe" adds slub_debug=FZPU (a real,
+	# large slowdown of malloc1) from c4 on; c2 does not build
+	K=$(ls /boot/vmlinuz-* | sort -V | tail -1)
+	R=$TMP/repo
+	mkdir -p $R
+	git -C $R init -q
+	commit() {
+		git -C $R add -A
+		git -C $R -c user.name=t -c user.email=t@t commit -q -m "$1"
+		git -C $R rev-parse HEAD
+	}
+	printf "#!/bin/sh\necho \"kernel %s\"\n" $K >$R/build.sh
+	C1=$(commit "c1: base")
+	printf "#!/bin/sh\nexit 2\n" >$R/build.sh
+	C2=$(commit "c2: does not build")
+	printf "#!/bin/sh\necho \"kernel %s\"\n" $K >$R/build.sh
+	C3=$(commit "c3: builds again")
+	printf "#!/bin/sh\necho \"kernel %s\"\necho \"cmdline slub_debug=FZPU\"\n" $K >$R/build.sh
+	C4=$(commit "c4: slub_debug, the regression")
+	kab bisect --target lava:$URL --tree $R --good $C1 --bad $C4 \
+		--job $JOB $QUICK --metric will-it-scale.per_process_ops \
+		--build-cmd "sh build.sh" --boots 3 --max-boots 2 >$TMP/o 2>$TMP/e || {
+		cat $TMP/o $TMP/e
+		false
+	}
+	cat $TMP/o
+	grep -q "^$C4 is the first bad commit" $TMP/o
+	# every boot of it was a LAVA job
+	[ "$(sql "SELECT count(*) FROM runs WHERE target != \"lava\" AND kernel_id IN (SELECT id FROM kernels WHERE commit_sha IS NOT NULL)")" = 0 ]
+	[ "$(sql "SELECT count(*) FROM boots WHERE accel = \"lava\" AND outcome = \"ok\"")" -ge 4 ]
+	# the steps (kab bisect-step under git bisect run) had the token,
+	# from the environment: every request carried it, none stored it
+	grep -q "^POST /api/v0.2/jobs/ token$" $TMP/srv-bisect/requests
+	not grep -q "no-token" $TMP/srv-bisect/requests
+	sqlite3 $KAB_DB .dump >$TMP/dump
+	not grep -q "$TOKEN" $TMP/dump
+	# what LAVA cannot do is a usage error before anything is built
+	expect_error 2 "--clock is QEMU.s" -- "$KAB" bisect --target lava:local \
+		--clock icount --tree $R --good $C1 --bad $C4 --job $JOB \
+		--metric will-it-scale.per_process_ops
+	expect_error 2 "--target .ssh://x.: a bisect boots its commits" -- \
+		"$KAB" bisect --target ssh://x --tree $R --good $C1 --bad $C4 \
+		--job $JOB --metric will-it-scale.per_process_ops
 	srv_stop
 '
 
