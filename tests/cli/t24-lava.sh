@@ -138,14 +138,23 @@ test_expect "a job LAVA calls complete whose record stream is short is an error,
 '
 
 test_expect "^C cancels the LAVA job: lava-run and QEMU are gone, the run is interrupted" '
+	echo "what the user types" >$TMP/in
 	"$KAB" run --target lava:local --runs 3 --set nr_task=1 --set warmup=0 \
-		--set testtime=20s --monitors none $JOB >$TMP/o 2>$TMP/e &
+		--set testtime=20s --monitors none $JOB <$TMP/in >$TMP/o 2>$TMP/e &
 	pid=$!
 	while kill -0 $pid 2>/dev/null; do
 		grep -q "iteration 1 of 3" $TMP/e && break
 		sleep 0.2
 	done
 	kids=$(descendants $pid)
+	# lava-run reads nothing of kab'"'"'s stdin (a terminal, a pipe)
+	for k in $kids; do
+		grep -qa "lava-run" /proc/$k/cmdline 2>/dev/null &&
+			readlink /proc/$k/fd/0
+	done >$TMP/stdin
+	cat $TMP/stdin
+	grep -qx /dev/null $TMP/stdin
+	not grep -v "^/dev/null$" $TMP/stdin
 	kill -INT $pid
 	rc=0
 	wait $pid || rc=$?
