@@ -262,6 +262,11 @@ test_expect "a server that cannot be reached, a bad token, an unknown device typ
 		"$KAB" run --target lava:$URL $QUICK $JOB
 	KAB_LAVA_TOKEN=$TOKEN expect_error 1 "has no device type .x86-board.: give --device-type" -- \
 		"$KAB" run --target lava:$URL --device-type x86-board $QUICK $JOB
+	# an A/B on several devices asks for them before its first boot
+	: >$TMP/k
+	KAB_LAVA_TOKEN=$TOKEN expect_error 2 "has no device type .x86-board.: give --device-type" -- \
+		"$KAB" ab --target lava:$URL --device-type x86-board --devices 2 \
+		--a $TMP/k --b $TMP/k $QUICK --job $JOB
 	srv_start offline
 	KAB_LAVA_TOKEN=$TOKEN expect_error 1 "every device of type .qemu. at $URL is offline" -- \
 		"$KAB" run --target lava:$URL $QUICK $JOB
