@@ -47,6 +47,25 @@ test_expect "--dry-run prints job definitions LAVA's schema takes, strict, and s
 	# one document a job of the file
 	kab run --target lava:local --dry-run --set nr_task=[1,2] $JOB >$TMP/two.yaml
 	[ "$($LPY $TMP/validate.py <$TMP/two.yaml)" = 2 ]
+	# a lab fetches the files from [lava] files-url: each copied once
+	# into [lava] files, named by its content
+	mkdir -p $HOME/.config/kab $TMP/files
+	printf "[lava]\n\tfiles = $TMP/files\n\tfiles-url = http://files.test/kab\n" >$HOME/.config/kab/config
+	kab run --target lava:http://lava.test/ --dry-run $QUICK $JOB >$TMP/f.yaml
+	K=$(ls /boot/vmlinuz-* | sort -V | tail -1)
+	k=kernel-$(sha256sum <$K | cut -c1-16)
+	grep -qx "        url: http://files.test/kab/$k" $TMP/f.yaml
+	cmp $K $TMP/files/$k
+	test "$(stat -c %a $TMP/files/$k)" = 644
+	i=$(sed -n "s|^ *url: http://files.test/kab/\(initramfs-[0-9a-f]\{16\}\.cpio\)$|\1|p" $TMP/f.yaml)
+	test -s "$TMP/files/$i"
+	# the URL with its slash: one slash; a file there is not copied again
+	touch -d @1 $TMP/files/$k
+	printf "[lava]\n\tfiles = $TMP/files\n\tfiles-url = http://files.test/kab/\n" >$HOME/.config/kab/config
+	kab run --target lava:http://lava.test/ --dry-run $QUICK $JOB >$TMP/f2.yaml
+	grep -qx "        url: http://files.test/kab/$k" $TMP/f2.yaml
+	test "$(stat -c %Y $TMP/files/$k)" = 1
+	rm $HOME/.config/kab/config
 	test ! -e $KAB_DB
 '
 
