@@ -526,6 +526,7 @@ static int run_server(const struct kab_target_opts *o,
 	struct kab_lava_server srv;
 	struct kab_lava_job_state st = { "", "", "" };
 	double t0, queued_until, deadline, hello = 0, first = 0, end_by = 0;
+	double log_failing = 0;
 	double grace = l->grace > 0 ? l->grace : 60;
 	bool cancelled = false, running = false, timed_out = false;
 	long id, line = 0, got;
@@ -612,6 +613,18 @@ static int run_server(const struct kab_target_opts *o,
 				kab_err_set(err, "storing the results failed");
 			} else if (got > 0) {
 				line += got;
+			}
+			/*
+			 * a log the server fails to give (HTTP 500, a proxy
+			 * between restarts) is asked again, for grace seconds
+			 */
+			if (got != -1) {
+				log_failing = 0;
+			} else if (!log_failing) {
+				log_failing = now_mono();
+			} else if (now_mono() - log_failing > grace) {
+				kab_lava_cancel(&srv, id, NULL);
+				goto out_log;
 			}
 			if (!hello && kab_collector_started(c))
 				hello = now_mono() - t0;

@@ -346,7 +346,7 @@ test_expect "every wait on a server ends: a log that never ends (?start= ignored
 	srv_stop
 '
 
-test_expect "a URL with credentials in it is refused without printing them; a job id no job has, or a job lost, is an error" '
+test_expect "a URL with credentials in it is refused without printing them; a job id no job has, a job lost, a server answering 500: each an error" '
 	before=$(sql "SELECT count(*) FROM runs" 2>/dev/null || echo 0)
 	srv_start badid
 	host=${URL#http://}
@@ -366,6 +366,21 @@ test_expect "a URL with credentials in it is refused without printing them; a jo
 	KAB_LAVA_TOKEN=$TOKEN expect_error 1 "LAVA at $URL has no job 7" -- \
 		"$KAB" run --target lava:$URL $QUICK $JOB
 	grep -q "GET /api/v0.2/jobs/7/ " $TMP/srv-lost/requests
+	# a server answering 500 to the submission, or to a running job'"'"'s
+	# log: said with the status, the job cancelled
+	srv_start down500
+	KAB_LAVA_TOKEN=$TOKEN expect_error 1 "LAVA at $URL answered HTTP 500 to the job: is it a LAVA server" -- \
+		"$KAB" run --target lava:$URL $QUICK $JOB
+	# (a log is asked again for [lava] grace seconds: a server between
+	# restarts)
+	srv_start log500
+	mkdir -p $HOME/.config/kab
+	printf "[lava]\n\tgrace = 2\n" >$HOME/.config/kab/config
+	KAB_LAVA_TOKEN=$TOKEN expect_error 1 "LAVA at $URL answered HTTP 500 to a job.s log: is it a LAVA server" -- \
+		"$KAB" run --target lava:$URL $QUICK $JOB
+	rm $HOME/.config/kab/config
+	grep -qx 1 $TMP/srv-log500/cancels
+	test "$(grep -c "GET /api/v0.2/jobs/1/logs/" $TMP/srv-log500/requests)" -ge 2
 	srv_stop
 '
 
