@@ -30,7 +30,9 @@ logging, braces) skipped, and the survivors shown with file:line.
    one object, the links), then the tests that execute its line, the
    fast ones first, until one fails (killed) or none does (survived).
    The files that boot guests (QEMU, ssh, LAVA) or build kab whole run
-   only for a line no other file reaches.  gcov cannot see into a
+   first only for a line no other file reaches; for another line they
+   run once the mutant survived the others (and the sanitized run),
+   unless --fast-only.  gcov cannot see into a
    guest: a line of the agent's code (a source whose object defines a
    symbol of kab-agent) that no test reached on the host runs against
    the files that boot the agent (t9, t10), and is marked so.
@@ -45,7 +47,8 @@ prints, each with the reason; they are not counted.  The report ends
 with the score per library and in all, "K of N killed (P%)".
 
     tests/mutate-diff.py --base REV [--sample N] [--seed S]
-                         [--only PATH...] [--map-only] [--list]
+                         [--only PATH...] [--keys KEY...] [--fast-only]
+                         [--map-only] [--list]
 """
 import argparse
 import hashlib
@@ -482,7 +485,8 @@ def equivalents():
 
 
 # The files that boot guests (or build kab whole): run against a mutant
-# only when no other file reaches its line.
+# first when no other file reaches its line, else once it survived the
+# others (not with --fast-only).
 SLOW = {"t9-qemu.sh", "t10-ab.sh", "t11-bisect.sh", "t14-ssh.sh",
         "t15-ci-workflows.sh", "t19-install.sh", "t20-deb.sh",
         "t24-lava.sh"}
@@ -609,6 +613,11 @@ def main():
                     help="run a plain survivor's fast test files again in "
                     "the sanitized build (make SAN=1), as CI's first "
                     "pass runs")
+    ap.add_argument("--fast-only", action="store_true",
+                    help="a survivor of the fast files is not run against "
+                    "the files that boot guests")
+    ap.add_argument("--keys", nargs="*", default=[],
+                    help="run only the mutants with these keys")
     ap.add_argument("--budget", type=float, default=0,
                     help="start no mutant after this many seconds")
     a = ap.parse_args()
@@ -623,6 +632,8 @@ def main():
         # in the drawn order: a run cut short by --budget is still a
         # random sample of the lines
         muts = random.Random(a.seed).sample(muts, a.sample)
+    if a.keys:
+        muts = [m for m in muts if m["key"] in a.keys]
     if a.list:
         for m in muts:
             print("%s %s:%d %-7s %s" % (m["key"], m["path"], m["line"],
@@ -775,6 +786,26 @@ def main():
                             if st == "fail":
                                 res["status"] = "killed"
                                 res["by"] = t + " (SAN=1)"
+                                break
+                    # the files that boot guests reach it too: run
+                    # them before calling it a survivor (a lane's lock
+                    # only t24's devices take)
+                    slow = [t for t in tests if t in SLOW and
+                            t not in order_tests(tests, times)]
+                    if res["status"] == "survived" and not a.fast_only:
+                        for t in sorted(slow, key=lambda t:
+                                        times.get(t, 1e9)):
+                            lim = 3 * times.get(t, 60) + 60
+                            st, _, out = run_test(work, "build", t, lim,
+                                                  t not in baseline)
+                            if st == "fail" and t in baseline and \
+                                    not set(not_ok(out)) - \
+                                    set(baseline[t]):
+                                continue
+                            if st != "pass":
+                                res["status"] = "killed"
+                                res["by"] = t + (" (timeout)"
+                                                 if st == "timeout" else "")
                                 break
                 with open(full, "w") as f:
                     f.write(orig)
