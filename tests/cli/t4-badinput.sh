@@ -109,6 +109,13 @@ test_expect "option values out of their range are refused by run, ab, bisect and
 		expect_error 2 "^kab: --clock .bogus.: use wall, icount, icount:N" -- \
 			"$KAB" $cmd --clock bogus
 	done
+	# icount runs a guest'"'"'s vCPUs in one thread: one, then
+	for cmd in "run --target qemu $JOB" "ab --a $K --b $K --job $JOB" \
+		"bisect --good a --bad b --tree $TMP --metric x --job $JOB"; do
+		# shellcheck disable=SC2086
+		expect_error 2 "^kab: --smp 2 with --clock icount: .*use --smp 1, or --clock wall for more CPUs$" -- \
+			"$KAB" $cmd --smp 2 --clock icount
+	done
 	expect_error 2 "^kab: --runs-per-boot .10001.: give 1 to 10000$" -- \
 		"$KAB" ab --a $K --b $K --job $JOB --runs-per-boot 10001
 	expect_error 2 "^kab: --device-type .a b.: give a LAVA device type.s name, such as qemu$" -- \
