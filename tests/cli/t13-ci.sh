@@ -45,6 +45,14 @@ test_expect "ci matrix: a cell per parameter set (and replica) measuring every k
 	                                     "--set testtime=5s --only mode=process --only nr_task=2"], cells
 	assert all(c["params"]["testtime"] == "5s" for c in cells), cells
 	PY
+	# and its --clock: every cell times its boots so
+	kab ci matrix --clock icount:5 $TMP/two.yaml >$TMP/m5.json
+	$PY - $TMP/m5.json <<-PY
+	import json, sys
+	cells = json.load(open(sys.argv[1]))["include"]
+	assert [c["set"] for c in cells] == ["--clock icount:5 --only nr_task=1",
+	                                     "--clock icount:5 --only nr_task=2"], cells
+	PY
 	expect_error 2 "nosuch.yaml" -- kab ci matrix $TMP/nosuch.yaml
 	expect_error 2 "--kernels: .a-b. is not a name" -- kab ci matrix --kernels a-b,c $TMP/two.yaml
 	expect_error 2 "--replicas .0.: give 1 to 100" -- kab ci matrix --replicas 0 $TMP/two.yaml
