@@ -522,6 +522,33 @@ static void test_lkp_axes(void **state)
 	json_decref(r);
 }
 
+/* "did you mean": the one near name, never one of two as near */
+static void test_nearest(void **state)
+{
+	static const char *const names[] = { "nr_task", "mode", "test",
+					     "testtime", "warmup", "nr_tusk" };
+	static const char *const cmds[] = { "run", "ls", "rm", "show" };
+
+	(void)state;
+	assert_int_equal(kab_edit_distance("testime", "testtime"), 1);
+	assert_int_equal(kab_edit_distance("mdoe", "mode"), 1);
+	assert_int_equal(kab_edit_distance("", "ls"), 2);
+	assert_string_equal(kab_nearest("testime", names, 6), "testtime");
+	assert_string_equal(kab_nearest("warmpu", names, 6), "warmup");
+	/* nr_tsk is one edit from nr_task and from nr_tusk: no guess */
+	assert_null(kab_nearest("nr_tsk", names, 6));
+	/* three edits are too many, however long the word */
+	assert_int_equal(kab_edit_distance("testtimexyz", "testtime"), 3);
+	assert_null(kab_nearest("testtimexyz", names, 6));
+	/* the same name twice is one name */
+	assert_string_equal(kab_nearest("mdoe", (const char *const[]){
+						"mode", "mode" }, 2), "mode");
+	/* near, but as long as the word's half: not a guess */
+	assert_null(kab_nearest("lx", cmds, 4));
+	assert_string_equal(kab_nearest("shwo", cmds, 4), "show");
+	assert_null(kab_nearest("deploy", cmds, 4));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -540,6 +567,7 @@ int main(void)
 		cmocka_unit_test(test_lkp_function_stats),
 		cmocka_unit_test(test_lkp_unite),
 		cmocka_unit_test(test_lkp_axes),
+		cmocka_unit_test(test_nearest),
 	};
 
 	return cmocka_run_group_tests_name("job", tests, NULL, NULL);
