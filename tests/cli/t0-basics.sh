@@ -158,6 +158,32 @@ test_expect "a live progress line goes to a terminal, plain lines to a pipe" '
 	not grep -q "$(printf "\r")" $TMP/e
 '
 
+test_expect "-v shows the commands kab runs, quoted for a shell; -- ends the options" '
+	Q="--set nr_task=1 --set warmup=0 --set testtime=1s"
+	# a lava-run that fails at once: what kab runs, without a guest
+	printf "#!/bin/sh\nexit 1\n" >"$TMP/lava run"
+	chmod +x "$TMP/lava run"
+	n=0
+	for v in "-v run" "run --verbose" "run"; do
+		n=$((n + 1))
+		rc=0
+		# shellcheck disable=SC2086
+		KAB_LAVA_RUN="$TMP/lava run" "$KAB" $v --target lava:local \
+			$Q will-it-scale-malloc1 2>$TMP/e.$n || rc=$?
+		test $rc = 1
+	done
+	cat $TMP/e.1
+	grep -q "^kab: running '"'"'$TMP/lava run'"'"' --job-id [0-9]* --output-dir .* --device .*\.yaml$" $TMP/e.1
+	grep -q "^kab: running '"'"'$TMP/lava run'"'"' " $TMP/e.2
+	# without it, the failure alone
+	cat $TMP/e.3
+	grep -q "lava-run failed" $TMP/e.3
+	not grep -q "^kab: running " $TMP/e.3
+	# after --, --verbose and --quiet are words, not options
+	expect_error 2 "^kab: .--verbose. is neither a run id nor the label" -- \
+		"$KAB" show -- --verbose
+'
+
 test_expect "TERM=dumb gets plain lines, --quiet none: errors and results only" '
 	Q="--runs 2 --set nr_task=1 --set warmup=0 --set testtime=1s"
 	script -qec "TERM=dumb $KAB run $Q will-it-scale-malloc1" /dev/null >$TMP/dumb
