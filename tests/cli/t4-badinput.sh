@@ -109,6 +109,10 @@ test_expect "option values out of their range are refused by run, ab, bisect and
 		expect_error 2 "^kab: --clock .bogus.: use wall, icount, icount:N" -- \
 			"$KAB" $cmd --clock bogus
 	done
+	# LAVA quotes the kernel'"'"'s command line for a shell: no quotes
+	expect_error 2 "^kab: --cmdline: .\". cannot go to LAVA, which quotes the kernel.s command line for a shell: leave out quotes" -- \
+		"$KAB" bisect --good a --bad b --tree $TMP --metric x --job $JOB \
+		--target lava:local --cmdline "a=\"b\""
 	# icount runs a guest'"'"'s vCPUs in one thread: one, then
 	for cmd in "run --target qemu $JOB" "ab --a $K --b $K --job $JOB" \
 		"bisect --good a --bad b --tree $TMP --metric x --job $JOB"; do
