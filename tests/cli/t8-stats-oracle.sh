@@ -152,6 +152,71 @@ test_expect "kab plan: variances, r* and boots agree with scipy's noncentral t" 
 	expect_error 2 "neither a run id nor the label" -- "$KAB" --db $TMP/boots.db plan --detect 5 nosuch
 '
 
+test_expect "kab plan of exact runs: the resolution is the spread of boot means below it, sides paired" '
+	# boots timed by guest instructions: means equal (flat), apart by
+	# less than the resolution (near) or more (wide); iterations alike
+	# in every boot
+	/usr/bin/python3 - $TMP/exact.json <<-PY
+	import json, sys
+	runs = []
+	for label, means in (("flat", [1000, 1000, 1000, 1000]),
+	                     ("near", [1000, 1001, 999, 1000.5]),
+	                     ("wide", [1000, 1030, 970, 1010])):
+	    for b, m in enumerate(means):
+	        runs.append({"uuid": "00000000-0000-4000-8000-%012d" % len(runs),
+	            "kernel": {"label": label, "release": "r", "cmdline": "",
+	                       "image_path": None, "image_sha256": None, "commit": None},
+	            "job": "j", "suite": "s", "test": "t", "params": {"test": "t"},
+	            "resolved": {}, "target": "qemu", "host": {"nr_cpus": 2},
+	            "clock": "icount:3", "seed": b + 1, "iterations_planned": 3,
+	            "started_at": "2026-12-02T10:00:00Z",
+	            "ended_at": "2026-12-02T10:01:00Z", "status": "ok",
+	            "message": None, "garbage_bytes": 0, "bad_records": 0,
+	            "iterations": [{"iteration": i + 1, "metrics": {"x.ops": m * (1 + 0.001 * i)}}
+	                           for i in range(3)]})
+	json.dump({"kab_export": 1, "runs": runs}, open(sys.argv[1], "w"))
+	PY
+	"$KAB" --db $TMP/exact.db import $TMP/exact.json >/dev/null
+	for l in flat near wide; do
+		for d in 0.6 0.8; do
+			"$KAB" --db $TMP/exact.db plan --kpi x.ops --detect $d $l >$TMP/plan.$l.$d
+		done
+	done
+	cat $TMP/plan.*.0.6
+	grep -q "timed by guest instructions (icount): boot means differ less than exact mode.s resolution and iterations alike in every boot, so the plan takes the resolution, 0.5%, as the spread of a boot, the sides paired by layout seed$" $TMP/plan.flat.0.6
+	grep -q "timed by guest instructions (icount): the boots differ by their layout seeds; the plan takes that spread, the sides paired by seed$" $TMP/plan.wide.0.6
+	boots() { sed -n "s/.*with power 0.8: \([0-9]*\) boots a side.*/\1/p" $TMP/plan.$1.$2; }
+	# below the resolution, the spread is the resolution: one plan
+	test -n "$(boots flat 0.6)"
+	test "$(boots flat 0.6)" = "$(boots near 0.6)"
+	test "$(boots flat 0.8)" = "$(boots near 0.8)"
+	# a change near the resolution takes more boots than a larger one,
+	# a wider spread more than the resolution
+	test "$(boots flat 0.6)" -gt "$(boots flat 0.8)"
+	test "$(boots wide 0.6)" -gt "$(boots flat 0.6)"
+	# and the number is scipy'"'"'s: a paired t-test of boot means whose
+	# difference has sd sqrt(2) times the floor (the resolution over
+	# t(0.975, 2)), at alpha 0.04, the fewest boots with power 0.8
+	/usr/bin/python3 - $TMP/plan.flat.0.6 $TMP/plan.flat.0.8 <<-PY
+	import math, re, sys
+	from scipy import stats
+	floor = math.log1p(0.005) / stats.t.ppf(0.975, 2)
+	sd = math.sqrt(2) * floor
+	def power(n, d):
+	    df = n - 1
+	    tc = stats.t.isf(0.04 / 2, df)
+	    ncp = d / (sd / math.sqrt(n))
+	    return 1 - stats.nct.cdf(tc, df, ncp) + stats.nct.cdf(-tc, df, ncp)
+	for path, pct in zip(sys.argv[1:], (0.6, 0.8)):
+	    d = math.log1p(pct / 100)
+	    n = next(n for n in range(2, 1000) if power(n, d) >= 0.8)
+	    m = re.search(r"(\d+) boots a side of 1 iteration \(power ([0-9.]+)\)",
+	                  open(path).read())
+	    assert m and int(m.group(1)) == n, (path, m and m.groups(), n)
+	    assert abs(float(m.group(2)) - power(n, d)) < 0.006, (m.group(2), power(n, d))
+	PY
+'
+
 test_expect "compare says at the top what a plan could have called, as scipy computes it" '
 	"$KAB" --db $TMP/boots.db compare --kpi x.ops drift calm >$TMP/cmp
 	cat $TMP/cmp
