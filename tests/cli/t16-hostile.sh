@@ -408,7 +408,7 @@ test_expect "stored arguments and text are untrusted: a merged A/B is not resume
 	grep -q "A/B 1 is finished: nothing to resume" $TMP/e
 	test ! -s $TMP/o
 	# a bisect: a damaged list, and text with a terminal'"'"'s escapes
-	sqlite3 $TMP/src.db "INSERT INTO bisects (argv, metric, good, bad, status, first_bad, message, created_at) VALUES (json_array(\"--tree\", json_object(\"x\", 1)), \"m\", \"aaaa\", \"bbbb\", \"running\", NULL, NULL, \"2026\"); INSERT INTO bisects (argv, metric, good, bad, status, first_bad, message, created_at) VALUES (\"[]\", \"ops\" || char(27) || \"[2J\", \"aaaa\", \"bbbb\", \"done\" || char(10) || \"culprit verified\", \"cccc\", NULL, \"2026\")"
+	sqlite3 $TMP/src.db "INSERT INTO bisects (argv, metric, good, bad, status, first_bad, message, created_at) VALUES (json_array(\"--tree\", json_object(\"x\", 1)), \"m\", \"aaaa\", \"bbbb\", \"running\", NULL, NULL, \"2026\"); INSERT INTO bisects (argv, metric, good, bad, status, first_bad, message, created_at) VALUES (\"[]\", \"ops\" || char(27) || \"[2J\", \"aaaa\", \"bbbb\", \"done\" || char(10) || \"culprit verified\", \"cccc\", \"why\" || char(27) || \"[31m\" || char(10) || \"culprit verified too\", \"2026\")"
 	expect_error 1 "bisect 1.s stored arguments are damaged (argument 2 is not text)" -- \
 		kab --db $TMP/src.db bisect --resume 1
 	kab --db $TMP/src.db bisect --list >$TMP/o
@@ -417,6 +417,10 @@ test_expect "stored arguments and text are untrusted: a merged A/B is not resume
 	not grep -q "$(printf "\033")" $TMP/o
 	grep -q "ops\\\\x1b\[2J" $TMP/o
 	not grep -q "^culprit verified" $TMP/o
+	# its message on a line of its own, shown as text, a blank line after
+	grep -A1 "^  why\\\\x1b\[31m\\\\nculprit verified too$" $TMP/o >$TMP/msg
+	test "$(sed -n 2p $TMP/msg)" = ""
+	test "$(wc -l <$TMP/msg)" = 2
 '
 
 test_expect "ten concurrent merges into one database lose nothing" '
