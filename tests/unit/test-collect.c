@@ -568,6 +568,9 @@ static void test_clock_names(void **state)
 	assert_string_equal(name, "wall");
 	assert_int_equal(kab_clock_parse("auto", &c, &err), 0);
 	assert_int_equal(c.kind, KAB_CLOCK_AUTO);
+	/* auto is resolved before a boot: its name says it was not */
+	kab_clock_name(&c, name, sizeof(name));
+	assert_string_equal(name, "auto");
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		assert_int_equal(kab_clock_parse(bad[i], &c, &err), -1);
 		assert_non_null(strstr(err.msg, "icount:N"));
