@@ -312,6 +312,25 @@ test_expect "merge: a boot, build or A/B with escapes is refused whole" '
 	kab merge $TMP/mb.db $TMP/dmg.db >/dev/null
 '
 
+test_expect "merge: a boot's text is taken up to its column's length, refused past it" '
+	for c in kernel_label:4096 kernel_path:4096 cmdline:4096 \
+		 qemu_version:255 entry:255 mem:64 accel:64; do
+		col=${c%%:*} max=${c#*:}
+		for n in $max $((max + 1)); do
+			damage "INSERT INTO boots (kernel_label, outcome, started_at, run_id) VALUES ('"'"'a'"'"', '"'"'ok'"'"', '"'"'2026'"'"', 1); UPDATE boots SET $col = substr(replace(hex(zeroblob($n)), '"'"'0'"'"', '"'"'x'"'"'), 1, $n) WHERE id = (SELECT max(id) FROM boots)"
+			rm -f $TMP/mb.db
+			rc=0
+			"$KAB" merge $TMP/mb.db $TMP/dmg.db >/dev/null 2>$TMP/e || rc=$?
+			if [ $n = $max ]; then
+				[ $rc = 0 ] || { cat $TMP/e; fail "$col of $n: exit $rc"; }
+			else
+				[ $rc = 2 ] || fail "$col of $n: exit $rc"
+				grep -q "a boot.s $col is not text (control characters or too long)" $TMP/e
+			fi
+		done
+	done
+'
+
 test_expect "a run's message is one line: refused at import, shown escaped" '
 	damage "UPDATE runs SET message = '"'"'m'"'"' || char(10) || '"'"'  kernel:     forged'"'"' WHERE id = 1"
 	kab --db $TMP/dmg.db show 1 >$TMP/o
