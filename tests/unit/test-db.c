@@ -3,6 +3,7 @@
  * test-db.c - the SQLite store: round trip, refusal of what is not a
  * kab database of this version, and runs whose kab died.
  */
+#include <signal.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -812,6 +813,56 @@ static void test_ab_jobs(void **state)
 	free(p);
 }
 
+/*
+ * A scratch database (a merge's copy of an older source) is removed, its
+ * SQLite files beside it too, at SIGINT or SIGTERM, which then end the
+ * process as they would have; once forgotten, it stays.
+ */
+static void test_scratch_at_signal(void **state)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, 0 };
+	char dir[] = "/tmp/kab-test-scratch.XXXXXX";
+	char *db, *wal, *journal;
+	size_t i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	db = xasprintf("%s/copy.db", dir);
+	wal = xasprintf("%s-wal", db);
+	journal = xasprintf("%s-journal", db);
+	for (i = 0; i < ARRAY_SIZE(sigs); i++) {
+		int sig = sigs[i] ? sigs[i] : SIGTERM, st;
+		pid_t pid;
+
+		fclose(fopen(db, "w"));
+		fclose(fopen(wal, "w"));
+		fclose(fopen(journal, "w"));
+		pid = fork();
+		assert_true(pid >= 0);
+		if (!pid) {
+			scratch_remove_at_signal(db);
+			/* the last: forgotten before the signal */
+			if (!sigs[i])
+				scratch_remove_at_signal(NULL);
+			raise(sig);
+			_exit(0);
+		}
+		assert_int_equal(waitpid(pid, &st, 0), pid);
+		assert_true(WIFSIGNALED(st));
+		assert_int_equal(WTERMSIG(st), sig);
+		assert_int_equal(access(db, F_OK), sigs[i] ? -1 : 0);
+		assert_int_equal(access(wal, F_OK), sigs[i] ? -1 : 0);
+		assert_int_equal(access(journal, F_OK), sigs[i] ? -1 : 0);
+	}
+	unlink(db);
+	unlink(wal);
+	unlink(journal);
+	rmdir(dir);
+	free(db);
+	free(wal);
+	free(journal);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -828,6 +879,7 @@ int main(void)
 		cmocka_unit_test(test_concurrent_writers),
 		cmocka_unit_test(test_patience),
 		cmocka_unit_test(test_ab_jobs),
+		cmocka_unit_test(test_scratch_at_signal),
 	};
 
 	return cmocka_run_group_tests_name("db", tests, setup, teardown);
