@@ -96,6 +96,10 @@ test_expect "a /dev/kvm that cannot run a guest is found once, remembered, and s
 	else
 		# KVM works here, or there is none: nothing said about it
 		not grep -q "/dev/kvm" $TMP/e $TMP/e2
+		# and a /dev/kvm kab may open was used
+		if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+			test "$(sql "SELECT accel FROM boots ORDER BY id LIMIT 1")" = kvm
+		fi
 	fi
 '
 
