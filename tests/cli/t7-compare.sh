@@ -368,6 +368,8 @@ test_expect "ls, show, compare, report and ci gate speak JSON with a schema vers
 	kab --db $TMP/same.db import --format csv $TMP/same.csv >/dev/null
 	kab --db $TMP/same.db compare --kpi will-it-scale.per_process_ops za zb >$TMP/ex
 	grep -q "^note: za -> zb: no change of will-it-scale.per_process_ops beyond exact mode.s resolution; with 3 layout seeds this plan finds a change of [0-9.]*% or more 8 times in 10$" $TMP/ex
+	# that note alone: not the one of a spread of boots besides
+	test "$(grep -c "^note: za -> zb: no" $TMP/ex)" = 1
 	# --quiet: the table, without the notes on it
 	kab compare base align >$TMP/loud
 	kab -q compare base align >$TMP/quiet
