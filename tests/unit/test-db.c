@@ -840,6 +840,10 @@ static void test_scratch_at_signal(void **state)
 		pid = fork();
 		assert_true(pid >= 0);
 		if (!pid) {
+			/* as in a foreground shell (a background one ignores
+			 * SIGINT, which kab then leaves alone) */
+			signal(SIGINT, SIG_DFL);
+			signal(SIGTERM, SIG_DFL);
 			scratch_remove_at_signal(db);
 			/* the last: forgotten before the signal */
 			if (!sigs[i])
