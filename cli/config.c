@@ -17,6 +17,7 @@
  *		files = /srv/www/kab	# where the lab fetches kernels from,
  *		files-url = http://host/kab	# and its URL
  *		grace = 60		# seconds a cancelled job may take to end
+ *		boot-timeout = 240	# a running job's deploy and boot
  *
  * Each section is a command (ci's as ci-gate and ci-matrix), each key
  * one of its long options: the options go before the command line's,
@@ -231,9 +232,11 @@ int cli_config_load(const char *const *names, size_t nr)
 			 strcmp(cfg.v[n].key, "token") &&
 			 strcmp(cfg.v[n].key, "files") &&
 			 strcmp(cfg.v[n].key, "files-url") &&
-			 strcmp(cfg.v[n].key, "grace"))
+			 strcmp(cfg.v[n].key, "grace") &&
+			 strcmp(cfg.v[n].key, "boot-timeout"))
 			rc = cli_error(EXIT_USAGE, "%s:%d: [lava] takes token, "
-				       "files, files-url and grace", cfg.path,
+				       "files, files-url, grace and "
+				       "boot-timeout", cfg.path,
 				       cfg.v[n].line);
 	return rc;
 }

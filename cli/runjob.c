@@ -404,6 +404,23 @@ int runjob_dry_run(int iterations, const char *monitors,
 	return rc;
 }
 
+/* [lava] KEY: 1 to 86400 seconds, or left as it is when unset */
+static int lava_seconds(const char *key, double *v)
+{
+	const char *s = cli_config_get("lava", key);
+	char *end;
+
+	if (!s)
+		return 0;
+	errno = 0;
+	*v = strtod(s, &end);
+	if (errno || end == s || *end || !(*v >= 1) || *v > 86400)
+		return cli_error(EXIT_USAGE, "%s: [lava] %s '%s' is not a "
+				 "number of seconds from 1 to 86400",
+				 cli_config_path(), key, s);
+	return 0;
+}
+
 int runjob_lava_target(const char *target, bool dry_run,
 		       struct kab_lava_opts *l)
 {
@@ -431,18 +448,9 @@ int runjob_lava_target(const char *target, bool dry_run,
 		return cli_error(EXIT_USAGE, "%s: [lava] files and files-url "
 				 "go together: the directory the lab fetches "
 				 "from and its URL", cli_config_path());
-	if (cli_config_get("lava", "grace")) {
-		const char *g = cli_config_get("lava", "grace");
-		char *end;
-
-		errno = 0;
-		l->grace = strtod(g, &end);
-		if (errno || end == g || *end || !(l->grace >= 1) ||
-		    l->grace > 86400)
-			return cli_error(EXIT_USAGE, "%s: [lava] grace '%s' is "
-					 "not a number of seconds from 1 to "
-					 "86400", cli_config_path(), g);
-	}
+	if (lava_seconds("grace", &l->grace) ||
+	    lava_seconds("boot-timeout", &l->boot_timeout))
+		return EXIT_USAGE;
 	if (!strcmp(l->url, "local"))
 		return 0;
 	l->token = token ? token : cli_config_get("lava", "token");

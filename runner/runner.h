@@ -877,6 +877,13 @@ struct kab_lava_opts {
 	 * finished job to send the rest of its log; 0: 60.
 	 */
 	double grace;
+	/*
+	 * Seconds a job may take, once it runs, before its test's own time
+	 * counts (the dispatcher's deploy and the kernel's boot); past
+	 * both, the job is cancelled as a boot timeout.  0: 120 s and the
+	 * QEMU boot timeout.
+	 */
+	double boot_timeout;
 	/* a server: the tag that pins the job to one device, or NULL */
 	const char *tag;
 	/*

@@ -107,6 +107,18 @@ static double test_seconds(const struct kab_target_opts *o)
 		    ((w ? w->expected_seconds(o->job, 2) : 60) + 10);
 }
 
+/*
+ * The seconds a running job may take before its test's time counts:
+ * [lava] boot-timeout, else the dispatcher's 120 s and QEMU's boot time.
+ */
+static double boot_allowed(const struct kab_qemu_opts *q,
+			   const struct kab_lava_opts *l)
+{
+	if (l->boot_timeout > 0)
+		return l->boot_timeout;
+	return 120 + (q->boot_timeout > 0 ? q->boot_timeout : 300);
+}
+
 /* The job of one boot, with the initramfs it deploys (built once). */
 static json_t *lava_job(const struct kab_target_opts *o,
 			const struct kab_qemu_opts *q,
@@ -445,7 +457,7 @@ static int run_local(const struct kab_target_opts *o,
 	kab_collector_set_facts(c, facts);
 	json_decref(facts);
 	kab_lava_log_init(&f.log, on_line, &f);
-	deadline = t0 + 120 + (q->boot_timeout > 0 ? q->boot_timeout : 300) +
+	deadline = t0 + boot_allowed(q, l) +
 		   (q->timeout > 0 ? q->timeout : test_seconds(o));
 	kab_pump_via(pid, fds[0], feed_log, &f, c, o, deadline, &timed_out,
 		     &status, &times, err);
@@ -577,8 +589,7 @@ static int run_server(const struct kab_target_opts *o,
 			running = true;
 			boot->lava_queued = 0;
 			t0 = now_mono();
-			deadline = t0 + 120 +
-				   (q->boot_timeout > 0 ? q->boot_timeout : 300) +
+			deadline = t0 + boot_allowed(q, l) +
 				   (q->timeout > 0 ? q->timeout :
 				    test_seconds(o));
 			facts = json_pack("{s:s, s:s, s:s, s:I}", "lava_server",
@@ -655,6 +666,12 @@ static int run_server(const struct kab_target_opts *o,
 					    "log did not end: the server at %s "
 					    "does not honour ?start= (check its "
 					    "version)", id, srv.url);
+			else if (timed_out && !cancelled)
+				kab_err_set(err, "LAVA job %ld ran past its "
+					    "deadline (%.0f s): cancelled, but "
+					    "the server has not ended it after "
+					    "%.0f s: cancel it there", id,
+					    deadline - t0, grace);
 			else
 				kab_err_set(err, "LAVA job %ld: cancelled, but "
 					    "the server has not ended it after "

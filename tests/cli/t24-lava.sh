@@ -82,7 +82,7 @@ test_expect "what LAVA cannot take or kab cannot do is a usage error naming the 
 	expect_error 2 "files and files-url go together" -- \
 		"$KAB" run --target lava:local $QUICK $JOB
 	printf "[lava]\n\tpassword = x\n" >$HOME/.config/kab/config
-	expect_error 2 "\[lava\] takes token, files, files-url and grace" -- \
+	expect_error 2 "\[lava\] takes token, files, files-url, grace and boot-timeout" -- \
 		"$KAB" run --target lava:local $QUICK $JOB
 	rm $HOME/.config/kab/config
 	expect_error 2 "device type" -- \
@@ -316,7 +316,7 @@ test_expect "a job the server cancels is a failed boot in LAVA's words" '
 	srv_stop
 '
 
-test_expect "every wait on a server ends: a log that never ends (?start= ignored), a cancel the server never obeys; one line each after [lava] grace" '
+test_expect "every wait on a server ends: a log that never ends (?start= ignored), a cancel the server never obeys (at ^C, at the deadline); one line each after [lava] grace" '
 	before=$(sql "SELECT count(*) FROM runs" 2>/dev/null || echo 0)
 	printf "[lava]\n\tgrace = 2\n" >$TMP/grace.conf
 	export KAB_CONFIG=$TMP/grace.conf KAB_LAVA_TOKEN=$TOKEN
@@ -342,6 +342,16 @@ test_expect "every wait on a server ends: a log that never ends (?start= ignored
 	# the stop is the user'"'"'s: the grace is the server'"'"'s alone
 	printf "[lava]\n\tgrace = inf\n" >$TMP/grace.conf
 	expect_error 2 "\[lava\] grace .inf. is not a number of seconds from 1 to 86400" -- \
+		"$KAB" run --target lava:$URL $QUICK $JOB
+	# a job that runs past its deadline (boot-timeout, then --timeout
+	# of test) is cancelled; one the server never ends, said after grace
+	printf "[lava]\n\tgrace = 2\n\tboot-timeout = 1\n" >$TMP/grace.conf
+	expect_error 1 "LAVA job 2 ran past its deadline (2 s): cancelled, but the server has not ended it after 2 s: cancel it there" -- \
+		timeout -s KILL 60 "$KAB" run --target lava:$URL --timeout 1 $QUICK $JOB
+	# job 2 cancelled once, at its deadline
+	[ "$(tr "\n" " " <$TMP/srv-stuck/cancels)" = "1 2 " ]
+	printf "[lava]\n\tboot-timeout = 0\n" >$TMP/grace.conf
+	expect_error 2 "\[lava\] boot-timeout .0. is not a number of seconds from 1 to 86400" -- \
 		"$KAB" run --target lava:$URL $QUICK $JOB
 	[ "$(sql "SELECT count(*) FROM runs WHERE status = \"ok\" AND id > $before" 2>/dev/null || echo 0)" = 0 ]
 	unset KAB_CONFIG KAB_LAVA_TOKEN
