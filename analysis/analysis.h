@@ -494,6 +494,13 @@ void kab_compare_kpis(struct kab_comparison *const *c, size_t nr);
  */
 void kab_cell_sequential(const struct kab_row *r, struct kab_cell *c,
 			 const struct kab_seq *q);
+/*
+ * How sure a cell's move is, what the profile rows shown are chosen by:
+ * a significant cell's interval's distance from 0 in its standard
+ * errors (infinite for a point interval), no more than its count_z;
+ * 0 for a cell that is not significant or has no interval.
+ */
+double kab_cell_evidence(const struct kab_cell *c);
 /* The level the KPI rows (kpi) or the other rows of c are tested at. */
 double kab_family_level(const struct kab_comparison *c, bool kpi);
 void kab_comparison_free(struct kab_comparison *c);

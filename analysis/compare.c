@@ -708,7 +708,7 @@ static double count_z(double share_b, double share_h, double tb, double th)
  * standard errors, and no more than the counting noise of the samples
  * behind a profile share allows.
  */
-static double evidence(const struct kab_cell *c)
+double kab_cell_evidence(const struct kab_cell *c)
 {
 	double half = (c->ci_hi - c->ci_lo) / 2, z;
 
@@ -728,7 +728,7 @@ static void moved(const struct kab_row *r, double *ev, double *m)
 
 	*ev = *m = 0;
 	for (h = 0; h < moved_heads; h++) {
-		*ev = fmax(*ev, evidence(&r->cells[h]));
+		*ev = fmax(*ev, kab_cell_evidence(&r->cells[h]));
 		*m = fmax(*m, fabs(r->cells[h].change));
 	}
 }

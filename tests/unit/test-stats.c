@@ -333,6 +333,40 @@ static void test_profile_rows_by_evidence(void **state)
 	assert_true(all_five >= tables * 9 / 10);
 }
 
+/*
+ * A cell's evidence by hand: 95% interval [1, 3] of a change of 2 is
+ * 2 / ((3 - 1) / 2 / 1.96) = 3.92 standard errors from 0, capped by the
+ * counting noise; nothing for a cell not significant or without an
+ * interval, and no end for an interval of one point.
+ */
+static void test_cell_evidence(void **state)
+{
+	struct kab_cell c = { .significant = true, .ci_lo = 1, .ci_hi = 3,
+			      .count_z = NAN };
+
+	close_to(kab_cell_evidence(&c), 3.92);
+	c.ci_lo = -3;
+	c.ci_hi = -1;
+	close_to(kab_cell_evidence(&c), 3.92);
+	c.ci_lo = -1;
+	c.ci_hi = 3;
+	close_to(kab_cell_evidence(&c), 0.98);
+	c.count_z = 0.5;
+	close_to(kab_cell_evidence(&c), 0.5);
+	c.count_z = 7;
+	close_to(kab_cell_evidence(&c), 0.98);
+	c.ci_lo = c.ci_hi = 2;
+	assert_true(kab_cell_evidence(&c) == 7);
+	c.count_z = NAN;
+	assert_true(isinf(kab_cell_evidence(&c)));
+	c.ci_lo = c.ci_hi = NAN;
+	assert_true(kab_cell_evidence(&c) == 0);
+	c.ci_lo = 1;
+	c.ci_hi = 3;
+	c.significant = false;
+	assert_true(kab_cell_evidence(&c) == 0);
+}
+
 /* A share's two-proportion z over the samples behind it, by hand. */
 static void test_profile_count_z(void **state)
 {
@@ -1231,6 +1265,7 @@ int main(void)
 		cmocka_unit_test(test_compare_three_boots),
 		cmocka_unit_test(test_profile_rows_by_evidence),
 		cmocka_unit_test(test_profile_count_z),
+		cmocka_unit_test(test_cell_evidence),
 		cmocka_unit_test(test_family_levels),
 		cmocka_unit_test(test_kpis_across_tables),
 		cmocka_unit_test(test_compare_demo_kpi),
