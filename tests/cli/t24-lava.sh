@@ -120,6 +120,8 @@ test_expect "lava-run boots kab's job; the runs, their device and worker are sto
 	[ "$(sql "SELECT json_extract(host, \"\$.release\") FROM runs")" = "$(basename $(ls /boot/vmlinuz-* | sort -V | tail -1) | sed s/vmlinuz-//)" ]
 	sql "SELECT outcome, accel, qemu_version FROM boots" >$TMP/b
 	grep -q "^ok|lava|lava-dispatcher 20" $TMP/b
+	# the agent'"'"'s hello, then its first sample, timed from the start
+	[ "$(sql "SELECT hello > 0 AND first_sample > hello AND seconds > first_sample FROM boots")" = 1 ]
 	# the kernel'"'"'s lines are the console'"'"'s, kept without the
 	# records (those are the samples); no noise note
 	$LPY -c "
@@ -136,6 +138,8 @@ test_expect "a job LAVA fails is a failed boot in LAVA's words, no samples" '
 	KAB_QEMU=/bin/false expect_error 1 "LAVA: Infrastructure" -- \
 		"$KAB" run --target lava:local --runs 1 $QUICK $JOB
 	[ "$(sql "SELECT count(*) FROM runs WHERE status = \"ok\"")" = 1 ]
+	# no agent said hello, no sample came: neither is timed
+	[ "$(sql "SELECT outcome, hello IS NULL, first_sample IS NULL FROM boots ORDER BY id DESC LIMIT 1")" = "boot-failure|1|1" ]
 '
 
 # lava-run behind a filter that drops the records after the first
