@@ -339,6 +339,7 @@ static int run_local(const struct kab_target_opts *o,
 	};
 	struct lava_feed f = { .c = c, .console = STRBUF_INIT };
 	struct kab_pump_times times = { 0, 0 };
+	struct kab_hostload load;
 	char *qemu = NULL, *lrun = NULL, *path, *out = NULL, *said, id[32];
 	char *dir = NULL;
 	const char *argv[12];
@@ -418,6 +419,8 @@ static int run_local(const struct kab_target_opts *o,
 			goto out_dir;
 		}
 		errfd = kab_stderr_file();
+		/* the dispatcher's QEMU is this machine's: so is its load */
+		kab_hostload_start(&load);
 		t0 = now_mono();
 		pid = fork();
 		if (pid == 0) {
@@ -463,6 +466,7 @@ static int run_local(const struct kab_target_opts *o,
 		     &status, &times, err);
 	kab_lava_log_finish(&f.log);
 	boot->seconds = now_mono() - t0;
+	boot->host_busy = kab_hostload_other(&load);
 	boot->hello = times.hello ? times.hello - t0 : 0;
 	boot->first_sample = times.first_sample ? times.first_sample - t0 : 0;
 	said = kab_stderr_read(errfd);

@@ -142,6 +142,24 @@ test_expect "a job LAVA fails is a failed boot in LAVA's words, no samples" '
 	[ "$(sql "SELECT outcome, hello IS NULL, first_sample IS NULL FROM boots ORDER BY id DESC LIMIT 1")" = "boot-failure|1|1" ]
 '
 
+hog() {
+	(trap "exit 0" TERM; while :; do :; done) >/dev/null 2>&1 &
+	echo $!
+}
+
+test_expect "lava:local boots on this machine: its load is measured, and a busy host said, as the qemu target does" '
+	h1=$(hog)
+	h2=$(hog)
+	rc=0
+	kab run --target lava:local --runs 1 $QUICK $JOB >$TMP/o 2>$TMP/e || rc=$?
+	kill $h1 $h2
+	cat $TMP/e
+	[ $rc = 0 ]
+	id=$(sql "SELECT max(id) FROM runs")
+	grep -q "^kab: note: run $id: other processes kept [0-9]*% of the host.s CPUs busy during this boot: under lava its numbers" $TMP/e
+	check "$(sql "SELECT host_busy FROM boots WHERE run_id = $id") > 0.25"
+'
+
 # lava-run behind a filter that drops the records after the first
 # iteration: LAVA completes the job, the stream is short
 cat >$TMP/short-lava-run <<EOF
@@ -268,8 +286,10 @@ test_expect "lava:URL submits through the REST API with the token and stores dev
 	[ "$(sql "SELECT target, status FROM runs WHERE id = $id")" = "lava|ok" ]
 	[ "$(sql "SELECT count(DISTINCT iteration) FROM samples WHERE run_id = $id AND metric = \"will-it-scale.per_process_ops\"")" = 2 ]
 	[ "$(sql "SELECT json_extract(host, \"\$.lava_device\") || \" \" || json_extract(host, \"\$.lava_worker\") || \" \" || json_extract(host, \"\$.lava_job\") FROM runs WHERE id = $id")" = "fake01 fakeworker 1" ]
-	# the device is the block of the run
+	# the device is the block of the run; the lab'"'"'s load is not this
+	# machine'"'"'s, and is not measured
 	[ "$(sql "SELECT block FROM runs WHERE id = $id")" = fake01 ]
+	[ "$(sql "SELECT count(*) FROM boots WHERE run_id = $id AND host_busy IS NULL")" = 1 ]
 	# every request carried the token; it is nowhere in the database
 	not grep -q "no-token" $TMP/srv-ok/requests
 	grep -q "^POST /api/v0.2/jobs/ token$" $TMP/srv-ok/requests
