@@ -388,7 +388,10 @@ int kab_ssh_stage(struct kab_ssh *s, const char *agent,
 			"sh", "-c", "mkdir -p \"$1\" && tar -xf - -C \"$1\" && "
 			"touch \"$2\"", "sh", s->dir, done, NULL };
 
-		pid = kab_ssh_spawn(s, words, &in_fd, NULL, NULL, err);
+		int efd = -1, status;
+		char *said, last[256];
+
+		pid = kab_ssh_spawn(s, words, &in_fd, NULL, &efd, err);
 		free(done);
 		if (pid < 0) {
 			rc = -1;
@@ -397,10 +400,20 @@ int kab_ssh_stage(struct kab_ssh *s, const char *agent,
 		signal(SIGPIPE, SIG_IGN);
 		rc = tar_stream(in_fd, &l, wrapper, err);
 		close(in_fd);
-		if (kab_wait(pid) && !rc)
+		status = kab_wait(pid);
+		/* what ssh or tar said is the run's, not the terminal's */
+		said = kab_stderr_read(efd);
+		kab_last_line(said, last, sizeof(last));
+		if (status && !rc)
 			rc = kab_err_set(err, "cannot unpack the agent in %s on "
-					 "%s: is tar there, and room in the "
-					 "home?", s->dir, s->dest);
+					 "%s (%s): is tar there, and room in "
+					 "the home?", s->dir, s->dest,
+					 *last ? last : "no word of why");
+		else if (*said) {
+			snprintf(last, sizeof(last), "%s said", s->dest);
+			kab_note_lines(s->note, s->note_ctx, last, said);
+		}
+		free(said);
 		if (rc)
 			goto out;
 	}

@@ -152,6 +152,23 @@ test_expect "on a terminal, a message first clears the live line it interrupts" 
 	not grep -aE "[^K]kab: [AB]: kabtest runs " $TMP/tty
 '
 
+test_expect "on a terminal, what ssh says during a run is a note on a line of its own" '
+	# the agent shipped anew: its tar speaks through ssh too
+	rm -rf "$RCACHE"/agent-*
+	printf "#!/bin/sh\necho \"ssh: a warning\" >&2\nexec %s \"\$@\"\n" "$KAB_SSH" >$TMP/ssh-noisy
+	chmod +x $TMP/ssh-noisy
+	script -qec "TERM=xterm KAB_SSH=$TMP/ssh-noisy $KAB --db $TMP/n.db run \
+		--target ssh://kabtest --runs 1 $QUICK --monitors none $JOB" \
+		/dev/null >$TMP/tty
+	cat -A $TMP/tty
+	# ssh spoke at each of its calls, shipping the agent too: every
+	# word a note, each note first clearing the live line
+	[ "$(grep -ac "ssh: a warning" $TMP/tty)" -ge 3 ]
+	[ "$(grep -ac "^kab: note: | ssh: a warning" $TMP/tty)" = "$(grep -ac "ssh: a warning" $TMP/tty)" ]
+	[ "$(grep -acF "$(printf "\r\033[K")kab: note: kabtest said:" $TMP/tty)" = "$(grep -ac "kab: note: kabtest said:" $TMP/tty)" ]
+	[ "$(sqlite3 $TMP/n.db "SELECT status FROM runs")" = ok ]
+'
+
 test_expect "a machine that comes back with the wrong kernel stops the A/B" '
 	rc=0
 	kab --db $TMP/w.db ab --target ssh://kabtest --b-release 0.0.0-nope \
