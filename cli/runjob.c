@@ -115,8 +115,10 @@ static void progress_live(const struct kab_drv_run *c)
 	fmt_secs(now - c->t0, el, sizeof(el));
 	progress_eta(c, now, eta, sizeof(eta), &of_all);
 	fprintf(stderr, "\r[%d/%d%s%s] %s %s: iteration %d of %d, elapsed %s, "
-		"%s %s\033[K", c->job_nr, c->nr_jobs, c->qemu ? " " : "",
-		c->qemu ? c->label : "", c->job->suite, c->job->test, c->cur,
+		"%s %s\033[K", c->job_nr, c->nr_jobs,
+		c->qemu && c->label ? " " : "",
+		c->qemu && c->label ? c->label : "", c->job->suite,
+		c->job->test, c->cur,
 		c->iterations, el, of_all ? "ETA of all" : "ETA", eta);
 	fflush(stderr);
 }
@@ -176,23 +178,26 @@ static void ui_run_done(void *arg, const struct kab_drv_run *c,
 {
 	struct runjob_ui *u = arg;
 	const struct kab_boot *boot = d->boot;
+	struct strbuf vis = STRBUF_INIT;
 	char *desc, *glob;
 	struct kab_err err;
 
 	progress_clear(u);
+	/* a release the guest reported: shown, never obeyed */
+	strbuf_add_visible(&vis, c->stored_label, strlen(c->stored_label));
 	desc = kab_job_describe(c->job);
 	if (!d->started) {
 		cli_error(EXIT_RUN, "%s %s did not start: %s", c->job->suite,
 			  c->job->test, d->msg ? d->msg : "no run record");
 	} else if (d->status == KAB_RUN_OK && u->brief && !c->qemu) {
 		printf("turn %d/%d %s: run %lld ok, %d iteration%s\n",
-		       c->job_nr, c->nr_jobs, c->label, (long long)c->run_id,
+		       c->job_nr, c->nr_jobs, vis.buf, (long long)c->run_id,
 		       d->iterations, d->iterations == 1 ? "" : "s");
 		fflush(stdout);
 	} else if (d->status == KAB_RUN_OK && u->brief && boot) {
 		printf("boot %d/%d %s: run %lld ok, %d iteration%s, agent up "
 		       "after %.1f s, first sample at %.1f s, %.0f s under "
-		       "%s (%s)\n", c->job_nr, c->nr_jobs, c->label,
+		       "%s (%s)\n", c->job_nr, c->nr_jobs, vis.buf,
 		       (long long)c->run_id, d->iterations,
 		       d->iterations == 1 ? "" : "s", boot->hello,
 		       boot->first_sample, boot->seconds, boot->accel,
@@ -238,6 +243,7 @@ static void ui_run_done(void *arg, const struct kab_drv_run *c,
 		fput_note_lines(stderr, "the console's last lines",
 				p + (*p == '\n'));
 	}
+	strbuf_release(&vis);
 	free(desc);
 }
 

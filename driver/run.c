@@ -50,6 +50,8 @@ static int on_start(void *arg, const struct kab_run_start *st)
 
 	r.kernel.label = (char *)(c->label ? c->label :
 				  st->release ? st->release : "unknown");
+	snprintf(c->stored_label, sizeof(c->stored_label), "%s",
+		 r.kernel.label);
 	r.kernel.release = (char *)st->release;
 	r.kernel.cmdline = (char *)st->cmdline;
 	r.kernel.commit = (char *)c->commit;

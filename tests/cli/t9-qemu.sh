@@ -239,10 +239,16 @@ test_expect "exact mode: an A/B under a CPU hog, at one layout a seed, decided w
 	# a seed is a layout: plain at seed 2 again, under the hogs, is
 	# the same to the last digit
 	h1=$(hog)
-	kab --db $TMP/x.db run --target qemu --kernel-label again \
+	kab --db $TMP/x.db run --target qemu \
 		--layout-seed 2 --repeat 2 --runs 2 $EXACTSET --monitors none $JOB \
-		>/dev/null 2>$TMP/e2 || { kill $h1; cat $TMP/e2; false; }
+		>$TMP/o2 2>$TMP/e2 || { kill $h1; cat $TMP/e2; false; }
 	kill $h1
+	# without --kernel-label each boot is named by the release it ran
+	rel=$(sqlite3 $TMP/x.db "SELECT k.release FROM runs r JOIN kernels k ON k.id = r.kernel_id WHERE r.id = 5")
+	[ -n "$rel" ]
+	grep -q "^boot 1/2 $rel: run 5 ok, 2 iterations" $TMP/o2
+	grep -q "^boot 2/2 $rel: run 6 ok" $TMP/o2
+	not grep -q "(null)" $TMP/o2 $TMP/e2
 	q="SELECT group_concat(value, '"'"' '"'"') FROM (SELECT value FROM samples WHERE metric = '"'"'will-it-scale.per_process_ops'"'"' AND run_id ="
 	test "$(sqlite3 $TMP/x.db "$q 3 ORDER BY iteration)")" = \
 	     "$(sqlite3 $TMP/x.db "$q 5 ORDER BY iteration)")"
