@@ -180,6 +180,12 @@ gone_pids() {
 }
 
 # check CONDITION-IN-AWK: e.g. check "$x > 100"
+# A CPU hog beside a test (a busy host); prints its pid, for kill.
+hog() {
+	(trap "exit 0" TERM; while :; do :; done) >/dev/null 2>&1 &
+	echo $!
+}
+
 check() {
 	awk "BEGIN { exit !($1) }" || fail "$1"
 }

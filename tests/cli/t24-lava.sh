@@ -142,11 +142,6 @@ test_expect "a job LAVA fails is a failed boot in LAVA's words, no samples" '
 	[ "$(sql "SELECT outcome, hello IS NULL, first_sample IS NULL FROM boots ORDER BY id DESC LIMIT 1")" = "boot-failure|1|1" ]
 '
 
-hog() {
-	(trap "exit 0" TERM; while :; do :; done) >/dev/null 2>&1 &
-	echo $!
-}
-
 test_expect "lava:local boots on this machine: its load is measured, and a busy host said, as the qemu target does" '
 	h1=$(hog)
 	h2=$(hog)

@@ -211,11 +211,6 @@ test_expect "a missing QEMU says how to install it" '
 # same kernel twice gives the same boot means (to the last digit), and
 # a change the kernel makes (clearing each page it frees: init_on_free=1,
 # a page more to clear a call) is decided with 2 boots a side.
-hog() {
-	(trap "exit 0" TERM; while :; do :; done) >/dev/null 2>&1 &
-	echo $!
-}
-
 test_expect "exact mode: an A/B under a CPU hog, at one layout a seed, decided with 2 boots a side" '
 	h1=$(hog)
 	h2=$(hog)
