@@ -28,6 +28,8 @@ test_expect "noisy-agent: a record damaged in flight costs only its iteration" '
 	grep -q "1 iteration lost in transport" $TMP/e
 	test "$(sql "SELECT count(DISTINCT iteration) FROM samples WHERE run_id = 2")" = 2
 	test "$(sql "SELECT bad_records FROM runs WHERE id = 2")" -ge 1
+	# said as stored: the bytes and the records
+	grep -q "^kab: note: run 2: skipped $(sql "SELECT garbage_bytes FROM runs WHERE id = 2") bytes of noise and $(sql "SELECT bad_records FROM runs WHERE id = 2") bad records in the stream$" $TMP/e
 	# The two stored iterations are whole.
 	sql "SELECT count(DISTINCT n) FROM (SELECT count(*) AS n FROM samples WHERE run_id = 2 AND metric NOT LIKE '"'"'perf-profile.%'"'"' AND metric NOT LIKE '"'"'%.CPU%'"'"' GROUP BY iteration)" >$TMP/pipe
 	grep -qx 1 $TMP/pipe
