@@ -60,11 +60,17 @@ int kab_lava_server_init(struct kab_lava_server *s, const char *url,
 	size_t n;
 
 	memset(s, 0, sizeof(*s));
+	/* shown whole up to 100 bytes: the error's point must fit */
+	n = strlen(url);
 	if (strncmp(url, "http://", 7) && strncmp(url, "https://", 8))
-		return kab_err_set(err, "lava:%s: give the server's URL, "
-				   "lava:https://lava.example.org", url);
+		return kab_err_set(err, "lava:%.*s%s: give the server's URL, "
+				   "lava:https://lava.example.org",
+				   (int)(n > 100 ? 100 : n), url,
+				   n > 100 ? "..." : "");
 	if (!kab_text_ok(url, 1024) || strpbrk(url, " \"'\\<>"))
-		return kab_err_set(err, "lava:%s: not a URL kab takes", url);
+		return kab_err_set(err, "lava:%.*s%s: not a URL kab takes",
+				   (int)(n > 100 ? 100 : n), url,
+				   n > 100 ? "..." : "");
 	/*
 	 * A URL goes into errors, notes and every run's host facts: one
 	 * with a user's credentials (user:token@host, ?token=, #...) is

@@ -137,10 +137,24 @@ test_expect "option values out of their range are refused by run, ab, bisect and
 	KAB_CONFIG=$TMP/grace.cfg expect_error 2 "\[lava\] grace .86400.5. is not a number" -- \
 		"$KAB" run --target lava:http://lava.test/ $JOB
 	for g in 1 86400; do
-		printf "[lava]\ngrace = $g\n" >$TMP/grace.cfg
+		printf "[lava]\ngrace = $g\nboot-timeout = $g\n" >$TMP/grace.cfg
 		KAB_CONFIG=$TMP/grace.cfg "$KAB" run --target lava:http://lava.test/ --dry-run $JOB >$TMP/o
 		grep -q "^job_name: kab will-it-scale malloc1$" $TMP/o
 	done
+	printf "[lava]\nboot-timeout = 86400.5\n" >$TMP/grace.cfg
+	KAB_CONFIG=$TMP/grace.cfg expect_error 2 "\[lava\] boot-timeout .86400.5. is not a number" -- \
+		"$KAB" run --target lava:http://lava.test/ $JOB
+	# a server URL is one word of printable characters, no quotes,
+	# backslashes or angle brackets, at most 1024 bytes; what is not
+	# is refused before anything, shown with its controls escaped
+	long=$(head -c 1100 /dev/zero | tr "\0" a)
+	for u in "http://lava test/" "http://lava.test/\"x" "http://lava.test/\\x" \
+		"http://lava.test/<x>" "http://lava.test/$(printf "\tx")" \
+		"http://lava.test/$(printf "\033[31mx")" "http://$long/"; do
+		expect_error 2 "^kab: lava:http://.*: not a URL kab takes$" -- \
+			"$KAB" run --target "lava:$u" --dry-run $JOB
+	done
+	not grep -q "$(printf "\033")" $TMP/stderr
 '
 
 test_expect "nothing stored before was lost" '
