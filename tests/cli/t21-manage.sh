@@ -215,6 +215,13 @@ print(json.dumps({\"kab_export\": 1, \"runs\": runs}))" >$TMP/many.json
 	grep -qx w.00000 $TMP/c
 	grep -qx w.04999 $TMP/c
 	not grep -q perf-profile $TMP/c
+	# a name longer than a metric may be (a database written by hand)
+	# is not offered; one as long as may be is
+	m200=$(head -c 198 /dev/zero | tr "\0" x)
+	sqlite3 $TMP/many.db "INSERT INTO samples VALUES (22, 1, \"m.$m200\", 1), (22, 1, \"m.${m200}y\", 1)"
+	kab --db $TMP/many.db --completion-helper metrics >$TMP/c
+	grep -qx "m.$m200" $TMP/c
+	not grep -q "m.${m200}y" $TMP/c
 	# labels and runs: each once, sorted
 	kab --db $TMP/many.db --completion-helper labels >$TMP/c
 	printf "L00\nL01\nL02\n" | diff - $TMP/c
