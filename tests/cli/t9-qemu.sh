@@ -166,6 +166,15 @@ test_expect "a kernel that panics at boot is a panic, with no samples" '
 	expect_error 1 "boot panic: .*Kernel panic" -- "$KAB" run --verbose --target qemu \
 		--cmdline "rdinit=/nonexistent" $SHORT $JOB
 	grep -q "the console.s last lines" $TMP/stderr
+	# they are the stored console'"'"'s last five lines, no more
+	sed -n "/the console.s last lines:$/,\$p" $TMP/stderr | sed -n "s/^kab: note: | //p" >$TMP/tail
+	/usr/bin/python3 -c "
+import sqlite3, sys, zlib
+blob, = sqlite3.connect(sys.argv[1]).execute(\"SELECT console FROM boots ORDER BY id DESC LIMIT 1\").fetchone()
+lines = zlib.decompress(blob).decode(errors=\"replace\").replace(\"\r\", \"\").rstrip(\"\n\").split(\"\n\")
+print(\"\n\".join(l.rstrip() for l in lines[-5:]))" "$KAB_DB" >$TMP/want
+	cat $TMP/tail
+	sed "s/ *$//" $TMP/tail | diff $TMP/want -
 	# --verbose shows the QEMU it ran, as a shell would take it
 	grep -q "^kab: running [^ ]*qemu-system-x86_64 -name kab .* -append .*rdinit=/nonexistent" $TMP/stderr
 	test "$(sql "SELECT count(*) FROM samples")" = "$before"
