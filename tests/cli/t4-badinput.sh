@@ -122,6 +122,11 @@ test_expect "option values out of their range are refused by run, ab, bisect and
 	done
 	expect_error 2 "^kab: --runs-per-boot .10001.: give 1 to 10000$" -- \
 		"$KAB" ab --a $K --b $K --job $JOB --runs-per-boot 10001
+	# (a bound on the test: a --repeat taken would run)
+	for r in 0 1001 1e2 0x10; do
+		expect_error 2 "^kab: --repeat .$r.: give a number of runs of each job from 1 to 1000$" -- \
+			timeout -s KILL 30 "$KAB" run --repeat $r $JOB
+	done
 	expect_error 2 "^kab: --device-type .a b.: give a LAVA device type.s name, such as qemu$" -- \
 		"$KAB" ab --a $K --b $K --job $JOB --target lava:http://lava.test/ --device-type "a b"
 	expect_error 2 "^kab: --device-type .a;b.: give a LAVA device type.s name, such as qemu$" -- \
