@@ -179,12 +179,14 @@ static void ui_run_done(void *arg, const struct kab_drv_run *c,
 	struct runjob_ui *u = arg;
 	const struct kab_boot *boot = d->boot;
 	struct strbuf vis = STRBUF_INIT;
+	const char *name;
 	char *desc, *glob;
 	struct kab_err err;
 
 	progress_clear(u);
-	/* a release the guest reported: shown, never obeyed */
-	strbuf_add_visible(&vis, c->stored_label, strlen(c->stored_label));
+	/* the label, or the release the guest reported: shown, not obeyed */
+	name = c->label ? c->label : c->stored_label;
+	strbuf_add_visible(&vis, name, strlen(name));
 	desc = kab_job_describe(c->job);
 	if (!d->started) {
 		cli_error(EXIT_RUN, "%s %s did not start: %s", c->job->suite,

@@ -109,8 +109,9 @@ struct kab_drv_run {
 	double t0, t_iter, expected;
 	/* what the last run left */
 	int64_t run_id;
-	char stored_label[128];		/* its kernel's label (label, or the
-					   release the target reported) */
+	char stored_label[128];		/* its kernel's label: label, or the
+					   release the target reported (a
+					   utsname's, at most 64 bytes) */
 	enum kab_boot_outcome last_outcome;
 	const struct kab_boot *boot;		/* the boot in flight */
 	/* private */
