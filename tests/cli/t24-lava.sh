@@ -201,9 +201,10 @@ test_expect "^C cancels the LAVA job: lava-run and QEMU are gone, the run is int
 '
 
 test_expect "kab ab --target lava:local alternates the kernels, every boot a LAVA job" '
+	# (--devices 1 is the one device the dispatcher here has)
 	kab ab --target lava:local --a-cmdline transparent_hugepage=never \
 		--b-cmdline transparent_hugepage=always --job $JOB $QUICK \
-		--boots 2 --runs-per-boot 1 >$TMP/o 2>$TMP/e || {
+		--devices 1 --boots 2 --runs-per-boot 1 >$TMP/o 2>$TMP/e || {
 		cat $TMP/o $TMP/e
 		false
 	}
