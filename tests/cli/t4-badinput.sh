@@ -160,6 +160,16 @@ test_expect "option values out of their range are refused by run, ab, bisect and
 			"$KAB" run --target "lava:$u" --dry-run $JOB
 	done
 	not grep -q "$(printf "\033")" $TMP/stderr
+	# shown whole up to 100 bytes, the first 100 and "..." past them
+	a92=$(head -c 92 /dev/zero | tr "\0" a)
+	expect_error 2 "^kab: lava:http://$a92 : not a URL kab takes$" -- \
+		"$KAB" run --target "lava:http://$a92 " --dry-run $JOB
+	expect_error 2 "^kab: lava:http://${a92}b\.\.\.: not a URL kab takes$" -- \
+		"$KAB" run --target "lava:http://${a92}b " --dry-run $JOB
+	expect_error 2 "^kab: lava:ftp://${a92}aa\.\.\.: give the server.s URL" -- \
+		"$KAB" run --target "lava:ftp://${a92}aab" --dry-run $JOB
+	expect_error 2 "^kab: lava:ftp://${a92}aa: give the server.s URL" -- \
+		"$KAB" run --target "lava:ftp://${a92}aa" --dry-run $JOB
 '
 
 test_expect "nothing stored before was lost" '
