@@ -668,7 +668,7 @@ static void count_notes(struct kab_comparison *out, size_t n_other)
 static bool profile_share(const char *m)
 {
 	return !strncmp(m, "perf-profile.", 13) &&
-	       strncmp(m, "perf-profile.samples", 20) &&
+	       strcmp(m, "perf-profile.samples") &&
 	       strcmp(m, "perf-profile.lost_samples");
 }
 

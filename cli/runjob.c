@@ -5,7 +5,6 @@
  * finished run's line or summary, notes and errors; and the options
  * kab run, ab and bisect share (--clock, --target lava:, --dry-run).
  */
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -420,9 +419,9 @@ static int lava_seconds(const char *key, double *v)
 
 	if (!s)
 		return 0;
-	errno = 0;
+	/* strtod's ERANGE is a value outside 1 to 86400 already */
 	*v = strtod(s, &end);
-	if (errno || end == s || *end || !(*v >= 1) || *v > 86400)
+	if (end == s || *end || !(*v >= 1) || *v > 86400)
 		return cli_error(EXIT_USAGE, "%s: [lava] %s '%s' is not a "
 				 "number of seconds from 1 to 86400",
 				 cli_config_path(), key, s);

@@ -119,6 +119,15 @@ static double boot_allowed(const struct kab_qemu_opts *q,
 	return 120 + (q->boot_timeout > 0 ? q->boot_timeout : 300);
 }
 
+/* A running job's seconds in all: its boot's, then its test's. */
+static double job_allowed(const struct kab_target_opts *o,
+			  const struct kab_qemu_opts *q,
+			  const struct kab_lava_opts *l)
+{
+	return boot_allowed(q, l) +
+	       (q->timeout > 0 ? q->timeout : test_seconds(o));
+}
+
 /* The job of one boot, with the initramfs it deploys (built once). */
 static json_t *lava_job(const struct kab_target_opts *o,
 			const struct kab_qemu_opts *q,
@@ -448,6 +457,8 @@ static int run_local(const struct kab_target_opts *o,
 	facts = json_pack("{s:s, s:s, s:s, s:I}", "lava_server", "local",
 			  "lava_device_type", device_type(l), "lava_device",
 			  "kab-qemu", "lava_job", (json_int_t)atoll(id));
+	json_object_set_new(facts, "lava_allowed",
+			    json_integer((json_int_t)job_allowed(o, q, l)));
 	{
 		char host[256];
 
@@ -460,8 +471,7 @@ static int run_local(const struct kab_target_opts *o,
 	kab_collector_set_facts(c, facts);
 	json_decref(facts);
 	kab_lava_log_init(&f.log, on_line, &f);
-	deadline = t0 + boot_allowed(q, l) +
-		   (q->timeout > 0 ? q->timeout : test_seconds(o));
+	deadline = t0 + job_allowed(o, q, l);
 	kab_pump_via(pid, fds[0], feed_log, &f, c, o, deadline, &timed_out,
 		     &status, &times, err);
 	kab_lava_log_finish(&f.log);
@@ -593,13 +603,14 @@ static int run_server(const struct kab_target_opts *o,
 			running = true;
 			boot->lava_queued = 0;
 			t0 = now_mono();
-			deadline = t0 + boot_allowed(q, l) +
-				   (q->timeout > 0 ? q->timeout :
-				    test_seconds(o));
-			facts = json_pack("{s:s, s:s, s:s, s:I}", "lava_server",
-					  srv.url, "lava_device_type",
-					  device_type(l), "lava_device",
-					  st.device, "lava_job", (json_int_t)id);
+			deadline = t0 + job_allowed(o, q, l);
+			facts = json_pack("{s:s, s:s, s:s, s:I, s:I}",
+					  "lava_server", srv.url,
+					  "lava_device_type", device_type(l),
+					  "lava_device", st.device,
+					  "lava_job", (json_int_t)id,
+					  "lava_allowed",
+					  (json_int_t)(deadline - t0));
 			if (*st.device &&
 			    !kab_lava_device_worker(&srv, st.device, worker,
 						    sizeof(worker), NULL) &&

@@ -108,7 +108,7 @@ test_expect "lava-run boots kab's job; the runs, their device and worker are sto
 	# swept and a live one'"'"'s kept
 	mkdir -p $TMP/scratch/kab-lava.4194302.AbCdEf/out $TMP/scratch/kab-lava.$$.XyZ123
 	not kill -0 4194302 2>/dev/null
-	TMPDIR=$TMP/scratch kab run --target lava:local --runs 2 $QUICK $JOB >$TMP/o 2>$TMP/e || {
+	TMPDIR=$TMP/scratch kab run --target lava:local --runs 2 --timeout 300 $QUICK $JOB >$TMP/o 2>$TMP/e || {
 		cat $TMP/o $TMP/e
 		false
 	}
@@ -117,6 +117,9 @@ test_expect "lava-run boots kab's job; the runs, their device and worker are sto
 	[ "$(sql "SELECT target, status FROM runs")" = "lava|ok" ]
 	[ "$(sql "SELECT count(DISTINCT iteration) FROM samples WHERE metric = \"will-it-scale.per_process_ops\"")" = 2 ]
 	[ "$(sql "SELECT json_extract(host, \"\$.lava_device_type\") || \" \" || json_extract(host, \"\$.lava_worker\") FROM runs")" = "qemu $(hostname)" ]
+	# the seconds it had: the dispatcher'"'"'s 120 and QEMU'"'"'s boot 120,
+	# then --timeout
+	[ "$(sql "SELECT json_extract(host, \"\$.lava_allowed\") FROM runs")" = 540 ]
 	[ "$(sql "SELECT json_extract(host, \"\$.release\") FROM runs")" = "$(basename $(ls /boot/vmlinuz-* | sort -V | tail -1) | sed s/vmlinuz-//)" ]
 	sql "SELECT outcome, accel, qemu_version FROM boots" >$TMP/b
 	grep -q "^ok|lava|lava-dispatcher 20" $TMP/b
@@ -271,7 +274,7 @@ trap 'pkill -f "fake-lava-server [0-9]* $TMP/" 2>/dev/null; rm -rf "$TMP"' EXIT
 test_expect "lava:URL submits through the REST API with the token and stores device and worker (a stand-in server in front of lava-run)" '
 	srv_start ok
 	export KAB_LAVA_TOKEN=$TOKEN
-	kab run --target lava:$URL --runs 2 $QUICK $JOB >$TMP/o 2>$TMP/e || {
+	kab run --target lava:$URL --runs 2 --timeout 300 $QUICK $JOB >$TMP/o 2>$TMP/e || {
 		cat $TMP/o $TMP/e
 		false
 	}
@@ -281,6 +284,7 @@ test_expect "lava:URL submits through the REST API with the token and stores dev
 	[ "$(sql "SELECT target, status FROM runs WHERE id = $id")" = "lava|ok" ]
 	[ "$(sql "SELECT count(DISTINCT iteration) FROM samples WHERE run_id = $id AND metric = \"will-it-scale.per_process_ops\"")" = 2 ]
 	[ "$(sql "SELECT json_extract(host, \"\$.lava_device\") || \" \" || json_extract(host, \"\$.lava_worker\") || \" \" || json_extract(host, \"\$.lava_job\") FROM runs WHERE id = $id")" = "fake01 fakeworker 1" ]
+	[ "$(sql "SELECT json_extract(host, \"\$.lava_allowed\") FROM runs WHERE id = $id")" = 540 ]
 	# the device is the block of the run; the lab'"'"'s load is not this
 	# machine'"'"'s, and is not measured
 	[ "$(sql "SELECT block FROM runs WHERE id = $id")" = fake01 ]
