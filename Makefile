@@ -132,6 +132,12 @@ $(BUILD)/kab-insn.so: plugin/insn.c runner/mark.h
 	$(CC) $(CPPFLAGS) $(PLUGIN_CFLAGS) -fPIC -fvisibility=hidden -shared \
 		$(PLUGIN_LDFLAGS) -o $@ $<
 
+# the cost model is the plugin's, tested on its own
+COST_SRC := plugin/cost.c plugin/cost-cores.c
+$(BUILD)/tests/test-cost: tests/unit/test-cost.c $(call obj,$(COST_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lcmocka
+
 $(BUILD)/tests/%: tests/unit/%.c $(LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS) -lcmocka

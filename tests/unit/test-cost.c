@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-cost.c - the cost model of exact mode against arithmetic: a walk
+ * over N pages gives the TLB misses and walks the model's TLB sizes
+ * imply, for 4 KiB and for 2 MiB pages; a stride walk over buffers
+ * across L1d, L2 and LLC steps at their sizes; walks read the page
+ * tables through the caches; flushes drop what they name; the same
+ * accesses count the same.
+ */
+#include <errno.h>
+
+#include "test.h"
+#include "../../plugin/cost.h"
+
+#define BASE	(1ULL << 40)	/* 1 GiB aligned */
+#define PT	(1ULL << 36)	/* where the page tables are */
+
+/* The page tables of the test: one page size for everything. */
+struct pages {
+	enum kab_page size;
+	unsigned int walks;
+};
+
+static bool walk(void *ctx, uint64_t vaddr, uint64_t pte[KAB_WALK_MAX],
+		 unsigned int *n, enum kab_page *page)
+{
+	static const unsigned int shift[] = { 39, 30, 21, 12 };
+	struct pages *p = ctx;
+	unsigned int levels = 4 - p->size, i;
+
+	/* level i's entries for consecutive pages sit side by side */
+	for (i = 0; i < levels; i++)
+		pte[i] = PT + ((uint64_t)i << 32) + (vaddr >> shift[i]) * 8;
+	*n = levels;
+	*page = p->size;
+	p->walks++;
+	return true;
+}
+
+static void model(struct kab_cost *m, struct pages *pg, enum kab_page size)
+{
+	pg->size = size;
+	pg->walks = 0;
+	assert_int_equal(kab_cost_init(m, kab_cost_params_find("spr"), walk,
+				       pg), 0);
+}
+
+/* One load a page, over n pages, rounds times. */
+static void chase(struct kab_cost *m, uint64_t n, int rounds)
+{
+	uint64_t i;
+	int r;
+
+	for (r = 0; r < rounds; r++)
+		for (i = 0; i < n; i++)
+			kab_cost_access(m, BASE + i * 4096 + 128,
+					BASE + i * 4096 + 128, false);
+}
+
+static void test_tlb_reach(void **state)
+{
+	const struct kab_cost_params *p = kab_cost_params_find("spr");
+	uint64_t l1 = p->dtlb[KAB_PAGE_4K].entries, l2 = p->stlb.entries;
+	struct kab_cost m;
+	struct pages pg;
+
+	(void)state;
+	/* within the L1 dTLB: the first round misses, no other */
+	model(&m, &pg, KAB_PAGE_4K);
+	chase(&m, l1, 4);
+	assert_int_equal(m.n.loads, 4 * l1);
+	assert_int_equal(m.n.dtlb_load_misses, l1);
+	assert_int_equal(m.n.load_walks, l1);
+	assert_int_equal(pg.walks, l1);
+	kab_cost_free(&m);
+	/* past it, within the STLB: every load misses L1, walks once */
+	model(&m, &pg, KAB_PAGE_4K);
+	chase(&m, 2 * l1, 4);
+	assert_int_equal(m.n.dtlb_load_misses, 4 * 2 * l1);
+	assert_int_equal(m.n.load_walks, 2 * l1);
+	kab_cost_free(&m);
+	model(&m, &pg, KAB_PAGE_4K);
+	chase(&m, l2, 4);
+	assert_int_equal(m.n.load_walks, l2);
+	kab_cost_free(&m);
+	/* past the STLB: every load walks, four entries each */
+	model(&m, &pg, KAB_PAGE_4K);
+	chase(&m, 2 * l2, 4);
+	assert_int_equal(m.n.load_walks, 4 * 2 * l2);
+	assert_int_equal(m.n.walk_refs, 4 * m.n.load_walks);
+	assert_int_equal(m.n.dtlb_store_misses + m.n.store_walks, 0);
+	kab_cost_free(&m);
+	/* the same bytes in 2 MiB pages: one walk a huge page, of three */
+	model(&m, &pg, KAB_PAGE_2M);
+	chase(&m, 2 * l2, 4);
+	assert_int_equal(m.n.load_walks, 2 * l2 / 512);
+	assert_int_equal(m.n.dtlb_load_misses, 2 * l2 / 512);
+	assert_int_equal(m.n.walk_refs, 3 * m.n.load_walks);
+	kab_cost_free(&m);
+}
+
+/* The arithmetic of the seed's radixsort: huge pages walk less. */
+static void test_huge_pages_cost_less(void **state)
+{
+	const struct kab_cost_params *p = kab_cost_params_find("spr");
+	uint64_t n = 4 * p->stlb.entries, c4k, c2m;
+	struct kab_cost m;
+	struct pages pg;
+
+	(void)state;
+	model(&m, &pg, KAB_PAGE_4K);
+	chase(&m, n, 3);
+	kab_cost_insns(&m, 10 * m.n.loads);
+	c4k = kab_cost_cycles(&m);
+	assert_true(m.n.walk_cycles >= m.n.walk_refs * p->l1d.latency);
+	assert_int_equal(kab_cost_cycles(&m),
+			 m.n.instructions * p->core_milli_cpi / 1000 +
+			 m.n.stall_cycles);
+	kab_cost_free(&m);
+	model(&m, &pg, KAB_PAGE_2M);
+	chase(&m, n, 3);
+	kab_cost_insns(&m, 10 * m.n.loads);
+	c2m = kab_cost_cycles(&m);
+	kab_cost_free(&m);
+	/* same instructions and lines, fewer walks: fewer cycles */
+	assert_true(c2m < c4k);
+}
+
+/* One load a line over bytes, rounds times, in one 1 GiB page. */
+static void stride(struct kab_cost *m, uint64_t bytes, int rounds)
+{
+	uint64_t i;
+	int r;
+
+	for (r = 0; r < rounds; r++)
+		for (i = 0; i < bytes; i += 64)
+			kab_cost_access(m, BASE + i, BASE + i, false);
+}
+
+static void test_cache_steps(void **state)
+{
+	const struct kab_cost_params *p = kab_cost_params_find("spr");
+	uint64_t l1 = p->l1d.bytes, l2 = p->l2.bytes, llc = p->llc.bytes;
+	struct kab_cost m;
+	struct pages pg;
+
+	(void)state;
+	/*
+	 * up to L1d's size: lines miss once (and so do the walk's two
+	 * entries, the oldest lines, out before the data needs their ways)
+	 */
+	model(&m, &pg, KAB_PAGE_1G);
+	stride(&m, l1, 3);
+	assert_int_equal(m.n.walk_refs, 2);
+	assert_int_equal(m.n.l1d_misses, l1 / 64 + 2);
+	assert_int_equal(m.n.llc_misses, l1 / 64 + 2);
+	kab_cost_free(&m);
+	/* twice L1d, within L2: every line misses L1d, L2 once */
+	model(&m, &pg, KAB_PAGE_1G);
+	stride(&m, 2 * l1, 3);
+	assert_int_equal(m.n.l1d_misses, 3 * 2 * l1 / 64 + 2);
+	assert_int_equal(m.n.l2_misses, 2 * l1 / 64 + 2);
+	kab_cost_free(&m);
+	/* past L2, within L2 and the victim LLC: L2 misses, LLC hits */
+	model(&m, &pg, KAB_PAGE_1G);
+	stride(&m, l2 + llc, 3);
+	assert_int_equal(m.n.l2_misses, 3 * (l2 + llc) / 64 + 2);
+	assert_int_equal(m.n.llc_misses, (l2 + llc) / 64 + 2);
+	kab_cost_free(&m);
+	/* past both: every line from memory */
+	model(&m, &pg, KAB_PAGE_1G);
+	stride(&m, 2 * (l2 + llc), 3);
+	assert_int_equal(m.n.llc_misses, 3 * 2 * (l2 + llc) / 64 + 2);
+	/* each at memory's latency past an L1 hit */
+	assert_int_equal(m.n.stall_cycles - m.n.walk_cycles -
+			 m.n.dtlb_load_misses * p->stlb_latency,
+			 (m.n.llc_misses - 2) *
+			 (p->mem_latency - p->l1d.latency));
+	kab_cost_free(&m);
+}
+
+static void test_stores_and_repeats(void **state)
+{
+	const struct kab_cost_params *p = kab_cost_params_find("spr");
+	struct kab_cost m;
+	struct pages pg;
+	uint64_t before;
+
+	(void)state;
+	model(&m, &pg, KAB_PAGE_1G);
+	kab_cost_access(&m, BASE, BASE, true);
+	assert_int_equal(m.n.stores, 1);
+	assert_int_equal(m.n.dtlb_store_misses, 1);
+	assert_int_equal(m.n.store_walks, 1);
+	assert_int_equal(m.n.llc_misses, 1 + m.n.walk_refs);
+	before = m.n.stall_cycles - m.n.walk_cycles - p->stlb_latency;
+	assert_int_equal(before,
+			 (p->mem_latency - p->l1d.latency) / p->store_hide);
+	/* the same line again: counted, and a hit */
+	before = m.n.stall_cycles;
+	kab_cost_access(&m, BASE + 8, BASE + 8, false);
+	kab_cost_access(&m, BASE + 16, BASE + 16, true);
+	assert_int_equal(m.n.loads, 1);
+	assert_int_equal(m.n.stores, 2);
+	assert_int_equal(m.n.stall_cycles, before);
+	assert_int_equal(m.n.l1d_misses, 1 + m.n.walk_refs);
+	/* counts back to 0, what the caches hold kept */
+	kab_cost_reset(&m);
+	kab_cost_access(&m, BASE + 4096, BASE + 64, false);
+	assert_int_equal(m.n.loads, 1);
+	assert_int_equal(m.n.l1d_misses, 1);
+	assert_int_equal(m.n.dtlb_load_misses, 0);
+	kab_cost_free(&m);
+}
+
+static void test_flushes(void **state)
+{
+	struct kab_cost m;
+	struct pages pg;
+
+	(void)state;
+	model(&m, &pg, KAB_PAGE_4K);
+	chase(&m, 8, 1);
+	assert_int_equal(m.n.load_walks, 8);
+	/* one page dropped: it alone walks again */
+	kab_cost_flush_page(&m, BASE + 3 * 4096 + 5);
+	chase(&m, 8, 1);
+	assert_int_equal(m.n.load_walks, 9);
+	assert_int_equal(m.n.dtlb_load_misses, 9);
+	/* the same page twice running, flushed between */
+	kab_cost_access(&m, BASE, BASE, false);
+	kab_cost_flush_page(&m, BASE);
+	kab_cost_access(&m, BASE, BASE, false);
+	assert_int_equal(m.n.load_walks, 10);
+	/* all dropped: every page walks */
+	kab_cost_flush_tlb(&m);
+	chase(&m, 8, 1);
+	assert_int_equal(m.n.load_walks, 18);
+	kab_cost_free(&m);
+	/* a huge page is dropped by any address in it */
+	model(&m, &pg, KAB_PAGE_2M);
+	chase(&m, 8, 1);
+	kab_cost_flush_page(&m, BASE + 7 * 4096);
+	kab_cost_access(&m, BASE + 4096 * 2, BASE, false);
+	assert_int_equal(m.n.load_walks, 2);
+	kab_cost_free(&m);
+	/* and a 1 GiB page */
+	model(&m, &pg, KAB_PAGE_1G);
+	chase(&m, 8, 1);
+	kab_cost_flush_page(&m, BASE + (1 << 29));
+	chase(&m, 1, 1);
+	assert_int_equal(m.n.load_walks, 2);
+	assert_int_equal(m.n.walk_refs, 2 * 2);
+	kab_cost_free(&m);
+}
+
+/* No mapping: the walk fails, nothing is filled, nothing goes on. */
+static bool unmapped(void *ctx, uint64_t vaddr, uint64_t pte[KAB_WALK_MAX],
+		     unsigned int *n, enum kab_page *page)
+{
+	(void)ctx;
+	(void)vaddr;
+	(void)pte;
+	(void)page;
+	*n = 0;
+	return false;
+}
+
+static void test_unmapped(void **state)
+{
+	struct kab_cost m;
+
+	(void)state;
+	assert_int_equal(kab_cost_init(&m, kab_cost_params_find("cpl"),
+				       unmapped, NULL), 0);
+	kab_cost_access(&m, BASE, BASE, false);
+	kab_cost_access(&m, BASE, BASE, false);
+	assert_int_equal(m.n.load_walks, 2);
+	assert_int_equal(m.n.l1d_misses, 0);
+	kab_cost_free(&m);
+}
+
+static uint64_t xorshift(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static void test_deterministic(void **state)
+{
+	struct kab_cost a, b;
+	struct pages pa, pb;
+	unsigned int k;
+	uint64_t sa = 42, sb = 42;
+
+	(void)state;
+	model(&a, &pa, KAB_PAGE_4K);
+	model(&b, &pb, KAB_PAGE_4K);
+	for (k = 0; k < 200000; k++) {
+		uint64_t va = BASE + xorshift(&sa) % (64 << 20);
+		uint64_t vb = BASE + xorshift(&sb) % (64 << 20);
+
+		kab_cost_access(&a, va, va, k & 1);
+		kab_cost_access(&b, vb, vb, k & 1);
+	}
+	assert_memory_equal(&a.n, &b.n, sizeof(a.n));
+	assert_true(a.n.load_walks > 0 && a.n.llc_misses > 0);
+	kab_cost_free(&a);
+	kab_cost_free(&b);
+}
+
+static void test_cores(void **state)
+{
+	struct kab_cost_params bad = *kab_cost_params_find("spr");
+	const struct kab_cost_params *p;
+	struct kab_cost m;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; (p = kab_cost_params_at(i)); i++) {
+		assert_ptr_equal(kab_cost_params_find(p->name), p);
+		assert_int_equal(kab_cost_init(&m, p, walk, NULL), 0);
+		kab_cost_free(&m);
+	}
+	assert_true(i >= 2);
+	assert_null(kab_cost_params_find("skylake"));
+	/* 12 ways of 96 entries: 8 sets; 7 ways: not whole sets */
+	bad.dtlb[KAB_PAGE_4K].ways = 7;
+	errno = 0;
+	assert_int_equal(kab_cost_init(&m, &bad, walk, NULL), -1);
+	assert_int_equal(errno, EINVAL);
+	/* 6 sets: not a power of two */
+	bad.dtlb[KAB_PAGE_4K].ways = 16;
+	assert_int_equal(kab_cost_init(&m, &bad, walk, NULL), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tlb_reach),
+		cmocka_unit_test(test_huge_pages_cost_less),
+		cmocka_unit_test(test_cache_steps),
+		cmocka_unit_test(test_stores_and_repeats),
+		cmocka_unit_test(test_flushes),
+		cmocka_unit_test(test_unmapped),
+		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_cores),
+	};
+
+	return cmocka_run_group_tests(tests, 0, NULL);
+}
