@@ -16,17 +16,27 @@
  *
  * Counts are whole translated blocks, added as a block starts (QEMU's
  * own counting plugins do the same): a block left early by a fault
- * counts its remaining instructions too.  With one TCG thread (icount,
- * or one vCPU) a counter is a 64-bit add inlined into the block; with
- * several threads each vCPU counts in its own slot from a callback.
+ * counts its remaining instructions too.
  *
- * Debian's QEMU exports the plugin API (version 1) but ships no header:
- * the few entry points used are declared here, as QEMU 7.2 defines
+ * One plugin for both of QEMU's plugin APIs: version 1 (QEMU 7.2 to 8)
+ * and versions 2 and later (QEMU 9 on), which no QEMU loads across:
+ * each refuses the other's qemu_plugin_version.  The functions only one
+ * of them has are weak, and a constructor, run as QEMU opens the
+ * plugin and before QEMU reads the version, declares the one whose
+ * functions this QEMU exports.  Under version 1, with one TCG thread
+ * (icount, or one vCPU) a counter is a 64-bit add inlined into the
+ * block; with several threads each vCPU counts in its own slot from a
+ * callback.  Under version 2 on, every vCPU adds inline into its own
+ * entry of a scoreboard.
+ *
+ * Debian's QEMU exports the plugin API but ships no header: the few
+ * entry points used are declared here, as QEMU 7.2 and QEMU 10 define
  * them.  Nothing of kab's libraries is linked in.
  */
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,9 +48,24 @@
 /* ---- QEMU's plugin API, version 1, as far as kab uses it ---- */
 
 typedef uint64_t qemu_plugin_id_t;
-struct qemu_info_t;
 struct qemu_plugin_tb;
 struct qemu_plugin_insn;
+struct qemu_plugin_scoreboard;
+
+struct qemu_info_t {
+	const char *target_name;
+	struct {
+		int min;
+		int cur;
+	} version;
+	bool system_emulation;
+};
+
+/* version 2 on: a uint64_t in each vCPU's entry of a scoreboard */
+typedef struct {
+	struct qemu_plugin_scoreboard *score;
+	size_t offset;
+} qemu_plugin_u64;
 
 enum qemu_plugin_cb_flags {
 	QEMU_PLUGIN_CB_NO_REGS,
@@ -63,9 +88,18 @@ void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
 					  qemu_plugin_vcpu_udata_cb_t cb,
 					  enum qemu_plugin_cb_flags flags,
 					  void *userdata);
+/* version 1 only */
 void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb,
 					      enum qemu_plugin_op op,
-					      void *ptr, uint64_t imm);
+					      void *ptr, uint64_t imm)
+	__attribute__((weak));
+/* version 2 on */
+void qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(
+	struct qemu_plugin_tb *tb, enum qemu_plugin_op op,
+	qemu_plugin_u64 entry, uint64_t imm) __attribute__((weak));
+struct qemu_plugin_scoreboard *qemu_plugin_scoreboard_new(size_t size)
+	__attribute__((weak));
+uint64_t qemu_plugin_u64_sum(qemu_plugin_u64 entry) __attribute__((weak));
 void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
 					    qemu_plugin_vcpu_udata_cb_t cb,
 					    enum qemu_plugin_cb_flags flags,
@@ -74,13 +108,28 @@ size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
 uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
 struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb,
 						 size_t idx);
+/*
+ * Versions 1 and 2 return the bytes; version 3 on copies them out,
+ * size_t (*)(insn, void *dest, size_t len): called as the QEMU has it.
+ */
 const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
+typedef size_t (*insn_data_v3_t)(const struct qemu_plugin_insn *insn,
+				 void *dest, size_t len);
 size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
 void qemu_plugin_outs(const char *string);
 
 #define EXPORT __attribute__((visibility("default")))
 
 EXPORT int qemu_plugin_version = 1;
+
+/* Runs as QEMU opens the plugin, before it reads qemu_plugin_version. */
+__attribute__((constructor)) static void declare_version(void)
+{
+	if (qemu_plugin_scoreboard_new &&
+	    qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu &&
+	    qemu_plugin_u64_sum)
+		qemu_plugin_version = 2;
+}
 
 /* ---- counting ---- */
 
@@ -97,6 +146,14 @@ static struct slot slots[MAX_VCPUS];
 static unsigned int nr_vcpus = 1;
 static bool inlined = true;
 static int out_fd = -1;
+/* the API this QEMU speaks (its current version), and its scoreboard */
+static int api = 1;
+static struct qemu_plugin_scoreboard *score;
+
+static qemu_plugin_u64 entry(int ring)
+{
+	return (qemu_plugin_u64){ score, offsetof(struct slot, n[ring]) };
+}
 
 /* x86-64's kernel lives in the upper half of the address space. */
 static int ring_of(uint64_t vaddr)
@@ -122,7 +179,11 @@ static void on_mark(unsigned int vcpu, void *udata)
 	int len;
 
 	(void)vcpu;
-	for (i = 0; i < (inlined ? 1 : nr_vcpus); i++) {
+	if (score) {
+		n[USER] = qemu_plugin_u64_sum(entry(USER));
+		n[KERNEL] = qemu_plugin_u64_sum(entry(KERNEL));
+	}
+	for (i = 0; !score && i < (inlined ? 1 : nr_vcpus); i++) {
 		n[USER] += __atomic_load_n(&slots[i].n[USER], __ATOMIC_RELAXED);
 		n[KERNEL] += __atomic_load_n(&slots[i].n[KERNEL],
 					     __ATOMIC_RELAXED);
@@ -135,9 +196,21 @@ static void on_mark(unsigned int vcpu, void *udata)
 
 static bool is_mark(const struct qemu_plugin_insn *insn, unsigned int *nn)
 {
-	const unsigned char *b = qemu_plugin_insn_data(insn);
+	unsigned char copy[KAB_MARK_LEN];
+	const unsigned char *b;
 
-	if (qemu_plugin_insn_size(insn) != KAB_MARK_LEN || !b ||
+	if (qemu_plugin_insn_size(insn) != KAB_MARK_LEN)
+		return false;
+	if (api >= 3) {
+		insn_data_v3_t data = (insn_data_v3_t)(void (*)(void))
+				      qemu_plugin_insn_data;
+
+		b = data(insn, copy, sizeof(copy)) == sizeof(copy) ? copy :
+								     NULL;
+	} else {
+		b = qemu_plugin_insn_data(insn);
+	}
+	if (!b ||
 	    b[0] != KAB_MARK_B0 || b[1] != KAB_MARK_B1 ||
 	    b[2] != KAB_MARK_B2 || memcmp(b + 4, KAB_MARK_TAG, 3))
 		return false;
@@ -152,7 +225,10 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	unsigned int nn;
 
 	(void)id;
-	if (inlined)
+	if (score)
+		qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(
+			tb, QEMU_PLUGIN_INLINE_ADD_U64, entry(ring), n);
+	else if (inlined)
 		qemu_plugin_register_vcpu_tb_exec_inline(
 			tb, QEMU_PLUGIN_INLINE_ADD_U64, &slots[0].n[ring], n);
 	else
@@ -181,7 +257,7 @@ int qemu_plugin_install(qemu_plugin_id_t id, const struct qemu_info_t *info,
 	const char *mode;
 	int i;
 
-	(void)info;
+	api = info->version.cur;
 	for (i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "out=", 4)) {
 			out_fd = open(argv[i] + 4, O_WRONLY | O_CLOEXEC);
@@ -204,6 +280,12 @@ int qemu_plugin_install(qemu_plugin_id_t id, const struct qemu_info_t *info,
 	}
 	inlined = nr_vcpus == 1;
 	mode = inlined ? "inline\n" : "percpu\n";
+	if (qemu_plugin_version >= 2) {
+		score = qemu_plugin_scoreboard_new(sizeof(struct slot));
+		if (!score)
+			return -1;
+		mode = "scoreboard\n";
+	}
 	if (write(out_fd, head, sizeof(head) - 1) < 0 ||
 	    write(out_fd, mode, strlen(mode)) < 0)
 		return -1;
