@@ -54,14 +54,34 @@ char *kab_drv_plugin_path(void)
 	return p;
 }
 
+/*
+ * icount runs a guest's vCPUs in turn in one thread: QEMU 7.2 never
+ * again runs a CPU the boot CPU waits for (the boot stalls at "Booting
+ * SMP configuration"); QEMU 10 boots them, the same way every time.
+ */
+#define ICOUNT_SMP_MAJOR	10
+
 int kab_drv_qemu_check(const struct kab_qemu_opts *q, struct kab_err *err)
 {
-	if (q->clock.kind == KAB_CLOCK_ICOUNT && q->smp > 1)
-		return kab_err_set(err, "--smp %d with --clock icount: QEMU "
-				   "7.2 runs icount's vCPUs in turn in one "
-				   "thread and never again runs a CPU the boot "
-				   "CPU waits for (the boot stalls at "
-				   "\"Booting SMP configuration\"): use --smp "
-				   "1, or --clock wall for more CPUs", q->smp);
-	return 0;
+	char release[64] = "";
+	char *qemu;
+	int major = -1;
+
+	if (q->clock.kind != KAB_CLOCK_ICOUNT || q->smp <= 1)
+		return 0;
+	qemu = kab_qemu_find(q);
+	if (qemu && !access(qemu, X_OK))
+		major = kab_qemu_release(qemu, release, sizeof(release));
+	free(qemu);
+	if (major >= ICOUNT_SMP_MAJOR)
+		return 0;
+	return kab_err_set(err, "--smp %d with --clock icount: needs QEMU "
+			   "%d or later, and this is %s%s (its icount boot "
+			   "stalls at \"Booting SMP configuration\"): use "
+			   "--smp 1, --clock wall for more CPUs, or QEMU %d "
+			   "(bookworm-backports has it)", q->smp,
+			   ICOUNT_SMP_MAJOR,
+			   *release ? "QEMU " : "", *release ? release :
+			   "a QEMU that does not say its version",
+			   ICOUNT_SMP_MAJOR);
 }

@@ -27,7 +27,9 @@
  * (icount, or one vCPU) a counter is a 64-bit add inlined into the
  * block; with several threads each vCPU counts in its own slot from a
  * callback.  Under version 2 on, every vCPU adds inline into its own
- * entry of a scoreboard.
+ * entry of a scoreboard, but for several vCPUs in one thread (icount):
+ * QEMU 10.0's inline ops there break the guest (its sha1 self-test
+ * fails at boot), so each vCPU counts in its slot from a callback.
  *
  * Debian's QEMU exports the plugin API but ships no header: the few
  * entry points used are declared here, as QEMU 7.2 and QEMU 10 define
@@ -59,6 +61,12 @@ struct qemu_info_t {
 		int cur;
 	} version;
 	bool system_emulation;
+	union {
+		struct {
+			int smp_vcpus;
+			int max_vcpus;
+		} system;
+	};
 };
 
 /* version 2 on: a uint64_t in each vCPU's entry of a scoreboard */
@@ -280,7 +288,17 @@ int qemu_plugin_install(qemu_plugin_id_t id, const struct qemu_info_t *info,
 	}
 	inlined = nr_vcpus == 1;
 	mode = inlined ? "inline\n" : "percpu\n";
-	if (qemu_plugin_version >= 2) {
+	if (qemu_plugin_version >= 2 && inlined && info->system_emulation &&
+	    info->system.smp_vcpus > 1) {
+		/* several vCPUs in one thread: a slot each, from callbacks */
+		if (info->system.smp_vcpus > MAX_VCPUS) {
+			qemu_plugin_outs("kab-insn: 256 vCPUs at most\n");
+			return -1;
+		}
+		nr_vcpus = info->system.smp_vcpus;
+		inlined = false;
+		mode = "percpu\n";
+	} else if (qemu_plugin_version >= 2) {
 		score = qemu_plugin_scoreboard_new(sizeof(struct slot));
 		if (!score)
 			return -1;

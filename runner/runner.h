@@ -747,6 +747,13 @@ char *kab_default_kernel(void);
 int kab_parse_cpulist(const char *s, void *cpu_set, struct kab_err *err);
 /* Is path a bzImage? */
 int kab_kernel_check(const char *path, struct kab_err *err);
+/* The QEMU a boot runs: q->qemu, else $KAB_QEMU, else PATH's; or NULL. */
+char *kab_qemu_find(const struct kab_qemu_opts *q);
+/*
+ * The release qemu says it is ("10.0.2"; "" when it does not say) and
+ * its major number, or -1.
+ */
+int kab_qemu_release(const char *qemu, char *buf, size_t n);
 bool kab_collector_started(const struct kab_collector *c);
 /* Did the agent's end record arrive? */
 bool kab_collector_ended(const struct kab_collector *c);

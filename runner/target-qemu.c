@@ -167,6 +167,33 @@ void kab_qemu_version(const char *qemu, char *buf, size_t n)
 	free(cmd);
 }
 
+int kab_qemu_release(const char *qemu, char *buf, size_t n)
+{
+	char line[256];
+	const char *v;
+	int major;
+
+	buf[0] = '\0';
+	kab_qemu_version(qemu, line, sizeof(line));
+	v = strstr(line, "version ");
+	if (!v || sscanf(v + 8, "%d.", &major) != 1 || major < 0)
+		return -1;
+	v += 8;
+	snprintf(buf, n, "%.*s", (int)strcspn(v, " "), v);
+	return major;
+}
+
+char *kab_qemu_find(const struct kab_qemu_opts *q)
+{
+	const char *env = getenv("KAB_QEMU");
+
+	if (q->qemu)
+		return xstrdup(q->qemu);
+	if (env && *env)
+		return xstrdup(env);
+	return find_in_path("qemu-system-x86_64");
+}
+
 /* A bzImage has "HdrS" at offset 0x202. */
 int kab_kernel_check(const char *path, struct kab_err *err)
 {
@@ -353,9 +380,7 @@ int kab_target_qemu(const struct kab_target_opts *o,
 	boot->outcome = KAB_BOOT_FAILED;
 	if (kab_kernel_check(q->kernel, err))
 		return -1;
-	qemu = q->qemu ? xstrdup(q->qemu) :
-	       getenv("KAB_QEMU") && *getenv("KAB_QEMU") ?
-	       xstrdup(getenv("KAB_QEMU")) : find_in_path("qemu-system-x86_64");
+	qemu = kab_qemu_find(q);
 	if (!qemu || access(qemu, X_OK)) {
 		kab_err_set(err, "QEMU is not installed (no qemu-system-x86_64 "
 			    "in PATH): apt-get install qemu-system-x86, or "

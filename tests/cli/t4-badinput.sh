@@ -113,12 +113,29 @@ test_expect "option values out of their range are refused by run, ab, bisect and
 	expect_error 2 "^kab: --cmdline: .\". cannot go to LAVA, which quotes the kernel.s command line for a shell: leave out quotes" -- \
 		"$KAB" bisect --good a --bad b --tree $TMP --metric x --job $JOB \
 		--target lava:local --cmdline "a=\"b\""
-	# icount runs a guest'"'"'s vCPUs in one thread: one, then
+	# icount runs a guest'"'"'s vCPUs in one thread, which QEMU 7.2
+	# cannot do with more than one; QEMU 10 can
 	for cmd in "run --target qemu $JOB" "ab --a $K --b $K --job $JOB" \
 		"bisect --good a --bad b --tree $TMP --metric x --job $JOB"; do
 		# shellcheck disable=SC2086
-		expect_error 2 "^kab: --smp 2 with --clock icount: .*use --smp 1, or --clock wall for more CPUs$" -- \
+		KAB_QEMU=/usr/bin/qemu-system-x86_64 expect_error 2 "^kab: --smp 2 with --clock icount: needs QEMU 10 or later, and this is QEMU 7\.2\.[0-9]* (its icount boot stalls at .Booting SMP configuration.): use --smp 1, --clock wall for more CPUs, or QEMU 10 (bookworm-backports has it)$" -- \
 			"$KAB" $cmd --smp 2 --clock icount
+	done
+	# stand-in QEMUs that say a version (or none) and boot nothing
+	for v in 9.2.0 10.0.2 11.1.0 ""; do
+		printf "#!/bin/sh\n[ \"\$1\" = --version ] && [ -n \"%s\" ] && echo \"QEMU emulator version %s (stand-in)\"\nexit 1\n" "$v" "$v" >$TMP/qemu-$v
+		chmod +x $TMP/qemu-$v
+	done
+	KAB_QEMU=$TMP/qemu-9.2.0 expect_error 2 "needs QEMU 10 or later, and this is QEMU 9\.2\.0 (" -- \
+		"$KAB" run --target qemu --smp 3 --clock icount $JOB
+	KAB_QEMU=$TMP/qemu- expect_error 2 "needs QEMU 10 or later, and this is a QEMU that does not say its version (" -- \
+		"$KAB" run --target qemu --smp 2 --clock icount $JOB
+	for v in 10.0.2 11.1.0; do
+		rc=0
+		KAB_QEMU=$TMP/qemu-$v "$KAB" run --target qemu --smp 2 --clock icount --kernel $K $JOB >$TMP/o 2>$TMP/e || rc=$?
+		cat $TMP/e
+		[ $rc -ne 0 ]
+		not grep -q "needs QEMU" $TMP/e
 	done
 	expect_error 2 "^kab: --runs-per-boot .10001.: give 1 to 10000$" -- \
 		"$KAB" ab --a $K --b $K --job $JOB --runs-per-boot 10001
