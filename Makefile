@@ -73,7 +73,9 @@ LIBS        := $(LIBDRIVER) $(LIBKBUILD) $(LIBMODEL) $(LIBRUNNER) $(LIBDB) \
 
 KAB       := $(BUILD)/kab
 KAB_AGENT := $(BUILD)/kab-agent
-# kab's QEMU plugin, when this QEMU loads plugins (-plugin in its -help)
+# kab's QEMU plugin, when this QEMU loads plugins (-plugin in its -help),
+# with its cost model
+COST_SRC  := plugin/cost.c plugin/cost-cores.c
 KAB_INSN  := $(if $(shell qemu-system-x86_64 -help 2>/dev/null | \
 		grep '^-plugin '),$(BUILD)/kab-insn.so)
 
@@ -127,13 +129,13 @@ $(KAB_AGENT): $(call obj,cli/agent.c) $(LIBRUNNER) $(LIBCOMMON)
 # built with the flags the rest is (a package's hardening) but those.
 PLUGIN_CFLAGS  = $(filter-out -fsanitize=% -fno-sanitize-recover=%,$(CFLAGS))
 PLUGIN_LDFLAGS = $(filter-out -fsanitize=%,$(LDFLAGS))
-$(BUILD)/kab-insn.so: plugin/insn.c runner/mark.h
+PLUGIN_SRC := plugin/insn.c plugin/model.c $(COST_SRC)
+$(BUILD)/kab-insn.so: $(PLUGIN_SRC) $(wildcard plugin/*.h) runner/mark.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(PLUGIN_CFLAGS) -fPIC -fvisibility=hidden -shared \
-		$(PLUGIN_LDFLAGS) -o $@ $<
+		$(PLUGIN_LDFLAGS) -o $@ $(PLUGIN_SRC)
 
 # the cost model is the plugin's, tested on its own
-COST_SRC := plugin/cost.c plugin/cost-cores.c
 $(BUILD)/tests/test-cost: tests/unit/test-cost.c $(call obj,$(COST_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lcmocka

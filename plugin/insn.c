@@ -31,9 +31,8 @@
  * QEMU 10.0's inline ops there break the guest (its sha1 self-test
  * fails at boot), so each vCPU counts in its slot from a callback.
  *
- * Debian's QEMU exports the plugin API but ships no header: the few
- * entry points used are declared here, as QEMU 7.2 and QEMU 10 define
- * them.  Nothing of kab's libraries is linked in.
+ * The API is declared in qemu-api.h.  Nothing of kab's libraries is
+ * linked in.
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -46,85 +45,7 @@
 #include <unistd.h>
 
 #include "../runner/mark.h"
-
-/* ---- QEMU's plugin API, version 1, as far as kab uses it ---- */
-
-typedef uint64_t qemu_plugin_id_t;
-struct qemu_plugin_tb;
-struct qemu_plugin_insn;
-struct qemu_plugin_scoreboard;
-
-struct qemu_info_t {
-	const char *target_name;
-	struct {
-		int min;
-		int cur;
-	} version;
-	bool system_emulation;
-	union {
-		struct {
-			int smp_vcpus;
-			int max_vcpus;
-		} system;
-	};
-};
-
-/* version 2 on: a uint64_t in each vCPU's entry of a scoreboard */
-typedef struct {
-	struct qemu_plugin_scoreboard *score;
-	size_t offset;
-} qemu_plugin_u64;
-
-enum qemu_plugin_cb_flags {
-	QEMU_PLUGIN_CB_NO_REGS,
-	QEMU_PLUGIN_CB_R_REGS,
-	QEMU_PLUGIN_CB_RW_REGS,
-};
-
-enum qemu_plugin_op {
-	QEMU_PLUGIN_INLINE_ADD_U64,
-};
-
-typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id,
-					       struct qemu_plugin_tb *tb);
-typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index,
-					    void *userdata);
-
-void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
-					   qemu_plugin_vcpu_tb_trans_cb_t cb);
-void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
-					  qemu_plugin_vcpu_udata_cb_t cb,
-					  enum qemu_plugin_cb_flags flags,
-					  void *userdata);
-/* version 1 only */
-void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb,
-					      enum qemu_plugin_op op,
-					      void *ptr, uint64_t imm)
-	__attribute__((weak));
-/* version 2 on */
-void qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(
-	struct qemu_plugin_tb *tb, enum qemu_plugin_op op,
-	qemu_plugin_u64 entry, uint64_t imm) __attribute__((weak));
-struct qemu_plugin_scoreboard *qemu_plugin_scoreboard_new(size_t size)
-	__attribute__((weak));
-uint64_t qemu_plugin_u64_sum(qemu_plugin_u64 entry) __attribute__((weak));
-void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
-					    qemu_plugin_vcpu_udata_cb_t cb,
-					    enum qemu_plugin_cb_flags flags,
-					    void *userdata);
-size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
-uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
-struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb,
-						 size_t idx);
-/*
- * Versions 1 and 2 return the bytes; version 3 on copies them out,
- * size_t (*)(insn, void *dest, size_t len): called as the QEMU has it.
- */
-const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
-typedef size_t (*insn_data_v3_t)(const struct qemu_plugin_insn *insn,
-				 void *dest, size_t len);
-size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
-void qemu_plugin_outs(const char *string);
+#include "plugin.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -155,7 +76,7 @@ static unsigned int nr_vcpus = 1;
 static bool inlined = true;
 static int out_fd = -1;
 /* the API this QEMU speaks (its current version), and its scoreboard */
-static int api = 1;
+int kab_api = 1;
 static struct qemu_plugin_scoreboard *score;
 
 static qemu_plugin_u64 entry(int ring)
@@ -183,7 +104,7 @@ static void on_mark(unsigned int vcpu, void *udata)
 {
 	uint64_t n[2] = { 0, 0 };
 	unsigned int i;
-	char line[96];
+	char line[96], cost[512];
 	int len;
 
 	(void)vcpu;
@@ -200,26 +121,41 @@ static void on_mark(unsigned int vcpu, void *udata)
 		       (unsigned int)(uintptr_t)udata, n[USER], n[KERNEL]);
 	if (out_fd >= 0 && write(out_fd, line, len) != len)
 		out_fd = -1;
+	len = kab_model_mark((unsigned int)(uintptr_t)udata,
+			     n[USER] + n[KERNEL], cost, sizeof(cost));
+	if (len > 0 && out_fd >= 0 && write(out_fd, cost, len) != len)
+		out_fd = -1;
+}
+
+size_t kab_insn_bytes(const struct qemu_plugin_insn *insn,
+		      unsigned char *buf, size_t len)
+{
+	size_t n = qemu_plugin_insn_size(insn);
+	const void *b;
+
+	if (n > len)
+		n = len;
+	if (kab_api >= 3) {
+		insn_data_v3_t data = (insn_data_v3_t)(void (*)(void))
+				      qemu_plugin_insn_data;
+
+		return data(insn, buf, n);
+	}
+	b = qemu_plugin_insn_data(insn);
+	if (!b)
+		return 0;
+	memcpy(buf, b, n);
+	return n;
 }
 
 static bool is_mark(const struct qemu_plugin_insn *insn, unsigned int *nn)
 {
-	unsigned char copy[KAB_MARK_LEN];
-	const unsigned char *b;
+	unsigned char b[KAB_MARK_LEN];
 
-	if (qemu_plugin_insn_size(insn) != KAB_MARK_LEN)
+	if (qemu_plugin_insn_size(insn) != KAB_MARK_LEN ||
+	    kab_insn_bytes(insn, b, sizeof(b)) != sizeof(b))
 		return false;
-	if (api >= 3) {
-		insn_data_v3_t data = (insn_data_v3_t)(void (*)(void))
-				      qemu_plugin_insn_data;
-
-		b = data(insn, copy, sizeof(copy)) == sizeof(copy) ? copy :
-								     NULL;
-	} else {
-		b = qemu_plugin_insn_data(insn);
-	}
-	if (!b ||
-	    b[0] != KAB_MARK_B0 || b[1] != KAB_MARK_B1 ||
+	if (b[0] != KAB_MARK_B0 || b[1] != KAB_MARK_B1 ||
 	    b[2] != KAB_MARK_B2 || memcmp(b + 4, KAB_MARK_TAG, 3))
 		return false;
 	*nn = b[3];
@@ -243,6 +179,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		qemu_plugin_register_vcpu_tb_exec_cb(
 			tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS,
 			(void *)(uintptr_t)(n << 1 | ring));
+	if (kab_model_on())
+		kab_model_tb(tb, ring == KERNEL);
 	/* marks are the agent's: user space only */
 	for (i = 0; ring == USER && i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
@@ -262,10 +200,10 @@ int qemu_plugin_install(qemu_plugin_id_t id, const struct qemu_info_t *info,
 			int argc, char **argv)
 {
 	static const char head[] = "kab-insn 1 ";
-	const char *mode;
+	const char *mode, *model = NULL;
 	int i;
 
-	api = info->version.cur;
+	kab_api = info->version.cur;
 	for (i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "out=", 4)) {
 			out_fd = open(argv[i] + 4, O_WRONLY | O_CLOEXEC);
@@ -276,9 +214,11 @@ int qemu_plugin_install(qemu_plugin_id_t id, const struct qemu_info_t *info,
 						 "256\n");
 				return -1;
 			}
+		} else if (!strncmp(argv[i], "model=", 6)) {
+			model = argv[i] + 6;
 		} else {
-			qemu_plugin_outs("kab-insn: takes out=PATH and "
-					 "threads=N\n");
+			qemu_plugin_outs("kab-insn: takes out=PATH, threads=N "
+					 "and model=NAME\n");
 			return -1;
 		}
 	}
@@ -304,6 +244,8 @@ int qemu_plugin_install(qemu_plugin_id_t id, const struct qemu_info_t *info,
 			return -1;
 		mode = "scoreboard\n";
 	}
+	if (model && kab_model_install(id, info, model))
+		return -1;
 	if (write(out_fd, head, sizeof(head) - 1) < 0 ||
 	    write(out_fd, mode, strlen(mode)) < 0)
 		return -1;

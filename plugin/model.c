@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * model.c - the plugin's cost model of the measured window
+ * (model=NAME): every load and store the guest makes between the
+ * agent's start and end marks goes through plugin/cost.c with its
+ * virtual and physical address; the TLBs are filled by walking the
+ * guest's own page tables, so a page's size is the one the guest gave
+ * it.  Needs QEMU's plugin API 4 (QEMU 10): registers (cr3, cr4) and
+ * guest memory.
+ *
+ * The page tables are read through the kernel's direct map of physical
+ * memory, whose base KASLR moves: the plugin finds it from the kernel's
+ * own accesses (a virtual address less its physical one, 1 GiB aligned,
+ * in the range the direct map has under 4- or 5-level paging, below
+ * vmalloc's and far below the kernel image's map) and keeps a candidate
+ * only once a walk through it from cr3 ends at the physical address
+ * QEMU gave for that access.
+ *
+ * The TLBs are emptied whenever the guest kernel executes a write to
+ * cr3, an INVLPG or an INVPCID: a CPU without PCIDs, which keeps no
+ * entries across a context switch and drops more than one page at an
+ * INVLPG.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cost.h"
+#include "plugin.h"
+
+#define GIB		(1ULL << 30)
+/* where a direct map can start: 5-level's lowest, 4-level's highest */
+#define DIRECT_LO	0xff11000000000000ULL
+#define DIRECT_HI	0xffffc88000000000ULL
+#define PHYS_MASK	0x000ffffffffff000ULL
+#define CR4_LA57	(1ULL << 12)
+#define MAX_TRIES	64
+
+static struct kab_cost model;
+static bool enabled, in_window;
+static uint64_t direct_base, tried[MAX_TRIES], window_start;
+static unsigned int n_tried;
+static struct qemu_plugin_register *reg_cr3, *reg_cr4;
+static GByteArray *buf;
+
+bool kab_model_on(void)
+{
+	return enabled;
+}
+
+static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
+{
+	GArray *regs;
+	unsigned int i;
+
+	(void)id;
+	(void)vcpu;
+	if (reg_cr3)
+		return;
+	regs = qemu_plugin_get_registers();
+	for (i = 0; regs && i < regs->len; i++) {
+		qemu_plugin_reg_descriptor *d =
+			&((qemu_plugin_reg_descriptor *)regs->data)[i];
+
+		if (!strcmp(d->name, "cr3"))
+			reg_cr3 = d->handle;
+		else if (!strcmp(d->name, "cr4"))
+			reg_cr4 = d->handle;
+	}
+	if (regs)
+		g_array_free(regs, 1);
+}
+
+static uint64_t read_reg(struct qemu_plugin_register *r)
+{
+	uint64_t v = 0;
+	int n;
+
+	if (!r)
+		return 0;
+	g_byte_array_set_size(buf, 0);
+	n = qemu_plugin_read_register(r, buf);
+	if (n > 0)
+		memcpy(&v, buf->data, n < 8 ? (size_t)n : 8);
+	return v;
+}
+
+static bool read_phys(uint64_t base, uint64_t pa, uint64_t *v)
+{
+	g_byte_array_set_size(buf, 0);
+	if (!qemu_plugin_read_memory_vaddr(base + pa, buf, 8) || buf->len < 8)
+		return false;
+	memcpy(v, buf->data, 8);
+	return true;
+}
+
+/*
+ * Walk vaddr from cr3, reading the tables at base + their physical
+ * address: the entries read, the page's size and vaddr's physical
+ * address; false if a level is not present or cannot be read.
+ */
+static bool walk_at(uint64_t base, uint64_t vaddr, uint64_t *pte,
+		    unsigned int *n, enum kab_page *page, uint64_t *pa)
+{
+	int levels = read_reg(reg_cr4) & CR4_LA57 ? 5 : 4, l;
+	uint64_t table = read_reg(reg_cr3) & PHYS_MASK, e = 0;
+
+	*n = 0;
+	for (l = 0; l < levels; l++) {
+		unsigned int shift = 12 + 9 * (levels - 1 - l);
+		uint64_t at = table + ((vaddr >> shift) & 511) * 8;
+
+		pte[(*n)++] = at;
+		if (!read_phys(base, at, &e) || !(e & 1))
+			return false;
+		if ((shift == 30 || shift == 21) && (e & 0x80)) {
+			uint64_t off = vaddr & ((1ULL << shift) - 1);
+
+			*page = shift == 30 ? KAB_PAGE_1G : KAB_PAGE_2M;
+			*pa = (e & PHYS_MASK & ~((1ULL << shift) - 1)) | off;
+			return true;
+		}
+		table = e & PHYS_MASK;
+	}
+	*page = KAB_PAGE_4K;
+	*pa = table | (vaddr & 0xfff);
+	return true;
+}
+
+static bool walk(void *ctx, uint64_t vaddr, uint64_t pte[KAB_WALK_MAX],
+		 unsigned int *n, enum kab_page *page)
+{
+	uint64_t pa;
+
+	(void)ctx;
+	*n = 0;
+	return direct_base && walk_at(direct_base, vaddr, pte, n, page, &pa);
+}
+
+/* A kernel access: does it show where the direct map is? */
+static void find_direct_map(uint64_t vaddr, uint64_t paddr)
+{
+	uint64_t base = vaddr - paddr, pte[KAB_WALK_MAX], pa;
+	enum kab_page page;
+	unsigned int i, n;
+
+	if (base % GIB || base < DIRECT_LO || base >= DIRECT_HI ||
+	    n_tried >= MAX_TRIES)
+		return;
+	for (i = 0; i < n_tried; i++)
+		if (tried[i] == base)
+			return;
+	tried[n_tried++] = base;
+	if (walk_at(base, vaddr, pte, &n, &page, &pa) && pa == paddr)
+		direct_base = base;
+}
+
+static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
+		   uint64_t vaddr, void *udata)
+{
+	struct qemu_plugin_hwaddr *hw;
+	uint64_t paddr;
+
+	(void)vcpu;
+	(void)udata;
+	if (!in_window && direct_base)
+		return;
+	hw = qemu_plugin_get_hwaddr(info, vaddr);
+	if (!hw || qemu_plugin_hwaddr_is_io(hw))
+		return;
+	paddr = qemu_plugin_hwaddr_phys_addr(hw);
+	if (!direct_base) {
+		if (vaddr >> 63)
+			find_direct_map(vaddr, paddr);
+		if (!in_window)
+			return;
+	}
+	kab_cost_access(&model, vaddr, paddr, qemu_plugin_mem_is_store(info));
+}
+
+static void on_flush(unsigned int vcpu, void *udata)
+{
+	(void)vcpu;
+	(void)udata;
+	kab_cost_flush_tlb(&model);
+}
+
+/* mov to cr3, INVLPG, INVPCID: the instructions that drop TLB entries */
+static bool drops_tlb(const unsigned char *b, size_t n)
+{
+	size_t i = 0;
+
+	if (i < n && b[i] == 0x66)
+		i++;
+	if (i < n && (b[i] & 0xf0) == 0x40)	/* REX */
+		i++;
+	if (i + 2 >= n || b[i] != 0x0f)
+		return false;
+	if (b[i + 1] == 0x22)			/* mov %reg, %crN */
+		return ((b[i + 2] >> 3) & 7) == 3;
+	if (b[i + 1] == 0x01)			/* INVLPG m: 0f 01 /7 */
+		return ((b[i + 2] >> 3) & 7) == 7 && (b[i + 2] >> 6) != 3;
+	return b[0] == 0x66 && i + 3 < n && b[i + 1] == 0x38 &&
+	       b[i + 2] == 0x82;		/* INVPCID */
+}
+
+void kab_model_tb(struct qemu_plugin_tb *tb, bool kernel)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb), i;
+
+	for (i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		unsigned char b[16];
+		size_t len;
+
+		qemu_plugin_register_vcpu_mem_cb(insn, on_mem,
+						 QEMU_PLUGIN_CB_R_REGS,
+						 QEMU_PLUGIN_MEM_RW, NULL);
+		if (!kernel)
+			continue;
+		len = kab_insn_bytes(insn, b, sizeof(b));
+		if (drops_tlb(b, len))
+			qemu_plugin_register_vcpu_insn_exec_cb(
+				insn, on_flush, QEMU_PLUGIN_CB_NO_REGS, NULL);
+	}
+}
+
+int kab_model_mark(unsigned int nn, uint64_t insns, char *line, size_t size)
+{
+	const struct kab_cost_counts *c = &model.n;
+
+	if (!enabled)
+		return 0;
+	if (!in_window) {
+		kab_cost_reset(&model);
+		window_start = insns;
+		in_window = true;
+		return 0;
+	}
+	in_window = false;
+	model.n.instructions = insns - window_start;
+	return snprintf(line, size,
+			"cost %u model=%s direct_map=%d cycles=%" PRIu64
+			" instructions=%" PRIu64 " loads=%" PRIu64
+			" stores=%" PRIu64 " l1d_misses=%" PRIu64
+			" l2_misses=%" PRIu64 " llc_misses=%" PRIu64
+			" dtlb_load_misses=%" PRIu64
+			" dtlb_store_misses=%" PRIu64 " load_walks=%" PRIu64
+			" store_walks=%" PRIu64 " walk_refs=%" PRIu64
+			" walk_cycles=%" PRIu64 "\n",
+			nn, model.p->name, direct_base != 0,
+			kab_cost_cycles(&model), c->instructions, c->loads,
+			c->stores, c->l1d_misses, c->l2_misses, c->llc_misses,
+			c->dtlb_load_misses, c->dtlb_store_misses,
+			c->load_walks, c->store_walks, c->walk_refs,
+			c->walk_cycles);
+}
+
+int kab_model_install(qemu_plugin_id_t id, const struct qemu_info_t *info,
+		      const char *name)
+{
+	const struct kab_cost_params *p = kab_cost_params_find(name);
+
+	if (!p) {
+		qemu_plugin_outs("kab-insn: model=NAME: no such model\n");
+		return -1;
+	}
+	if (info->version.cur < 4 || !qemu_plugin_get_registers ||
+	    !qemu_plugin_read_register || !qemu_plugin_read_memory_vaddr) {
+		qemu_plugin_outs("kab-insn: model= needs QEMU's plugin API 4 "
+				 "(QEMU 10)\n");
+		return -1;
+	}
+	buf = g_byte_array_new();
+	if (!buf || kab_cost_init(&model, p, walk, NULL)) {
+		qemu_plugin_outs("kab-insn: out of memory for the model\n");
+		return -1;
+	}
+	qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
+	enabled = true;
+	return 0;
+}
