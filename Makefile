@@ -51,7 +51,8 @@ BUILD    := build
 endif
 
 COMMON_SRC   := $(wildcard common/*.c)
-RUNNER_SRC   := $(wildcard runner/*.c)
+# the cost model's cores, for the names kab checks and lists
+RUNNER_SRC   := $(wildcard runner/*.c) plugin/cost-cores.c
 DB_SRC       := $(wildcard db/*.c)
 ANALYSIS_SRC := $(wildcard analysis/*.c)
 MODEL_SRC    := $(wildcard model/*.c)

@@ -69,6 +69,10 @@ static void run_usage(FILE *f)
 		"TCG), wall (the\n"
 		"                    host's clock; the default under KVM), "
 		"icount:N (shift N)\n"
+		"  --model NAME      qemu, exact mode: also time the window "
+		"by a cost model of\n"
+		"                    NAME's caches and TLBs (spr, cpl; QEMU "
+		"10): rows :NAME\n"
 		"  --layout-seed N   qemu, exact mode: the layout seed of the "
 		"first boot (1);\n"
 		"                    --repeat's boots take the next ones\n"
@@ -128,6 +132,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		{ "cmdline", required_argument, NULL, 'c' },
 		{ "clock", required_argument, NULL, 'C' },
 		{ "layout-seed", required_argument, NULL, 'L' },
+		{ "model", required_argument, NULL, 'O' },
 		{ "smp", required_argument, NULL, 'S' },
 		{ "mem", required_argument, NULL, 'M' },
 		{ "timeout", required_argument, NULL, 'T' },
@@ -256,6 +261,9 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case 'O':
+			q.model = optarg;
+			break;
 		case 'S':
 			q.smp = strtol(optarg, &end, 10);
 			if (*end || q.smp < 1 || q.smp > 256) {
@@ -328,6 +336,14 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 	}
 	if (runjob_qemu_check(&q)) {
 		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (q.model && (strcmp(target, "qemu") ||
+			!kab_monitor_selected(c.monitors, "perf-stat"))) {
+		rc = cli_error(EXIT_USAGE, "--model %s: the model is counted "
+			       "by kab's QEMU plugin, with perf-stat's rows: "
+			       "give --target qemu and a --monitors with "
+			       "perf-stat", q.model);
 		goto out;
 	}
 	if (ba.tree || rev || ba.nr_kconfigs || ba.base) {

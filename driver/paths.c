@@ -3,6 +3,7 @@
  * paths.c - where kab's agent and QEMU plugin are, the stop flag, and
  * what QEMU cannot do.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -61,27 +62,58 @@ char *kab_drv_plugin_path(void)
  */
 #define ICOUNT_SMP_MAJOR	10
 
-int kab_drv_qemu_check(const struct kab_qemu_opts *q, struct kab_err *err)
+/* The cost model reads registers and guest memory: plugin API 4. */
+#define MODEL_MAJOR	10
+
+/* The release of the QEMU q would run, as words for an error. */
+static int qemu_release(const struct kab_qemu_opts *q, char *buf, size_t n)
 {
-	char release[64] = "";
-	char *qemu;
+	char *qemu = kab_qemu_find(q);
 	int major = -1;
 
+	buf[0] = '\0';
+	if (qemu && !access(qemu, X_OK))
+		major = kab_qemu_release(qemu, buf, n);
+	free(qemu);
+	return major;
+}
+
+static const char *release_words(const char *release, char *buf, size_t n)
+{
+	if (!*release)
+		return "a QEMU that does not say its version";
+	snprintf(buf, n, "QEMU %s", release);
+	return buf;
+}
+
+int kab_drv_qemu_check(const struct kab_qemu_opts *q, struct kab_err *err)
+{
+	char release[64], words[80];
+
+	if (q->model && !kab_cost_known(q->model))
+		return kab_err_set(err, "--model '%s': no such model; kab "
+				   "models %s", q->model, kab_cost_names());
+	if (q->model && q->clock.kind == KAB_CLOCK_WALL)
+		return kab_err_set(err, "--model %s with --clock wall: the "
+				   "model is exact mode's (TCG, icount); leave "
+				   "out --clock wall", q->model);
+	if (q->model && qemu_release(q, release, sizeof(release)) <
+	    MODEL_MAJOR)
+		return kab_err_set(err, "--model %s: needs QEMU %d or later "
+				   "(it reads the guest's registers and "
+				   "memory), and this is %s: install QEMU %d "
+				   "(bookworm-backports has it)", q->model,
+				   MODEL_MAJOR, release_words(release, words,
+				   sizeof(words)), MODEL_MAJOR);
 	if (q->clock.kind != KAB_CLOCK_ICOUNT || q->smp <= 1)
 		return 0;
-	qemu = kab_qemu_find(q);
-	if (qemu && !access(qemu, X_OK))
-		major = kab_qemu_release(qemu, release, sizeof(release));
-	free(qemu);
-	if (major >= ICOUNT_SMP_MAJOR)
+	if (qemu_release(q, release, sizeof(release)) >= ICOUNT_SMP_MAJOR)
 		return 0;
 	return kab_err_set(err, "--smp %d with --clock icount: needs QEMU "
-			   "%d or later, and this is %s%s (its icount boot "
+			   "%d or later, and this is %s (its icount boot "
 			   "stalls at \"Booting SMP configuration\"): use "
 			   "--smp 1, --clock wall for more CPUs, or QEMU %d "
 			   "(bookworm-backports has it)", q->smp,
-			   ICOUNT_SMP_MAJOR,
-			   *release ? "QEMU " : "", *release ? release :
-			   "a QEMU that does not say its version",
-			   ICOUNT_SMP_MAJOR);
+			   ICOUNT_SMP_MAJOR, release_words(release, words,
+			   sizeof(words)), ICOUNT_SMP_MAJOR);
 }

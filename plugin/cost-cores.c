@@ -31,6 +31,7 @@ static const struct kab_cost_params cores[] = {
 		.stlb_1g = { 1024, 8 },
 		.stlb_latency = 8,
 		.core_milli_cpi = 400,
+		.mhz = 2000,	/* the 8480's base clock */
 		.store_hide = 4,
 	},
 	{
@@ -50,6 +51,7 @@ static const struct kab_cost_params cores[] = {
 		.stlb_1g = { 16, 4 },
 		.stlb_latency = 9,
 		.core_milli_cpi = 450,
+		.mhz = 2900,	/* the 8380H's base clock */
 		.store_hide = 4,
 	},
 };

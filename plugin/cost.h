@@ -43,6 +43,7 @@ struct kab_cost_params {
 	struct kab_tlb_geom stlb_1g;
 	uint32_t stlb_latency;	/* an L1 dTLB miss the STLB hits */
 	uint32_t core_milli_cpi;	/* per 1000 instructions, memory aside */
+	uint32_t mhz;		/* its clock, for seconds of cycles */
 	uint32_t store_hide;	/* a store's miss costs 1/store_hide a load's */
 };
 

@@ -240,7 +240,7 @@ int kab_model_mark(unsigned int nn, uint64_t insns, char *line, size_t size)
 	in_window = false;
 	model.n.instructions = insns - window_start;
 	return snprintf(line, size,
-			"cost %u model=%s direct_map=%d cycles=%" PRIu64
+			"cost %u model=%s mhz=%u direct_map=%d cycles=%" PRIu64
 			" instructions=%" PRIu64 " loads=%" PRIu64
 			" stores=%" PRIu64 " l1d_misses=%" PRIu64
 			" l2_misses=%" PRIu64 " llc_misses=%" PRIu64
@@ -248,7 +248,7 @@ int kab_model_mark(unsigned int nn, uint64_t insns, char *line, size_t size)
 			" dtlb_store_misses=%" PRIu64 " load_walks=%" PRIu64
 			" store_walks=%" PRIu64 " walk_refs=%" PRIu64
 			" walk_cycles=%" PRIu64 "\n",
-			nn, model.p->name, direct_base != 0,
+			nn, model.p->name, model.p->mhz, direct_base != 0,
 			kab_cost_cycles(&model), c->instructions, c->loads,
 			c->stores, c->l1d_misses, c->l2_misses, c->llc_misses,
 			c->dtlb_load_misses, c->dtlb_store_misses,

@@ -209,6 +209,8 @@ struct kab_workload {
 	const char *program;
 	/* The metric of the operations an iteration did (path-length's). */
 	const char *ops_metric;
+	/* Its KPIs (lkp's), of which an iteration has one; NULL ends. */
+	const char *const *kpis;
 };
 
 extern const struct kab_workload *const kab_workloads[];
@@ -682,6 +684,42 @@ int kab_insn_counts(const char *text, size_t len, int it, uint64_t *user,
 void kab_insn_metrics(uint64_t user, uint64_t kernel, const char *suite,
 		      const char *ops_metric, struct kab_metrics *m);
 
+/*
+ * The plugin's cost model (plugin/cost.c, --model NAME) over iteration
+ * N's window, as the plugin counted it: the fields in the order of
+ * enum kab_cost_field.
+ */
+enum kab_cost_field {
+	KAB_COST_CYCLES, KAB_COST_INSNS, KAB_COST_LOADS, KAB_COST_STORES,
+	KAB_COST_L1D_MISSES, KAB_COST_L2_MISSES, KAB_COST_LLC_MISSES,
+	KAB_COST_DTLB_LOAD_MISSES, KAB_COST_DTLB_STORE_MISSES,
+	KAB_COST_LOAD_WALKS, KAB_COST_STORE_WALKS, KAB_COST_WALK_REFS,
+	KAB_COST_WALK_CYCLES, KAB_COST_FIELDS
+};
+struct kab_cost_row {
+	char model[17];
+	unsigned int mhz;	/* the modelled core's clock */
+	uint64_t v[KAB_COST_FIELDS];
+};
+/*
+ * Iteration N's row: 0, or -1 when the line after its end mark is not
+ * a whole one (or the plugin never found the guest's page tables).
+ */
+int kab_insn_cost(const char *text, size_t len, int it,
+		  struct kab_cost_row *c);
+/* Is name a core the cost model knows?  All of them, for an error. */
+bool kab_cost_known(const char *name);
+const char *kab_cost_names(void);
+/*
+ * lkp's perf-stat rows of a modelled window into m, each named with
+ * ":MODEL" after lkp's name (perf-stat.total.cycles:spr,
+ * perf-stat.overall.cpi:spr, ...), and KPI:MODEL for each of kpis
+ * (NULL-terminated) m holds: the KPI as the model's cycles at its clock
+ * time the window, the KPI times SUITE.time.elapsed_time over them.
+ */
+void kab_cost_metrics(const struct kab_cost_row *c, const char *suite,
+		      const char *const *kpis, struct kab_metrics *m);
+
 struct kab_qemu_opts {
 	const char *kernel;	/* bzImage */
 	const char *cmdline;	/* added to kab's own options */
@@ -695,6 +733,8 @@ struct kab_qemu_opts {
 	struct kab_clock clock;
 	/* kab-insn.so, to count instructions (perf-stat), or NULL */
 	const char *plugin;
+	/* its cost model of the window (plugin/cost-cores.c), or NULL */
+	const char *model;
 	/* exact mode's layout seed for this boot; 0: one fixed layout */
 	unsigned long long seed;
 };

@@ -238,6 +238,10 @@ static const struct kab_pdesc radixsort_params[] = {
 	{ NULL, 0, NULL, NULL, NULL },
 };
 
+static const char *const radixsort_kpis[] = {
+	"stress-ng.radixsort.ops_per_sec", NULL
+};
+
 const struct kab_workload kab_workload_radixsort = {
 	.suite = "stress-ng",
 	.test = "radixsort",
@@ -247,4 +251,5 @@ const struct kab_workload kab_workload_radixsort = {
 	.expected_seconds = radixsort_expected,
 	.program = "stress-ng",
 	.ops_metric = "stress-ng.radixsort.ops",
+	.kpis = radixsort_kpis,
 };

@@ -274,12 +274,14 @@ struct insn_ctx {
 	int fd;			/* the plugin's output, unlinked */
 	const struct kab_workload *w;
 	const char *suite;
+	const char *model;	/* the cost model asked for, or NULL */
 };
 
 static void add_insns(void *arg, int it, struct kab_metrics *m)
 {
 	struct insn_ctx *x = arg;
 	struct strbuf sb = STRBUF_INIT;
+	struct kab_cost_row cost;
 	uint64_t user, kernel;
 	char path[64];
 
@@ -288,6 +290,9 @@ static void add_insns(void *arg, int it, struct kab_metrics *m)
 	    !kab_insn_counts(sb.buf, sb.len, it, &user, &kernel))
 		kab_insn_metrics(user, kernel, x->suite,
 				 x->w ? x->w->ops_metric : NULL, m);
+	if (x->model && sb.buf && !kab_insn_cost(sb.buf, sb.len, it, &cost) &&
+	    !strcmp(cost.model, x->model))
+		kab_cost_metrics(&cost, x->suite, x->w ? x->w->kpis : NULL, m);
 	strbuf_release(&sb);
 }
 
@@ -452,11 +457,14 @@ retry:
 			strbuf_add(&sb, *p == ',' ? ",," : p, *p == ',' ? 2 : 1);
 		strbuf_addf(&sb, ",out=/dev/fd/%d,threads=%d", insn.fd,
 			    clock.kind == KAB_CLOCK_ICOUNT ? 1 : boot->smp);
+		if (q->model)
+			strbuf_addf(&sb, ",model=%s", q->model);
 		plugin = strbuf_detach(&sb);
 	}
 	if (insn.fd >= 0) {
 		insn.w = w;
 		insn.suite = o->job->suite;
+		insn.model = q->model;
 		kab_collector_set_extra(c, add_insns, &insn);
 	}
 	/*

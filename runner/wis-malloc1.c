@@ -72,6 +72,10 @@ static const struct kab_pdesc malloc1_params[] = {
 	{ NULL, 0, NULL, NULL, NULL },
 };
 
+static const char *const malloc1_kpis[] = {
+	"will-it-scale.per_process_ops", "will-it-scale.per_thread_ops", NULL
+};
+
 const struct kab_workload kab_workload_malloc1 = {
 	.suite = "will-it-scale",
 	.test = "malloc1",
@@ -80,4 +84,5 @@ const struct kab_workload kab_workload_malloc1 = {
 	.run = malloc1_run,
 	.expected_seconds = wis_expected_seconds,
 	.ops_metric = "will-it-scale.total_iterations",
+	.kpis = malloc1_kpis,
 };

@@ -137,6 +137,20 @@ test_expect "option values out of their range are refused by run, ab, bisect and
 		[ $rc -ne 0 ]
 		not grep -q "needs QEMU" $TMP/e
 	done
+	# the cost model: a core kab models, exact mode, QEMU 10, the
+	# plugin (the qemu target, perf-stat)
+	expect_error 2 "^kab: --model .xyz.: no such model; kab models spr (Sapphire Rapids (Golden Cove), one core), cpl (" -- \
+		"$KAB" run --target qemu --model xyz $JOB
+	expect_error 2 "^kab: --model spr with --clock wall: the model is exact mode.s (TCG, icount); leave out --clock wall$" -- \
+		"$KAB" run --target qemu --model spr --clock wall $JOB
+	KAB_QEMU=/usr/bin/qemu-system-x86_64 expect_error 2 "^kab: --model cpl: needs QEMU 10 or later (it reads the guest.s registers and memory), and this is QEMU 7\.2\.[0-9]*: install QEMU 10 (bookworm-backports has it)$" -- \
+		"$KAB" run --target qemu --model cpl $JOB
+	KAB_QEMU=$TMP/qemu-10.0.2 expect_error 2 "^kab: --model spr: the model is counted by kab.s QEMU plugin, with perf-stat.s rows: give --target qemu and a --monitors with perf-stat$" -- \
+		"$KAB" run --target qemu --model spr --monitors none $JOB
+	for t in ssh://nobody@localhost lava:local; do
+		KAB_QEMU=$TMP/qemu-10.0.2 expect_error 2 "^kab: --model spr: the model is counted by kab.s QEMU plugin" -- \
+			"$KAB" run --target $t --model spr $JOB
+	done
 	expect_error 2 "^kab: --runs-per-boot .10001.: give 1 to 10000$" -- \
 		"$KAB" ab --a $K --b $K --job $JOB --runs-per-boot 10001
 	# (a bound on the test: a --repeat taken would run)

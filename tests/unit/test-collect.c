@@ -546,6 +546,111 @@ static void test_insn_counts(void **state)
 	kab_metrics_free(&m);
 }
 
+#define COST_FIELDS "cycles=2000 instructions=1000 loads=400 stores=100 " \
+	"l1d_misses=40 l2_misses=20 llc_misses=5 dtlb_load_misses=30 " \
+	"dtlb_store_misses=3 load_walks=8 store_walks=2 walk_refs=40 " \
+	"walk_cycles=300"
+
+/*
+ * The cost model's line follows the end mark of its window; the marks
+ * are counted as before, the model's lines passed over; a line that is
+ * not whole (a field missing, twice, unknown, not a number, or the
+ * page tables never found) gives no rows.
+ */
+static void test_insn_cost(void **state)
+{
+	const char *text = "kab-insn 1 scoreboard\n"
+			   "mark 1 100 1000\n"
+			   "mark 2 150 3000\n"
+			   "cost 2 model=spr mhz=2000 direct_map=1 "
+			   COST_FIELDS "\n"
+			   "mark 1 200 4000\n"
+			   "mark 2 260 9000\n"
+			   "cost 2 model=spr mhz=2000 direct_map=1 "
+			   "cycles=7 instructions=1000 loads=400 stores=100 "
+			   "l1d_misses=40 l2_misses=20 llc_misses=5 "
+			   "dtlb_load_misses=30 dtlb_store_misses=3 "
+			   "load_walks=8 store_walks=2 walk_refs=40 "
+			   "walk_cycles=300\n";
+	static const char *const bad[] = {
+		"cost 2 model=spr mhz=2000 direct_map=0 " COST_FIELDS,
+		"cost 2 model=spr direct_map=1 " COST_FIELDS,
+		"cost 2 mhz=2000 direct_map=1 " COST_FIELDS,
+		"cost 2 model=spr mhz=2000 direct_map=1 " COST_FIELDS
+		" cycles=1",
+		"cost 2 model=spr mhz=2000 direct_map=1 " COST_FIELDS
+		" bogus=1",
+		"cost 2 model=spr mhz=2000 direct_map=1 cycles=x",
+		"cost 2 model=spr mhz=2000 direct_map=1 cycles=-1 "
+		COST_FIELDS,
+		"cost 1 model=spr mhz=2000 direct_map=1 " COST_FIELDS,
+		"cost 2 model=s.pr mhz=2000 direct_map=1 " COST_FIELDS,
+		"cost 2 model=spr mhz=0 direct_map=1 " COST_FIELDS,
+		"cost 2 model=spr mhz=2000 direct_map=1 " COST_FIELDS " junk",
+	};
+	const char *kpis[] = { "will-it-scale.per_process_ops", NULL };
+	struct kab_metrics m = { 0 };
+	struct kab_cost_row c;
+	char t[1024];
+	uint64_t u, k;
+	size_t i;
+
+	assert_int_equal(kab_insn_counts(text, strlen(text), 2, &u, &k), 0);
+	assert_true(u == 60 && k == 5000);
+	assert_int_equal(kab_insn_cost(text, strlen(text), 1, &c), 0);
+	assert_string_equal(c.model, "spr");
+	assert_int_equal(c.mhz, 2000);
+	assert_int_equal(c.v[KAB_COST_CYCLES], 2000);
+	assert_int_equal(c.v[KAB_COST_WALK_CYCLES], 300);
+	assert_int_equal(kab_insn_cost(text, strlen(text), 2, &c), 0);
+	assert_int_equal(c.v[KAB_COST_CYCLES], 7);
+	/* iteration 3 never ended; iteration 1 without its line */
+	assert_int_equal(kab_insn_cost(text, strlen(text), 3, &c), -1);
+	assert_int_equal(kab_insn_cost(text, 58, 1, &c), -1);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		snprintf(t, sizeof(t), "kab-insn 1 inline\nmark 1 1 1\n"
+			 "mark 2 2 2\n%s\n", bad[i]);
+		assert_int_equal(kab_insn_cost(t, strlen(t), 1, &c), -1);
+		/* the counts are the marks' all the same */
+		assert_int_equal(kab_insn_counts(t, strlen(t), 1, &u, &k), 0);
+	}
+
+	/* lkp's rows, named :MODEL, and the KPI at the model's clock */
+	assert_int_equal(kab_insn_cost(text, strlen(text), 1, &c), 0);
+	kab_metrics_add(&m, "will-it-scale.per_process_ops", 50);
+	kab_metrics_add(&m, "will-it-scale.time.elapsed_time", 2);
+	kab_cost_metrics(&c, "will-it-scale", kpis, &m);
+	assert_true(metric(&m, "perf-stat.total.cycles:spr") == 2000);
+	assert_true(metric(&m, "perf-stat.overall.cpi:spr") == 2);
+	assert_true(metric(&m, "perf-stat.overall.ipc:spr") == 0.5);
+	assert_true(metric(&m, "perf-stat.total.dTLB-load-misses:spr") == 8);
+	assert_true(metric(&m, "perf-stat.total.dTLB-store-misses:spr") == 2);
+	assert_true(metric(&m, "perf-stat.overall.dTLB-load-miss-rate%:spr") ==
+		    2);
+	assert_true(metric(&m,
+			   "perf-stat.overall.dTLB-store-miss-rate%:spr") == 2);
+	assert_true(metric(&m, "perf-stat.total.stlb-hits:spr") == 23);
+	assert_true(metric(&m, "perf-stat.total.page-walk-refs:spr") == 40);
+	assert_true(metric(&m, "perf-stat.total.page-walk-cycles:spr") == 300);
+	assert_true(metric(&m, "perf-stat.total.L1-dcache-load-misses:spr") ==
+		    40);
+	assert_true(metric(&m, "perf-stat.total.cache-references:spr") == 20);
+	assert_true(metric(&m, "perf-stat.total.cache-misses:spr") == 5);
+	assert_true(metric(&m, "perf-stat.overall.cache-miss-rate%:spr") == 25);
+	assert_true(metric(&m, "perf-stat.overall.MPKI:spr") == 5);
+	/* 100 ops in 2 s; 2000 cycles at 2 GHz are 1 us: 1e8 ops/s */
+	assert_true(fabs(metric(&m, "will-it-scale.per_process_ops:spr") /
+			 1e8 - 1) < 1e-12);
+	assert_true(isnan(metric(&m, "will-it-scale.per_thread_ops:spr")));
+	kab_metrics_free(&m);
+	/* no elapsed time, no KPI: no modelled KPI */
+	kab_metrics_add(&m, "will-it-scale.per_process_ops", 50);
+	kab_cost_metrics(&c, "will-it-scale", kpis, &m);
+	assert_true(isnan(metric(&m, "will-it-scale.per_process_ops:spr")));
+	assert_true(metric(&m, "perf-stat.total.cycles:spr") == 2000);
+	kab_metrics_free(&m);
+}
+
 static void test_clock_names(void **state)
 {
 	static const char *const bad[] = { "icount:", "icount:11", "icount:-1",
@@ -592,6 +697,7 @@ int main(void)
 		cmocka_unit_test(test_extra_metrics),
 		cmocka_unit_test(test_run_metric_cap),
 		cmocka_unit_test(test_insn_counts),
+		cmocka_unit_test(test_insn_cost),
 		cmocka_unit_test(test_clock_names),
 	};
 
