@@ -76,6 +76,9 @@ static void ab_usage(FILE *f)
 		"wall, icount:N\n"
 		"                            or auto (icount under TCG), as "
 		"for kab run\n"
+		"  --model NAME              exact mode: a cost model's rows "
+		"too (spr, cpl;\n"
+		"                            QEMU 10), as for kab run\n"
 		"  --smp N, --mem SIZE       the guests' CPUs (1 under icount, "
 		"else 2) and\n"
 		"                            memory (2G)\n"
@@ -307,6 +310,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		{ "device-type", required_argument, NULL, 'D' },
 		{ "devices", required_argument, NULL, 11 },
 		{ "layout-seed", required_argument, NULL, 12 },
+		{ "model", required_argument, NULL, 13 },
 		{ "a-setup", required_argument, NULL, 1 },
 		{ "b-setup", required_argument, NULL, 2 },
 		{ "a-release", required_argument, NULL, 3 },
@@ -439,6 +443,9 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 					       "to 256 CPUs", optarg);
 				goto out;
 			}
+			break;
+		case 13:
+			clk.model = optarg;
 			break;
 		case 10:
 			if (runjob_clock_opt(optarg, &clk)) {
@@ -614,6 +621,14 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		rc = EXIT_USAGE;
 		goto out;
 	}
+	if (clk.model && ((target && strcmp(target, "qemu")) ||
+			  !kab_monitor_selected(ab.monitors, "perf-stat"))) {
+		rc = cli_error(EXIT_USAGE, "--model %s: the model is counted "
+			       "by kab's QEMU plugin, with perf-stat's rows: "
+			       "give --target qemu and a --monitors with "
+			       "perf-stat", clk.model);
+		goto out;
+	}
 	plugin = kab_drv_plugin_path();
 	ba.cache_dir = cache = cli_cache_dir();
 	if (!cache) {
@@ -661,6 +676,7 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		ds[i].q.smp = smp;
 		ds[i].q.clock = clk.clock;
 		ds[i].q.plugin = plugin;
+		ds[i].q.model = clk.model;
 		ds[i].q.mem = mem;
 		ds[i].q.boot_timeout = 120;
 		ds[i].q.timeout = timeout;
