@@ -28,6 +28,7 @@ struct kab_sa {
 	uint64_t clock;
 	uint64_t *key;	/* key + 1; 0 is an empty way */
 	uint64_t *used;	/* clock of the last touch; 0 never */
+	bool *global;	/* a TLB's: the entry outlives a CR3 load */
 };
 
 static const unsigned int page_shift[KAB_PAGES] = { 12, 21, 30 };
@@ -53,9 +54,11 @@ static struct kab_sa *sa_new(uint32_t entries, uint32_t ways)
 	s->set_mask = sets - 1;
 	s->key = calloc(entries, sizeof(*s->key));
 	s->used = calloc(entries, sizeof(*s->used));
-	if (!s->key || !s->used) {
+	s->global = calloc(entries, sizeof(*s->global));
+	if (!s->key || !s->used || !s->global) {
 		free(s->key);
 		free(s->used);
+		free(s->global);
 		free(s);
 		errno = ENOMEM;
 		return NULL;
@@ -69,6 +72,7 @@ static void sa_free(struct kab_sa *s)
 		return;
 	free(s->key);
 	free(s->used);
+	free(s->global);
 	free(s);
 }
 
@@ -78,7 +82,7 @@ static void sa_free(struct kab_sa *s)
  * way (an empty one first).
  */
 static bool sa_fill(struct kab_sa *s, uint64_t key, uint64_t index,
-		    bool fill, uint64_t *victim)
+		    bool fill, uint64_t *victim, bool global)
 {
 	uint64_t base = (index & s->set_mask) * s->ways;
 	uint64_t *k = s->key + base, *u = s->used + base;
@@ -98,6 +102,7 @@ static bool sa_fill(struct kab_sa *s, uint64_t key, uint64_t index,
 			*victim = k[lru];	/* key + 1: 0, none */
 		k[lru] = key;
 		u[lru] = ++s->clock;
+		s->global[base + lru] = global;
 	}
 	return false;
 }
@@ -105,7 +110,7 @@ static bool sa_fill(struct kab_sa *s, uint64_t key, uint64_t index,
 static bool sa_touch(struct kab_sa *s, uint64_t key, uint64_t index,
 		     bool fill)
 {
-	return sa_fill(s, key, index, fill, NULL);
+	return sa_fill(s, key, index, fill, NULL, false);
 }
 
 static void sa_drop(struct kab_sa *s, uint64_t key, uint64_t index)
@@ -120,12 +125,16 @@ static void sa_drop(struct kab_sa *s, uint64_t key, uint64_t index)
 		}
 }
 
-static void sa_clear(struct kab_sa *s)
+/* Empty every way, or every way but the global entries'. */
+static void sa_clear(struct kab_sa *s, bool globals)
 {
-	size_t n = (s->set_mask + 1) * s->ways;
+	size_t n = (s->set_mask + 1) * s->ways, i;
 
-	memset(s->key, 0, n * sizeof(*s->key));
-	memset(s->used, 0, n * sizeof(*s->used));
+	for (i = 0; i < n; i++)
+		if (globals || !s->global[i]) {
+			s->key[i] = 0;
+			s->used[i] = 0;
+		}
 }
 
 int kab_cost_init(struct kab_cost *m, const struct kab_cost_params *p,
@@ -188,7 +197,7 @@ static uint32_t line_latency(struct kab_cost *m, uint64_t line)
 	if (sa_touch(m->l1d, line, line, true))
 		return m->p->l1d.latency;
 	m->n.l1d_misses++;
-	if (sa_fill(m->l2, line, line, true, &victim))
+	if (sa_fill(m->l2, line, line, true, &victim, false))
 		return m->p->l2.latency;
 	m->n.l2_misses++;
 	llc_hit = sa_touch(m->llc, line, line, false);
@@ -210,17 +219,29 @@ static uint64_t stlb_key(uint64_t vaddr, enum kab_page pg)
 
 /* Fill the TLBs with vaddr's page of size pg. */
 static void tlb_fill(struct kab_cost *m, uint64_t vaddr, enum kab_page pg,
-		     bool second)
+		     bool second, bool global)
 {
 	uint64_t vpn = vaddr >> page_shift[pg];
 
-	sa_touch(m->dtlb[pg], vpn, vpn, true);
+	sa_fill(m->dtlb[pg], vpn, vpn, true, NULL, global);
 	if (!second)
 		return;
 	if (pg == KAB_PAGE_1G)
-		sa_touch(m->stlb_1g, vpn, vpn, true);
+		sa_fill(m->stlb_1g, vpn, vpn, true, NULL, global);
 	else
-		sa_touch(m->stlb, stlb_key(vaddr, pg), vpn, true);
+		sa_fill(m->stlb, stlb_key(vaddr, pg), vpn, true, NULL, global);
+}
+
+/* Is the entry key hits in s global? (it was just touched: it is there) */
+static bool sa_global(struct kab_sa *s, uint64_t key, uint64_t index)
+{
+	uint64_t base = (index & s->set_mask) * s->ways;
+	uint32_t i;
+
+	for (i = 0; i < s->ways; i++)
+		if (s->key[base + i] == key + 1)
+			return s->global[base + i];
+	return false;
 }
 
 /* false: vaddr is not mapped, and nothing was filled */
@@ -229,6 +250,7 @@ static bool translate(struct kab_cost *m, uint64_t vaddr, bool store)
 	uint64_t pte[KAB_WALK_MAX], cost;
 	unsigned int n = 0, i;
 	enum kab_page pg;
+	bool global = false;
 
 	for (pg = KAB_PAGE_4K; pg < KAB_PAGES; pg++)
 		if (sa_touch(m->dtlb[pg], vaddr >> page_shift[pg],
@@ -241,12 +263,11 @@ static bool translate(struct kab_cost *m, uint64_t vaddr, bool store)
 	m->n.stall_cycles += m->p->stlb_latency;
 	for (pg = KAB_PAGE_4K; pg < KAB_PAGES; pg++) {
 		uint64_t vpn = vaddr >> page_shift[pg];
-		bool hit = pg == KAB_PAGE_1G ?
-			   sa_touch(m->stlb_1g, vpn, vpn, false) :
-			   sa_touch(m->stlb, stlb_key(vaddr, pg), vpn, false);
+		struct kab_sa *s = pg == KAB_PAGE_1G ? m->stlb_1g : m->stlb;
+		uint64_t key = pg == KAB_PAGE_1G ? vpn : stlb_key(vaddr, pg);
 
-		if (hit) {
-			tlb_fill(m, vaddr, pg, false);
+		if (sa_touch(s, key, vpn, false)) {
+			tlb_fill(m, vaddr, pg, false, sa_global(s, key, vpn));
 			return true;
 		}
 	}
@@ -254,7 +275,8 @@ static bool translate(struct kab_cost *m, uint64_t vaddr, bool store)
 		m->n.store_walks++;
 	else
 		m->n.load_walks++;
-	if (!m->walk(m->walk_ctx, vaddr, pte, &n, &pg) || pg >= KAB_PAGES)
+	if (!m->walk(m->walk_ctx, vaddr, pte, &n, &pg, &global) ||
+	    pg >= KAB_PAGES)
 		return false;
 	for (cost = 0, i = 0; i < n && i < KAB_WALK_MAX; i++) {
 		cost += line_latency(m, pte[i] >> LINE_SHIFT);
@@ -262,7 +284,7 @@ static bool translate(struct kab_cost *m, uint64_t vaddr, bool store)
 	}
 	m->n.walk_cycles += cost;
 	m->n.stall_cycles += cost;
-	tlb_fill(m, vaddr, pg, true);
+	tlb_fill(m, vaddr, pg, true, global);
 	return true;
 }
 
@@ -291,14 +313,14 @@ void kab_cost_access(struct kab_cost *m, uint64_t vaddr, uint64_t paddr,
 	}
 }
 
-void kab_cost_flush_tlb(struct kab_cost *m)
+void kab_cost_flush_tlb(struct kab_cost *m, bool globals)
 {
 	int i;
 
 	for (i = 0; i < KAB_PAGES; i++)
-		sa_clear(m->dtlb[i]);
-	sa_clear(m->stlb);
-	sa_clear(m->stlb_1g);
+		sa_clear(m->dtlb[i], globals);
+	sa_clear(m->stlb, globals);
+	sa_clear(m->stlb_1g, globals);
 	m->last_vpn = UINT64_MAX;
 }
 

@@ -53,12 +53,13 @@ const struct kab_cost_params *kab_cost_params_find(const char *name);
 
 /*
  * A walk of vaddr from the current page tables: the physical addresses
- * of the entries read, outermost first, and the size of the page it
- * ends in; false if vaddr is not mapped (nothing is filled).
+ * of the entries read, outermost first, the size of the page it ends
+ * in and whether the page is global; false if vaddr is not mapped
+ * (nothing is filled).
  */
 typedef bool (*kab_walk_fn)(void *ctx, uint64_t vaddr,
 			    uint64_t pte[KAB_WALK_MAX], unsigned int *n,
-			    enum kab_page *page);
+			    enum kab_page *page, bool *global);
 
 struct kab_cost_counts {
 	uint64_t instructions;
@@ -95,8 +96,11 @@ static inline void kab_cost_insns(struct kab_cost *m, uint64_t n)
 	m->n.instructions += n;
 }
 
-/* The TLBs emptied (a CR3 load), or one page's entries (INVLPG). */
-void kab_cost_flush_tlb(struct kab_cost *m);
+/*
+ * The TLBs emptied: of all but global pages (a CR3 load), or of every
+ * entry; or of one page's entries (INVLPG).
+ */
+void kab_cost_flush_tlb(struct kab_cost *m, bool globals);
 void kab_cost_flush_page(struct kab_cost *m, uint64_t vaddr);
 /* Counts back to 0; caches and TLBs keep what they hold. */
 void kab_cost_reset(struct kab_cost *m);

@@ -16,10 +16,11 @@
  * only once a walk through it from cr3 ends at the physical address
  * QEMU gave for that access.
  *
- * The TLBs are emptied whenever the guest kernel executes a write to
- * cr3, an INVLPG or an INVPCID: a CPU without PCIDs, which keeps no
- * entries across a context switch and drops more than one page at an
- * INVLPG.
+ * The TLBs drop entries as the guest kernel says: a write to cr3 all
+ * but global pages' (none when its value has bit 63 set, as Linux
+ * switches PCIDs it has kept), INVPCID all; an INVLPG, whose page is not
+ * decoded, as much as a write to cr3.  Entries carry no PCID: one kept
+ * across a switch serves the next process too.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -34,6 +35,8 @@
 #define DIRECT_HI	0xffffc88000000000ULL
 #define PHYS_MASK	0x000ffffffffff000ULL
 #define CR4_LA57	(1ULL << 12)
+#define CR3_NOFLUSH	(1ULL << 63)
+#define PTE_GLOBAL	(1ULL << 8)
 #define MAX_TRIES	64
 
 static struct kab_cost model;
@@ -42,6 +45,13 @@ static uint64_t direct_base, tried[MAX_TRIES], window_start;
 static unsigned int n_tried;
 static struct qemu_plugin_register *reg_cr3, *reg_cr4;
 static GByteArray *buf;
+
+/* the general registers by their number in a ModRM byte (REX.B on) */
+static const char *const gpr_names[16] = {
+	"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
+	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+};
+static struct qemu_plugin_register *gpr[16];
 
 bool kab_model_on(void)
 {
@@ -62,10 +72,15 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 		qemu_plugin_reg_descriptor *d =
 			&((qemu_plugin_reg_descriptor *)regs->data)[i];
 
+		unsigned int r;
+
 		if (!strcmp(d->name, "cr3"))
 			reg_cr3 = d->handle;
 		else if (!strcmp(d->name, "cr4"))
 			reg_cr4 = d->handle;
+		for (r = 0; r < 16; r++)
+			if (!strcmp(d->name, gpr_names[r]))
+				gpr[r] = d->handle;
 	}
 	if (regs)
 		g_array_free(regs, 1);
@@ -100,7 +115,8 @@ static bool read_phys(uint64_t base, uint64_t pa, uint64_t *v)
  * address; false if a level is not present or cannot be read.
  */
 static bool walk_at(uint64_t base, uint64_t vaddr, uint64_t *pte,
-		    unsigned int *n, enum kab_page *page, uint64_t *pa)
+		    unsigned int *n, enum kab_page *page, uint64_t *pa,
+		    bool *global)
 {
 	int levels = read_reg(reg_cr4) & CR4_LA57 ? 5 : 4, l;
 	uint64_t table = read_reg(reg_cr3) & PHYS_MASK, e = 0;
@@ -118,23 +134,26 @@ static bool walk_at(uint64_t base, uint64_t vaddr, uint64_t *pte,
 
 			*page = shift == 30 ? KAB_PAGE_1G : KAB_PAGE_2M;
 			*pa = (e & PHYS_MASK & ~((1ULL << shift) - 1)) | off;
+			*global = e & PTE_GLOBAL;
 			return true;
 		}
 		table = e & PHYS_MASK;
 	}
 	*page = KAB_PAGE_4K;
 	*pa = table | (vaddr & 0xfff);
+	*global = e & PTE_GLOBAL;
 	return true;
 }
 
 static bool walk(void *ctx, uint64_t vaddr, uint64_t pte[KAB_WALK_MAX],
-		 unsigned int *n, enum kab_page *page)
+		 unsigned int *n, enum kab_page *page, bool *global)
 {
 	uint64_t pa;
 
 	(void)ctx;
 	*n = 0;
-	return direct_base && walk_at(direct_base, vaddr, pte, n, page, &pa);
+	return direct_base &&
+	       walk_at(direct_base, vaddr, pte, n, page, &pa, global);
 }
 
 /* A kernel access: does it show where the direct map is? */
@@ -143,6 +162,7 @@ static void find_direct_map(uint64_t vaddr, uint64_t paddr)
 	uint64_t base = vaddr - paddr, pte[KAB_WALK_MAX], pa;
 	enum kab_page page;
 	unsigned int i, n;
+	bool global;
 
 	if (base % GIB || base < DIRECT_LO || base >= DIRECT_HI ||
 	    n_tried >= MAX_TRIES)
@@ -151,7 +171,7 @@ static void find_direct_map(uint64_t vaddr, uint64_t paddr)
 		if (tried[i] == base)
 			return;
 	tried[n_tried++] = base;
-	if (walk_at(base, vaddr, pte, &n, &page, &pa) && pa == paddr)
+	if (walk_at(base, vaddr, pte, &n, &page, &pa, &global) && pa == paddr)
 		direct_base = base;
 }
 
@@ -178,30 +198,49 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	kab_cost_access(&model, vaddr, paddr, qemu_plugin_mem_is_store(info));
 }
 
+/* An instruction that drops TLB entries, and what it drops. */
+enum { DROP_NONE, DROP_CR3, DROP_PAGE, DROP_ALL };
+
+/*
+ * Runs before the instruction.  A CR3 load keeps the TLBs when its
+ * value asks (bit 63, with PCIDs), else drops all but global pages; an
+ * INVLPG's page is not decoded, so it drops as much; INVPCID drops all.
+ */
 static void on_flush(unsigned int vcpu, void *udata)
 {
+	uintptr_t v = (uintptr_t)udata;
+
 	(void)vcpu;
-	(void)udata;
-	kab_cost_flush_tlb(&model);
+	if ((v & 3) == DROP_CR3 && read_reg(gpr[v >> 2]) & CR3_NOFLUSH)
+		return;
+	kab_cost_flush_tlb(&model, (v & 3) == DROP_ALL);
 }
 
-/* mov to cr3, INVLPG, INVPCID: the instructions that drop TLB entries */
-static bool drops_tlb(const unsigned char *b, size_t n)
+/* mov to cr3, INVLPG, INVPCID: what each drops; *reg, cr3's source */
+static int drops_tlb(const unsigned char *b, size_t n, unsigned int *reg)
 {
+	unsigned int rex_b = 0;
 	size_t i = 0;
 
 	if (i < n && b[i] == 0x66)
 		i++;
-	if (i < n && (b[i] & 0xf0) == 0x40)	/* REX */
+	if (i < n && (b[i] & 0xf0) == 0x40) {	/* REX */
+		rex_b = b[i] & 1;
 		i++;
+	}
 	if (i + 2 >= n || b[i] != 0x0f)
-		return false;
-	if (b[i + 1] == 0x22)			/* mov %reg, %crN */
-		return ((b[i + 2] >> 3) & 7) == 3;
-	if (b[i + 1] == 0x01)			/* INVLPG m: 0f 01 /7 */
-		return ((b[i + 2] >> 3) & 7) == 7 && (b[i + 2] >> 6) != 3;
-	return b[0] == 0x66 && i + 3 < n && b[i + 1] == 0x38 &&
-	       b[i + 2] == 0x82;		/* INVPCID */
+		return DROP_NONE;
+	if (b[i + 1] == 0x22 && ((b[i + 2] >> 3) & 7) == 3) {
+		*reg = (b[i + 2] & 7) | rex_b << 3;	/* mov %reg, %cr3 */
+		return DROP_CR3;
+	}
+	if (b[i + 1] == 0x01 && ((b[i + 2] >> 3) & 7) == 7 &&
+	    (b[i + 2] >> 6) != 3)
+		return DROP_PAGE;			/* INVLPG m */
+	if (b[0] == 0x66 && i + 3 < n && b[i + 1] == 0x38 &&
+	    b[i + 2] == 0x82)
+		return DROP_ALL;			/* INVPCID */
+	return DROP_NONE;
 }
 
 void kab_model_tb(struct qemu_plugin_tb *tb, bool kernel)
@@ -211,7 +250,9 @@ void kab_model_tb(struct qemu_plugin_tb *tb, bool kernel)
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		unsigned char b[16];
+		unsigned int reg = 0;
 		size_t len;
+		int drop;
 
 		qemu_plugin_register_vcpu_mem_cb(insn, on_mem,
 						 QEMU_PLUGIN_CB_R_REGS,
@@ -219,9 +260,11 @@ void kab_model_tb(struct qemu_plugin_tb *tb, bool kernel)
 		if (!kernel)
 			continue;
 		len = kab_insn_bytes(insn, b, sizeof(b));
-		if (drops_tlb(b, len))
+		drop = drops_tlb(b, len, &reg);
+		if (drop != DROP_NONE)
 			qemu_plugin_register_vcpu_insn_exec_cb(
-				insn, on_flush, QEMU_PLUGIN_CB_NO_REGS, NULL);
+				insn, on_flush, QEMU_PLUGIN_CB_R_REGS,
+				(void *)(uintptr_t)(reg << 2 | drop));
 	}
 }
 

@@ -19,10 +19,11 @@
 struct pages {
 	enum kab_page size;
 	unsigned int walks;
+	uint64_t global_below;	/* pages below this address are global */
 };
 
 static bool walk(void *ctx, uint64_t vaddr, uint64_t pte[KAB_WALK_MAX],
-		 unsigned int *n, enum kab_page *page)
+		 unsigned int *n, enum kab_page *page, bool *global)
 {
 	static const unsigned int shift[] = { 39, 30, 21, 12 };
 	struct pages *p = ctx;
@@ -33,6 +34,7 @@ static bool walk(void *ctx, uint64_t vaddr, uint64_t pte[KAB_WALK_MAX],
 		pte[i] = PT + ((uint64_t)i << 32) + (vaddr >> shift[i]) * 8;
 	*n = levels;
 	*page = p->size;
+	*global = vaddr < p->global_below;
 	p->walks++;
 	return true;
 }
@@ -41,6 +43,7 @@ static void model(struct kab_cost *m, struct pages *pg, enum kab_page size)
 {
 	pg->size = size;
 	pg->walks = 0;
+	pg->global_below = 0;
 	assert_int_equal(kab_cost_init(m, kab_cost_params_find("spr"), walk,
 				       pg), 0);
 }
@@ -233,9 +236,31 @@ static void test_flushes(void **state)
 	kab_cost_access(&m, BASE, BASE, false);
 	assert_int_equal(m.n.load_walks, 10);
 	/* all dropped: every page walks */
-	kab_cost_flush_tlb(&m);
+	kab_cost_flush_tlb(&m, false);
 	chase(&m, 8, 1);
 	assert_int_equal(m.n.load_walks, 18);
+	kab_cost_free(&m);
+	/*
+	 * global pages (the first 3 here) outlive a CR3 load, in the L1
+	 * dTLB and in the STLB, but not a flush of everything
+	 */
+	model(&m, &pg, KAB_PAGE_4K);
+	pg.global_below = BASE + 3 * 4096;
+	chase(&m, 8, 1);
+	kab_cost_flush_tlb(&m, false);
+	chase(&m, 8, 1);
+	assert_int_equal(m.n.load_walks, 8 + 5);
+	assert_int_equal(m.n.dtlb_load_misses, 8 + 5);
+	/* out of the L1 dTLB, still in the STLB, still global */
+	chase(&m, 2 * kab_cost_params_find("spr")->dtlb[0].entries, 1);
+	kab_cost_reset(&m);
+	kab_cost_flush_tlb(&m, false);
+	chase(&m, 3, 1);
+	assert_int_equal(m.n.dtlb_load_misses, 3);
+	assert_int_equal(m.n.load_walks, 0);
+	kab_cost_flush_tlb(&m, true);
+	chase(&m, 8, 1);
+	assert_int_equal(m.n.load_walks, 8);
 	kab_cost_free(&m);
 	/* a huge page is dropped by any address in it */
 	model(&m, &pg, KAB_PAGE_2M);
@@ -256,12 +281,13 @@ static void test_flushes(void **state)
 
 /* No mapping: the walk fails, nothing is filled, nothing goes on. */
 static bool unmapped(void *ctx, uint64_t vaddr, uint64_t pte[KAB_WALK_MAX],
-		     unsigned int *n, enum kab_page *page)
+		     unsigned int *n, enum kab_page *page, bool *global)
 {
 	(void)ctx;
 	(void)vaddr;
 	(void)pte;
 	(void)page;
+	(void)global;
 	*n = 0;
 	return false;
 }
