@@ -467,7 +467,7 @@ static void one_table(const struct cmp_table *t, const struct cmp_opts *o,
 		csv_rows(stdout, &t->h, &t->c);
 	} else if (!strcmp(o->format, "markdown")) {
 		if (t->exact)
-			printf("*%s*\n\n", KAB_EXACT_NOTE);
+			printf("*%s*\n\n", cmp_exact_note(t));
 		markdown_table(stdout, &t->h, &t->c);
 	} else if (!strcmp(o->format, "lkp")) {
 		kab_lkp_table(stdout, &t->h, &t->c);
@@ -475,7 +475,7 @@ static void one_table(const struct cmp_table *t, const struct cmp_opts *o,
 		if (!first)
 			printf("\n");
 		if (t->exact && cli_verbosity >= 0)
-			printf("note: %s\n", KAB_EXACT_NOTE);
+			printf("note: %s\n", cmp_exact_note(t));
 		else if (t->emulated && cli_verbosity >= 0)
 			printf("note: these numbers come from QEMU TCG "
 			       "emulation, not a real CPU: compare kernels, "

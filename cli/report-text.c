@@ -224,7 +224,14 @@ static void body(FILE *out, const struct report *r)
 	      "kab's database; the tests are\nStudent's t on the boot means "
 	      "(Welch's for sides of unequal boots), the\nKPIs and the other "
 	      "rows corrected as two families.", out);
-	if (m->t->exact)
+	if (m->t->exact && m->t->model_kpi)
+		fprintf(out, "  The machine is emulated\nby QEMU TCG and timed "
+			"in guest instructions (icount), and by cost\nmodel "
+			"%s for caches and TLBs in the rows marked %s; changes "
+			"under\n0.5%% are not called.",
+			strrchr(m->t->model_kpi, ':') + 1,
+			strrchr(m->t->model_kpi, ':'));
+	else if (m->t->exact)
 		fputs("  The machine is emulated\nby QEMU TCG and timed in "
 		      "guest instructions (icount): cache and TLB\neffects "
 		      "are not modelled, changes under 0.5% are not called.",

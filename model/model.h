@@ -92,6 +92,13 @@ int side_foreach_group(struct kab_db *db, const char *spec,
 #define KAB_EXACT_NOTE "timed in guest instructions (QEMU icount): cache " \
 	"and TLB effects are not modelled, changes under 0.5% are not called"
 
+struct cmp_table;
+/*
+ * The same for table t: KAB_EXACT_NOTE, or, when a cost model timed its
+ * runs, where the model's rows are (a static buffer).
+ */
+const char *cmp_exact_note(const struct cmp_table *t);
+
 /* ---- the tables: one per job parameter set every side ran ---- */
 
 struct cmp_table {
@@ -103,7 +110,14 @@ struct cmp_table {
 	struct side_runs *runs;		/* each side's runs of these params */
 	struct kab_comparison c;
 	struct kab_compare_opts o;	/* the set's, with this job's KPI */
-	char *suite_kpi;		/* the job's own KPI, when none named */
+	/*
+	 * The job's own KPIs, when none is named: its KPI ([0], also
+	 * suite_kpi) and, when a cost model timed the runs, the KPI as the
+	 * model times it ("...ops_per_sec:spr"), decided in one family.
+	 */
+	char *own_kpi[2];
+	char *suite_kpi;		/* own_kpi[0], borrowed */
+	const char *model_kpi;		/* own_kpi[1], borrowed, or NULL */
 	const char *suite;		/* its testcase, borrowed */
 	bool emulated;			/* some run came from QEMU TCG */
 	/*

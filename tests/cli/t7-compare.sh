@@ -358,6 +358,26 @@ test_expect "ls, show, compare, report and ci gate speak JSON with a schema vers
 	not grep -q "timed in guest instructions" $TMP/ex
 	kab --db $TMP/exact.db compare --format markdown ia ib >$TMP/ex
 	grep -q "^\*timed in guest instructions (QEMU icount): cache and TLB effects are not modelled" $TMP/ex
+	# a cost model timed them too (kab run --model spr): its KPI is the
+	# table'"'"'s second, and the note says where the model'"'"'s rows are
+	{ echo "run,kernel_label,iteration,metric,value,clock,seed"
+	  for r in 1 2 3 4 5 6; do
+		l=ma; [ $r -gt 3 ] && l=mb
+		echo "$r,$l,1,will-it-scale.per_process_ops,$((1000 + r)),icount:3,$(( (r - 1) % 3 + 1 ))"
+		echo "$r,$l,1,will-it-scale.per_process_ops:spr,$((80000 - 1000 * r)),icount:3,$(( (r - 1) % 3 + 1 ))"
+		echo "$r,$l,1,perf-stat.total.cycles:spr,$((1000 * r)),icount:3,$(( (r - 1) % 3 + 1 ))"
+	  done; } >$TMP/model.csv
+	kab --db $TMP/model.db import --format csv --job $TOP/jobs/will-it-scale-malloc1.yaml $TMP/model.csv >/dev/null
+	kab --db $TMP/model.db compare ma mb >$TMP/ex
+	cat $TMP/ex
+	grep -q "^note: timed in guest instructions (QEMU icount), and by cost model spr for caches and TLBs in the rows marked :spr (doc/exact.md); changes under 0.5% are not called$" $TMP/ex
+	# both KPIs, the job'"'"'s first, whatever they did
+	grep -A2 "^ *\\\\ *| *\\\\ *$" $TMP/ex | tail -2 >$TMP/kpis
+	cat $TMP/kpis
+	grep -Eq " will-it-scale.per_process_ops$" <(head -1 $TMP/kpis)
+	grep -Eq " -[0-9.]+% .* will-it-scale.per_process_ops:spr$" <(tail -1 $TMP/kpis)
+	kab --db $TMP/model.db compare --format markdown ma mb | grep -q "^\*timed in guest instructions (QEMU icount), and by cost model spr"
+	kab --db $TMP/model.db report ma mb | grep -A2 "The machine is emulated" | tr "\n" " " | grep -q "and by cost model spr for caches and TLBs in the rows marked :spr"
 	# the same at each seed on both sides: no change beyond the
 	# resolution, and what three seeds can find
 	{ echo "run,kernel_label,iteration,metric,value,clock,seed"
