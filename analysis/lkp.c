@@ -25,13 +25,34 @@ static bool ends(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
+/*
+ * A row kab qualifies after lkp's name (":u", ":k", a cost model's
+ * ":spr") is that metric: the name without it, in buf.
+ */
+static const char *unqualified(const char *metric, char *buf, size_t n)
+{
+	const char *colon = strrchr(metric, ':');
+
+	if (!colon || strchr(colon, '.') || (size_t)(colon - metric) >= n)
+		return metric;
+	memcpy(buf, metric, colon - metric);
+	buf[colon - metric] = '\0';
+	return buf;
+}
+
 bool kab_metric_absolute(const char *metric)
 {
+	char buf[256];
+
+	metric = unqualified(metric, buf, sizeof(buf));
 	return starts(metric, "perf-profile") || ends(metric, "%");
 }
 
 int kab_metric_direction(const char *metric)
 {
+	char buf[256];
+
+	metric = unqualified(metric, buf, sizeof(buf));
 	if (ends(metric, "_ops") || ends(metric, ".ops_per_sec") ||
 	    ends(metric, ".workload") || ends(metric, ".ops") ||
 	    ends(metric, ".processes") || ends(metric, ".threads") ||

@@ -376,6 +376,8 @@ test_expect "ls, show, compare, report and ci gate speak JSON with a schema vers
 	cat $TMP/kpis
 	grep -Eq " will-it-scale.per_process_ops$" <(head -1 $TMP/kpis)
 	grep -Eq " -[0-9.]+% .* will-it-scale.per_process_ops:spr$" <(tail -1 $TMP/kpis)
+	# and read as lkp reads the KPI: fewer ops are a regression
+	grep -q "^kab noticed a [0-9.]*% regression of will-it-scale.per_process_ops:spr: ma -> mb$" $TMP/ex
 	kab --db $TMP/model.db compare --format markdown ma mb | grep -q "^\*timed in guest instructions (QEMU icount), and by cost model spr"
 	kab --db $TMP/model.db report ma mb | grep -A2 "The machine is emulated" | tr "\n" " " | grep -q "and by cost model spr for caches and TLBs in the rows marked :spr"
 	# the same at each seed on both sides: no change beyond the

@@ -182,6 +182,20 @@ static void test_directions(void **state)
 	assert_true(kab_metric_absolute("perf-profile.self.cycles-pp.x"));
 	assert_true(kab_metric_absolute("perf-stat.i.branch-miss-rate%"));
 	assert_false(kab_metric_absolute("perf-stat.i.ipc"));
+	/* a row kab qualifies (a cost model's, :u, :k) is lkp's metric */
+	assert_int_equal(kab_metric_direction(
+		"will-it-scale.per_process_ops:spr"), 1);
+	assert_int_equal(kab_metric_direction(
+		"stress-ng.radixsort.ops_per_sec:cpl"), 1);
+	assert_int_equal(kab_metric_direction(
+		"will-it-scale.time.elapsed_time:spr"), -1);
+	assert_int_equal(kab_metric_direction("perf-stat.overall.cpi:spr"), 0);
+	assert_true(kab_metric_absolute(
+		"perf-stat.overall.dTLB-load-miss-rate%:spr"));
+	assert_false(kab_metric_absolute("perf-stat.total.instructions:u"));
+	/* a colon inside lkp's own name is no qualifier */
+	assert_int_equal(kab_metric_direction("x.ops:y.z"), 0);
+	assert_true(kab_metric_absolute("sched_debug.cfs_rq:/.x%"));
 }
 
 /*
