@@ -75,6 +75,7 @@ int bisect_ctx_init(struct bisect_ctx *b, const struct bisect_opts *o,
 	};
 	b->d.q.plugin = b->plugin;
 	b->d.q.clock = o->clock.clock;
+	b->d.q.model = o->clock.model;
 	b->d.q.smp = o->smp;
 	b->d.q.mem = o->mem;
 	b->d.q.boot_timeout = 120;

@@ -53,6 +53,10 @@ void bisect_options_help(FILE *f)
 		"default under TCG;\n"
 		"                       a step then decides with 2 boots), "
 		"wall, icount:N\n"
+		"  --model NAME         exact mode: a cost model's rows too "
+		"(spr, cpl; QEMU\n"
+		"                       10): --metric KPI:NAME bisects what "
+		"the model times\n"
 		"  --smp N, --mem SIZE  the guest's CPUs (1 under icount, else "
 		"2) and memory\n"
 		"                       (2G)\n"
@@ -95,6 +99,7 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 		{ "db", required_argument, NULL, 'd' },
 		{ "target", required_argument, NULL, 2 },
 		{ "device-type", required_argument, NULL, 3 },
+		{ "model", required_argument, NULL, 4 },
 		{ "help", no_argument, NULL, 'h' },
 		/* kab bisect's own */
 		{ "resume", required_argument, NULL, 'R' },
@@ -222,6 +227,9 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 						 optarg);
 			o->target = optarg;
 			break;
+		case 4:
+			o->clock.model = optarg;
+			break;
 		case 3:
 			if (!kab_name_ok(optarg, 64))
 				return cli_error(EXIT_USAGE, "--device-type "
@@ -265,6 +273,13 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 	o->clock.smp = o->smp;
 	if (runjob_qemu_check(&o->clock))
 		return EXIT_USAGE;
+	if (o->clock.model && ((o->target && strcmp(o->target, "qemu")) ||
+			       !kab_monitor_selected(o->monitors,
+						     "perf-stat")))
+		return cli_error(EXIT_USAGE, "--model %s: the model is counted "
+				 "by kab's QEMU plugin, with perf-stat's rows: "
+				 "give --target qemu and a --monitors with "
+				 "perf-stat", o->clock.model);
 	if (o->lava.device_type && !(o->target &&
 				     !strncmp(o->target, "lava:", 5)))
 		return cli_error(EXIT_USAGE, "--device-type needs --target "

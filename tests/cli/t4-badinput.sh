@@ -143,7 +143,8 @@ test_expect "option values out of their range are refused by run, ab, bisect and
 		"$KAB" run --target qemu --model xyz $JOB
 	expect_error 2 "^kab: --model spr with --clock wall: the model is exact mode.s (TCG, icount); leave out --clock wall$" -- \
 		"$KAB" run --target qemu --model spr --clock wall $JOB
-	for cmd in "run --target qemu $JOB" "ab --a $K --b $K --job $JOB"; do
+	for cmd in "run --target qemu $JOB" "ab --a $K --b $K --job $JOB" \
+		"bisect --good a --bad b --tree $TMP --metric x --job $JOB"; do
 		# shellcheck disable=SC2086
 		KAB_QEMU=/usr/bin/qemu-system-x86_64 expect_error 2 "^kab: --model cpl: needs QEMU 10 or later (it reads the guest.s registers and memory), and this is QEMU 7\.2\.[0-9]*: install QEMU 10 (bookworm-backports has it)$" -- \
 			"$KAB" $cmd --model cpl
@@ -155,6 +156,8 @@ test_expect "option values out of their range are refused by run, ab, bisect and
 		"$KAB" ab --a-setup true --b-setup true --job $JOB --target ssh://nobody@localhost --model spr
 	KAB_QEMU=$TMP/qemu-10.0.2 expect_error 2 "^kab: --model spr: the model is counted by kab.s QEMU plugin" -- \
 		"$KAB" ab --a $K --b $K --job $JOB --target lava:local --model spr
+	KAB_QEMU=$TMP/qemu-10.0.2 expect_error 2 "^kab: --model spr: the model is counted by kab.s QEMU plugin" -- \
+		"$KAB" bisect --good a --bad b --tree $TMP --metric x --job $JOB --target lava:local --model spr
 	for t in ssh://nobody@localhost lava:local; do
 		KAB_QEMU=$TMP/qemu-10.0.2 expect_error 2 "^kab: --model spr: the model is counted by kab.s QEMU plugin" -- \
 			"$KAB" run --target $t --model spr $JOB
