@@ -273,13 +273,8 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 	o->clock.smp = o->smp;
 	if (runjob_qemu_check(&o->clock))
 		return EXIT_USAGE;
-	if (o->clock.model && ((o->target && strcmp(o->target, "qemu")) ||
-			       !kab_monitor_selected(o->monitors,
-						     "perf-stat")))
-		return cli_error(EXIT_USAGE, "--model %s: the model is counted "
-				 "by kab's QEMU plugin, with perf-stat's rows: "
-				 "give --target qemu and a --monitors with "
-				 "perf-stat", o->clock.model);
+	if (runjob_model_check(&o->clock, o->target, o->monitors))
+		return EXIT_USAGE;
 	if (o->lava.device_type && !(o->target &&
 				     !strncmp(o->target, "lava:", 5)))
 		return cli_error(EXIT_USAGE, "--device-type needs --target "

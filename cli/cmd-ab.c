@@ -621,12 +621,8 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (clk.model && ((target && strcmp(target, "qemu")) ||
-			  !kab_monitor_selected(ab.monitors, "perf-stat"))) {
-		rc = cli_error(EXIT_USAGE, "--model %s: the model is counted "
-			       "by kab's QEMU plugin, with perf-stat's rows: "
-			       "give --target qemu and a --monitors with "
-			       "perf-stat", clk.model);
+	if (runjob_model_check(&clk, target, ab.monitors)) {
+		rc = EXIT_USAGE;
 		goto out;
 	}
 	plugin = kab_drv_plugin_path();

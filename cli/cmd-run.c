@@ -338,12 +338,8 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (q.model && (strcmp(target, "qemu") ||
-			!kab_monitor_selected(c.monitors, "perf-stat"))) {
-		rc = cli_error(EXIT_USAGE, "--model %s: the model is counted "
-			       "by kab's QEMU plugin, with perf-stat's rows: "
-			       "give --target qemu and a --monitors with "
-			       "perf-stat", q.model);
+	if (runjob_model_check(&q, target, c.monitors)) {
+		rc = EXIT_USAGE;
 		goto out;
 	}
 	if (ba.tree || rev || ba.nr_kconfigs || ba.base) {

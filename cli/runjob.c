@@ -348,6 +348,18 @@ int runjob_qemu_check(const struct kab_qemu_opts *q)
 	return 0;
 }
 
+int runjob_model_check(const struct kab_qemu_opts *q, const char *target,
+		       const char *monitors)
+{
+	if (!q->model || ((!target || !strcmp(target, "qemu")) &&
+			  kab_monitor_selected(monitors, "perf-stat")))
+		return 0;
+	return cli_error(EXIT_USAGE, "--model %s: the model is counted by "
+			 "kab's QEMU plugin, with perf-stat's rows: give "
+			 "--target qemu and a --monitors with perf-stat",
+			 q->model);
+}
+
 int runjob_dry_run(int iterations, const char *monitors,
 		   struct kab_qemu_opts *q, const struct kab_lava_opts *l,
 		   const struct kab_joblist *lists, int nr_files)

@@ -37,6 +37,13 @@ int runjob_layout_seeds_fit(unsigned long long first, long boots);
 /* What QEMU cannot do (icount with several vCPUs): 0 or EXIT_USAGE. */
 int runjob_qemu_check(const struct kab_qemu_opts *q);
 /*
+ * --model's target (NULL: qemu) and monitors (NULL: all): the plugin
+ * that counts it runs under the qemu target, with perf-stat's rows.
+ * 0, or EXIT_USAGE having said so.
+ */
+int runjob_model_check(const struct kab_qemu_opts *q, const char *target,
+		       const char *monitors);
+/*
  * --target lava:URL (lava:local, or a server's http(s) URL) into l:
  * the token from $KAB_LAVA_TOKEN, else [lava] token (a server needs
  * one unless dry_run), the files' place from [lava] files and
