@@ -93,8 +93,8 @@ void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn,
 				      void *userdata);
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
 uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
-struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb,
-						 size_t idx);
+struct qemu_plugin_insn *
+qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
 size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
 void qemu_plugin_outs(const char *string);
 bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info);
