@@ -442,17 +442,35 @@ static int job_facts(struct kab_db *db, struct report_job *j,
 	return 0;
 }
 
-/* The KPIs of all jobs were judged together, as kab ci gate does. */
-static void judge_jobs(struct report *r)
+/*
+ * The KPIs of all jobs were judged together, as kab ci gate does.  A
+ * job whose own KPI did not change but whose KPI as a cost model times
+ * it did (none named with --kpi) is reported for the model's.
+ */
+static void judge_jobs(struct report *r, bool named)
 {
 	size_t i;
 
 	for (i = 0; i < r->nr; i++) {
-		if (!r->job[i].kpi || !r->job[i].kpi->cells[0].s.n)
+		struct report_job *j = &r->job[i];
+		const struct kab_row *mk;
+		struct kpi_verdict kv;
+
+		if (!j->kpi || !j->kpi->cells[0].s.n)
 			continue;
-		r->job[i].kv = kpi_judge(&r->job[i].kpi->cells[0]);
+		j->kv = kpi_judge(&j->kpi->cells[0]);
 		/* a KPI of unknown direction is an increase or decrease */
-		r->job[i].noticed = r->job[i].kv.significant;
+		j->noticed = j->kv.significant;
+		mk = named || j->noticed || !j->t->model_kpi ? NULL :
+		     cmp_table_kpi(j->t, j->t->model_kpi);
+		if (!mk || !mk->cells[0].s.n)
+			continue;
+		kv = kpi_judge(&mk->cells[0]);
+		if (kv.significant) {
+			j->kpi = mk;
+			j->kv = kv;
+			j->noticed = true;
+		}
 	}
 }
 
@@ -675,7 +693,7 @@ int report_build(struct kab_db *db, const char *base, const char *head,
 		if (rc)
 			return rc;
 	}
-	judge_jobs(r);
+	judge_jobs(r, o->kpi);
 	r->main = pick_main(r);
 	if (r->main == r->nr && o->kpi)
 		return model_err(err, KAB_MODEL_REFUSED, "no job of %s and %s "

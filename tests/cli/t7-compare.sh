@@ -379,7 +379,14 @@ test_expect "ls, show, compare, report and ci gate speak JSON with a schema vers
 	# and read as lkp reads the KPI: fewer ops are a regression
 	grep -q "^kab noticed a [0-9.]*% regression of will-it-scale.per_process_ops:spr: ma -> mb$" $TMP/ex
 	kab --db $TMP/model.db compare --format markdown ma mb | grep -q "^\*timed in guest instructions (QEMU icount), and by cost model spr"
-	kab --db $TMP/model.db report ma mb | grep -A2 "The machine is emulated" | tr "\n" " " | grep -q "and by cost model spr for caches and TLBs in the rows marked :spr"
+	kab --db $TMP/model.db report ma mb >$TMP/rep
+	grep -A2 "The machine is emulated" $TMP/rep | tr "\n" " " | grep -q "and by cost model spr for caches and TLBs in the rows marked :spr"
+	# the job'"'"'s KPI did not move, the model'"'"'s did: the report is of
+	# the model'"'"'s; --kpi names the other
+	grep -q "^Subject: mb: will-it-scale.per_process_ops:spr [0-9.]*% regression$" $TMP/rep
+	grep -q "^kab noticed a [0-9.]*% regression of will-it-scale.per_process_ops:spr on:$" $TMP/rep
+	kab --db $TMP/model.db report --kpi will-it-scale.per_process_ops ma mb >$TMP/rep
+	grep -q "^Subject: mb: no significant change of will-it-scale.per_process_ops$" $TMP/rep
 	# the same at each seed on both sides: no change beyond the
 	# resolution, and what three seeds can find
 	{ echo "run,kernel_label,iteration,metric,value,clock,seed"
