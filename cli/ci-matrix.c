@@ -65,7 +65,7 @@ static void add_option(struct strbuf *sb, const char *opt, const char *word)
 
 static int add_cells(json_t *include, const char *path,
 		     const struct kab_joblist *l, const char *kernels,
-		     int replicas, const char *clock,
+		     int replicas, const struct ci_cell_opts *co,
 		     const struct kab_jobsel *sel)
 {
 	int i, k, r;
@@ -76,8 +76,10 @@ static int add_cells(json_t *include, const char *path,
 		json_t *params = json_object();
 
 		/* the matrix's own choices, then the cell's */
-		if (clock)
-			add_option(&set, "clock", clock);
+		if (co->clock)
+			add_option(&set, "clock", co->clock);
+		if (co->model)
+			add_option(&set, "model", co->model);
 		for (k = 0; k < sel->nr_sets; k++)
 			add_option(&set, "set", sel->sets[k]);
 		for (k = 0; k < sel->nr_only; k++)
@@ -114,7 +116,7 @@ static int add_cells(json_t *include, const char *path,
 }
 
 int ci_matrix(char *const *jobs, size_t nr_jobs, char *const *kernels,
-	      size_t nr_kernels, int replicas, const char *clock,
+	      size_t nr_kernels, int replicas, const struct ci_cell_opts *co,
 	      const struct kab_jobsel *sel)
 {
 	json_t *include = json_array(), *doc;
@@ -131,8 +133,7 @@ int ci_matrix(char *const *jobs, size_t nr_jobs, char *const *kernels,
 		rc = cli_load_jobs(jobs[i], sel, &l);
 		if (rc)
 			break;
-		add_cells(include, jobs[i], &l, names.buf, replicas, clock,
-			  sel);
+		add_cells(include, jobs[i], &l, names.buf, replicas, co, sel);
 		kab_joblist_free(&l);
 	}
 	if (!rc) {

@@ -13,8 +13,13 @@
  * kernel; kernel names are letters, digits and _ (KAB_KERNEL_<name>).
  */
 struct kab_jobsel;
+/* What every cell's kab run is given besides its job: NULL, none. */
+struct ci_cell_opts {
+	const char *clock;	/* --clock */
+	const char *model;	/* --model */
+};
 int ci_matrix(char *const *jobs, size_t nr_jobs, char *const *kernels,
-	      size_t nr_kernels, int replicas, const char *clock,
+	      size_t nr_kernels, int replicas, const struct ci_cell_opts *co,
 	      const struct kab_jobsel *sel);
 
 /* kab ci gate: what fails it (model/), and where it is written. */

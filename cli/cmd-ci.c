@@ -16,7 +16,7 @@ static void ci_usage_of(FILE *f, int which)
 	if (which != 'g')
 		fprintf(f,
 			"usage: kab ci matrix [--kernels A,B,...] [--replicas N] "
-			"[--clock C]\n"
+			"[--clock C] [--model NAME]\n"
 			"                     [--set KEY=VALUE]... [--only KEY=VALUE]... "
 			"JOB.yaml...\n");
 	if (which != 'm')
@@ -57,6 +57,9 @@ static void ci_usage_of(FILE *f, int which)
 			"times guests in\n"
 			"                        instructions, so runners of any "
 			"speed agree\n"
+			"  --model NAME          the cells' kab run --model: a "
+			"cost model's rows too\n"
+			"                        (spr, cpl; runners with QEMU 10)\n"
 			"  --set KEY=VALUE, --only KEY=VALUE   as for kab run\n");
 	if (!which)
 		fputc('\n', f);
@@ -108,12 +111,14 @@ static int matrix(int argc, char **argv)
 		{ "kernels", required_argument, NULL, 'k' },
 		{ "replicas", required_argument, NULL, 'r' },
 		{ "clock", required_argument, NULL, 'c' },
+		{ "model", required_argument, NULL, 'M' },
 		{ "set", required_argument, NULL, 's' },
 		{ "only", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *kernels = "base,head", *clock = NULL;
+	const char *kernels = "base,head";
+	struct ci_cell_opts co = { NULL, NULL };
 	struct kab_qemu_opts q = { 0 };
 	struct kab_jobsel sel = { 0 };
 	char **kv, **sets = NULL, **only = NULL;
@@ -133,7 +138,16 @@ static int matrix(int argc, char **argv)
 			rc = runjob_clock_opt(optarg, &q);
 			if (rc)
 				goto out_sel;
-			clock = optarg;
+			co.clock = optarg;
+		} else if (opt == 'M') {
+			/* the runners' QEMU is theirs: only the name here */
+			if (!kab_cost_known(optarg)) {
+				rc = cli_error(EXIT_USAGE, "--model '%s': no "
+					       "such model; kab models %s",
+					       optarg, kab_cost_names());
+				goto out_sel;
+			}
+			co.model = optarg;
 		} else if (opt == 'r') {
 			replicas = (int)strtol(optarg, &end, 10);
 			if (*end || end == optarg || replicas < 1 ||
@@ -173,7 +187,7 @@ static int matrix(int argc, char **argv)
 				       "names KAB_KERNEL_<name>)", kv[i]);
 			goto out;
 		}
-	rc = ci_matrix(argv + optind, argc - optind, kv, nk, replicas, clock,
+	rc = ci_matrix(argv + optind, argc - optind, kv, nk, replicas, &co,
 		       &sel);
 out:
 	for (i = 0; i < nk; i++)

@@ -53,6 +53,16 @@ test_expect "ci matrix: a cell per parameter set (and replica) measuring every k
 	assert [c["set"] for c in cells] == ["--clock icount:5 --only nr_task=1",
 	                                     "--clock icount:5 --only nr_task=2"], cells
 	PY
+	# and --model: a core kab models, whatever QEMU this machine has
+	# (the runners have theirs)
+	kab ci matrix --model cpl --clock icount $TMP/two.yaml >$TMP/m6.json
+	$PY - $TMP/m6.json <<-PY
+	import json, sys
+	cells = json.load(open(sys.argv[1]))["include"]
+	assert [c["set"] for c in cells] == ["--clock icount --model cpl --only nr_task=1",
+	                                     "--clock icount --model cpl --only nr_task=2"], cells
+	PY
+	expect_error 2 "^kab: --model .skx.: no such model; kab models spr" -- kab ci matrix --model skx $TMP/two.yaml
 	expect_error 2 "nosuch.yaml" -- kab ci matrix $TMP/nosuch.yaml
 	expect_error 2 "--kernels: .a-b. is not a name" -- kab ci matrix --kernels a-b,c $TMP/two.yaml
 	expect_error 2 "--replicas .0.: give 1 to 100" -- kab ci matrix --replicas 0 $TMP/two.yaml
