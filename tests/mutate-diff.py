@@ -20,7 +20,8 @@ logging, braces) skipped, and the survivors shown with file:line.
    continuation those of its first line, a break or a continue those
    of the statement before it in its block.
 2. The mutants.  The lines of common/ runner/ db/ analysis/ model/
-   driver/ kbuild/ cli/ that `git diff BASE` adds, less the arid ones;
+   driver/ kbuild/ cli/ plugin/ that `git diff BASE` adds, less the arid
+   ones;
    on each, one of: a relational or equality operator flipped (< <=,
    == !=), && and || swapped, an if's or while's condition negated, an
    integer constant moved by one, a return value replaced, true and
@@ -65,7 +66,7 @@ import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIBS = ["common", "runner", "db", "analysis", "model", "driver", "kbuild",
-        "cli"]
+        "cli", "plugin"]
 COV = "build-cov"
 EQUIV = os.path.join(TOP, "tests", "mutants", "equivalent-diff.txt")
 
