@@ -187,7 +187,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 		if (is_mark(insn, &nn))
 			qemu_plugin_register_vcpu_insn_exec_cb(
-				insn, on_mark, QEMU_PLUGIN_CB_NO_REGS,
+				insn, on_mark, kab_model_on() ?
+				QEMU_PLUGIN_CB_R_REGS : QEMU_PLUGIN_CB_NO_REGS,
 				(void *)(uintptr_t)nn);
 	}
 }

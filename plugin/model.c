@@ -41,8 +41,19 @@
 
 static struct kab_cost model;
 static bool enabled, in_window;
-static uint64_t direct_base, tried[MAX_TRIES], window_start;
-static unsigned int n_tried;
+static uint64_t direct_base, window_start;
+/*
+ * The page tables' root and paging depth, read at each start mark and
+ * followed through every write to cr3, so that the memory callbacks
+ * need no registers (TCG then keeps the guest's in host registers).
+ */
+static uint64_t cr3;
+static int levels = 4;
+/* kernel accesses that may show the direct map, tried at a mark */
+static struct {
+	uint64_t base, vaddr, paddr;
+} cand[MAX_TRIES];
+static unsigned int n_cand;
 static struct qemu_plugin_register *reg_cr3, *reg_cr4;
 static GByteArray *buf;
 
@@ -118,8 +129,8 @@ static bool walk_at(uint64_t base, uint64_t vaddr, uint64_t *pte,
 		    unsigned int *n, enum kab_page *page, uint64_t *pa,
 		    bool *global)
 {
-	int levels = read_reg(reg_cr4) & CR4_LA57 ? 5 : 4, l;
-	uint64_t table = read_reg(reg_cr3) & PHYS_MASK, e = 0;
+	uint64_t table = cr3 & PHYS_MASK, e = 0;
+	int l;
 
 	*n = 0;
 	for (l = 0; l < levels; l++) {
@@ -156,23 +167,40 @@ static bool walk(void *ctx, uint64_t vaddr, uint64_t pte[KAB_WALK_MAX],
 	       walk_at(direct_base, vaddr, pte, n, page, &pa, global);
 }
 
-/* A kernel access: does it show where the direct map is? */
-static void find_direct_map(uint64_t vaddr, uint64_t paddr)
+/* A kernel access: might it show where the direct map is? */
+static void note_candidate(uint64_t vaddr, uint64_t paddr)
 {
-	uint64_t base = vaddr - paddr, pte[KAB_WALK_MAX], pa;
+	uint64_t base = vaddr - paddr;
+	unsigned int i;
+
+	if (base % GIB || base < DIRECT_LO || base >= DIRECT_HI ||
+	    n_cand >= MAX_TRIES)
+		return;
+	for (i = 0; i < n_cand; i++)
+		if (cand[i].base == base)
+			return;
+	cand[n_cand].base = base;
+	cand[n_cand].vaddr = vaddr;
+	cand[n_cand].paddr = paddr;
+	n_cand++;
+}
+
+/*
+ * At a mark, registers at hand: the first candidate through which a
+ * walk ends at the physical address QEMU gave is the direct map (the
+ * kernel's half of every page table is the same).
+ */
+static void find_direct_map(void)
+{
+	uint64_t pte[KAB_WALK_MAX], pa;
 	enum kab_page page;
 	unsigned int i, n;
 	bool global;
 
-	if (base % GIB || base < DIRECT_LO || base >= DIRECT_HI ||
-	    n_tried >= MAX_TRIES)
-		return;
-	for (i = 0; i < n_tried; i++)
-		if (tried[i] == base)
-			return;
-	tried[n_tried++] = base;
-	if (walk_at(base, vaddr, pte, &n, &page, &pa, &global) && pa == paddr)
-		direct_base = base;
+	for (i = 0; !direct_base && i < n_cand; i++)
+		if (walk_at(cand[i].base, cand[i].vaddr, pte, &n, &page, &pa,
+			    &global) && pa == cand[i].paddr)
+			direct_base = cand[i].base;
 }
 
 static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
@@ -191,7 +219,7 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	paddr = qemu_plugin_hwaddr_phys_addr(hw);
 	if (!direct_base) {
 		if (vaddr >> 63)
-			find_direct_map(vaddr, paddr);
+			note_candidate(vaddr, paddr);
 		if (!in_window)
 			return;
 	}
@@ -211,8 +239,13 @@ static void on_flush(unsigned int vcpu, void *udata)
 	uintptr_t v = (uintptr_t)udata;
 
 	(void)vcpu;
-	if ((v & 3) == DROP_CR3 && read_reg(gpr[v >> 2]) & CR3_NOFLUSH)
-		return;
+	if ((v & 3) == DROP_CR3) {
+		uint64_t value = read_reg(gpr[v >> 2]);
+
+		cr3 = value & ~CR3_NOFLUSH;
+		if (value & CR3_NOFLUSH)
+			return;
+	}
 	kab_cost_flush_tlb(&model, (v & 3) == DROP_ALL);
 }
 
@@ -255,7 +288,7 @@ void kab_model_tb(struct qemu_plugin_tb *tb, bool kernel)
 		int drop;
 
 		qemu_plugin_register_vcpu_mem_cb(insn, on_mem,
-						 QEMU_PLUGIN_CB_R_REGS,
+						 QEMU_PLUGIN_CB_NO_REGS,
 						 QEMU_PLUGIN_MEM_RW, NULL);
 		if (!kernel)
 			continue;
@@ -274,6 +307,10 @@ int kab_model_mark(unsigned int nn, uint64_t insns, char *line, size_t size)
 
 	if (!enabled)
 		return 0;
+	/* a mark's callback may read registers (kab_model_on) */
+	cr3 = read_reg(reg_cr3);
+	levels = read_reg(reg_cr4) & CR4_LA57 ? 5 : 4;
+	find_direct_map();
 	if (!in_window) {
 		kab_cost_reset(&model);
 		window_start = insns;

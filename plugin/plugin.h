@@ -23,7 +23,7 @@ size_t kab_insn_bytes(const struct qemu_plugin_insn *insn,
  */
 int kab_model_install(qemu_plugin_id_t id, const struct qemu_info_t *info,
 		      const char *name);
-bool kab_model_on(void);
+bool kab_model_on(void);	/* marks' callbacks then read registers */
 void kab_model_tb(struct qemu_plugin_tb *tb, bool kernel);
 int kab_model_mark(unsigned int nn, uint64_t insns, char *line,
 		   size_t size);
