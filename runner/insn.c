@@ -85,7 +85,7 @@ static const char *const cost_fields[KAB_COST_FIELDS] = {
 	"load_walks", "store_walks", "walk_refs", "walk_cycles",
 };
 
-/* "cost 2 model=NAME direct_map=1 cycles=N ..." with every field once */
+/* "cost 2 model=NAME mhz=N direct_map=1 cycles=N ...", every field once */
 static bool parse_cost(const char *line, size_t len, struct kab_cost_row *c)
 {
 	char buf[1024], *tok, *save = NULL;
