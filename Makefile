@@ -38,7 +38,8 @@ else ifeq ($(COV),1)
 # gcov's line counts, for make mutate-diff's map of tests to lines;
 # unoptimized: at -O1 a function's last 'return 0;' and many a single
 # statement get no count, and their mutants looked unreached
-CFLAGS   := -O0 -g --coverage -fprofile-update=atomic $(filter-out -O2 -g,$(CFLAGS))
+CFLAGS   := -O0 -g --coverage -fprofile-update=atomic -DKAB_COVERAGE \
+	    $(filter-out -O2 -g,$(CFLAGS))
 LDFLAGS  += --coverage
 BUILD    := build-cov
 else ifeq ($(SAN),1)

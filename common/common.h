@@ -119,6 +119,14 @@ void fput_notes(FILE *out, const char *notes);
 void fput_note_lines(FILE *out, const char *title, const char *text);
 
 /*
+ * _exit(code) for a forked child of kab's own code (a workload's
+ * iteration, its worker processes): under make COV=1 it first writes
+ * gcov's counts, which _exit would drop, so that the map of tests to
+ * lines sees what the children ran.
+ */
+void kab_child_exit(int code) __attribute__((noreturn));
+
+/*
  * An anonymous file for a child's stderr (memfd), so that what QEMU or
  * ssh says reaches the user inside kab's messages, not raw.
  */

@@ -134,3 +134,15 @@ char *kab_cmd_line(const char *cwd, struct kab_err *err, ...)
 		out.buf[--out.len] = '\0';
 	return strbuf_detach(&out);
 }
+
+#ifdef KAB_COVERAGE
+void __gcov_dump(void);
+#endif
+
+void kab_child_exit(int code)
+{
+#ifdef KAB_COVERAGE
+	__gcov_dump();
+#endif
+	_exit(code);
+}

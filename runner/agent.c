@@ -124,7 +124,7 @@ static void child_main(struct agent *a, int go_fd, int res_fd)
 				    m.v[i].value);
 	}
 	write_all(res_fd, sb.buf, sb.len);
-	_exit(ret ? 1 : 0);
+	kab_child_exit(ret ? 1 : 0);
 }
 
 /* Parse the child's lines; returns -1 with err on "E" or garbage. */

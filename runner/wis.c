@@ -112,14 +112,14 @@ static void process_main(struct task *tk, pid_t parent)
 {
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
-		_exit(1);
+		kab_child_exit(1);
 	close(tk->go_fd);
 	if (tk->cpuset &&
 	    hwloc_set_cpubind(tk->topo, tk->cpuset, HWLOC_CPUBIND_PROCESS) < 0)
-		_exit(3);
+		kab_child_exit(3);
 	wait_for_start(tk->start_fd);
 	run_test(tk);
-	_exit(0);
+	kab_child_exit(0);
 }
 
 static int setup_binding(struct task *tasks, const struct wis_opts *o,
