@@ -651,6 +651,23 @@ static void test_insn_cost(void **state)
 	kab_metrics_free(&m);
 }
 
+/* A busy host is one busier than KAB_HOST_BUSY, said with its share. */
+static void test_host_busy_msg(void **state)
+{
+	char buf[256] = "untouched";
+
+	(void)state;
+	assert_false(kab_host_busy_msg(KAB_HOST_BUSY, buf, sizeof(buf)));
+	assert_false(kab_host_busy_msg(-1, buf, sizeof(buf)));
+	assert_false(kab_host_busy_msg(NAN, buf, sizeof(buf)));
+	assert_string_equal(buf, "untouched");
+	assert_true(kab_host_busy_msg(nextafter(KAB_HOST_BUSY, 1), buf,
+				      sizeof(buf)));
+	assert_true(kab_host_busy_msg(0.5, buf, sizeof(buf)));
+	assert_true(!strncmp(buf, KAB_HOST_BUSY_MSG " 50% of this machine",
+			     strlen(KAB_HOST_BUSY_MSG) + 20));
+}
+
 static void test_clock_names(void **state)
 {
 	static const char *const bad[] = { "icount:", "icount:11", "icount:-1",
@@ -698,6 +715,7 @@ int main(void)
 		cmocka_unit_test(test_run_metric_cap),
 		cmocka_unit_test(test_insn_counts),
 		cmocka_unit_test(test_insn_cost),
+		cmocka_unit_test(test_host_busy_msg),
 		cmocka_unit_test(test_clock_names),
 	};
 
