@@ -47,6 +47,11 @@ test_expect "--dry-run prints job definitions LAVA's schema takes, strict, and s
 	# one document a job of the file
 	kab run --target lava:local --dry-run --set nr_task=[1,2] $JOB >$TMP/two.yaml
 	[ "$($LPY $TMP/validate.py <$TMP/two.yaml)" = 2 ]
+	# each headed by its own job, and only its own
+	grep "^# kab: " $TMP/two.yaml >$TMP/heads
+	[ "$(wc -l <$TMP/heads)" = 2 ]
+	grep -q "^# kab: will-it-scale malloc1 (bind=core mode=process nr_task=1 test=malloc1 .*), 3 iterations$" <(sed -n 1p $TMP/heads)
+	grep -q "^# kab: will-it-scale malloc1 (bind=core mode=process nr_task=2 test=malloc1 .*), 3 iterations$" <(sed -n 2p $TMP/heads)
 	# a lab fetches the files from [lava] files-url: each copied once
 	# into [lava] files, named by its content
 	mkdir -p $HOME/.config/kab $TMP/files
