@@ -769,16 +769,10 @@ static void limit_profile(struct kab_comparison *out)
 	if (n > max) {
 		moved_heads = out->nr_heads;
 		qsort(v, n, sizeof(*v), by_moved);
+		/* profile shares are absolute: none counts in zero_rows */
 		for (i = max; i < n; i++) {
-			size_t h;
-
 			v[i]->shown = false;
 			out->hidden_profile++;
-			for (h = 0; h < out->nr_heads; h++)
-				if (v[i]->cells[h].zero_base) {
-					out->zero_rows--;
-					break;
-				}
 		}
 	}
 	free(v);
