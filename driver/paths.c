@@ -65,10 +65,10 @@ char *kab_drv_plugin_path(void)
 /* The cost model reads registers and guest memory: plugin API 4. */
 #define MODEL_MAJOR	10
 
-/* The release of the QEMU q would run, as words for an error. */
-static int qemu_release(const struct kab_qemu_opts *q, char *buf, size_t n)
+/* The release of the QEMU a boot would run, and its major, or -1. */
+static int qemu_release(char *buf, size_t n)
 {
-	char *qemu = kab_qemu_find(q);
+	char *qemu = kab_qemu_find();
 	int major = -1;
 
 	buf[0] = '\0';
@@ -97,7 +97,7 @@ int kab_drv_qemu_check(const struct kab_qemu_opts *q, struct kab_err *err)
 		return kab_err_set(err, "--model %s with --clock wall: the "
 				   "model is exact mode's (TCG, icount); leave "
 				   "out --clock wall", q->model);
-	if (q->model && qemu_release(q, release, sizeof(release)) <
+	if (q->model && qemu_release(release, sizeof(release)) <
 	    MODEL_MAJOR)
 		return kab_err_set(err, "--model %s: needs QEMU %d or later "
 				   "(it reads the guest's registers and "
@@ -107,7 +107,7 @@ int kab_drv_qemu_check(const struct kab_qemu_opts *q, struct kab_err *err)
 				   sizeof(words)), MODEL_MAJOR);
 	if (q->clock.kind != KAB_CLOCK_ICOUNT || q->smp <= 1)
 		return 0;
-	if (qemu_release(q, release, sizeof(release)) >= ICOUNT_SMP_MAJOR)
+	if (qemu_release(release, sizeof(release)) >= ICOUNT_SMP_MAJOR)
 		return 0;
 	return kab_err_set(err, "--smp %d with --clock icount: needs QEMU "
 			   "%d or later, and this is %s (its icount boot "

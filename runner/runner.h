@@ -725,7 +725,6 @@ struct kab_qemu_opts {
 	const char *cmdline;	/* added to kab's own options */
 	int smp;		/* 0: 1 under icount, else 2 */
 	const char *mem;	/* "2G" */
-	const char *qemu;	/* NULL: qemu-system-x86_64 from PATH */
 	const char *cache_dir;	/* initramfs images */
 	double boot_timeout;	/* seconds allowed to reach the agent */
 	double timeout;		/* whole boot's deadline; 0: from the job */
@@ -787,8 +786,8 @@ char *kab_default_kernel(void);
 int kab_parse_cpulist(const char *s, void *cpu_set, struct kab_err *err);
 /* Is path a bzImage? */
 int kab_kernel_check(const char *path, struct kab_err *err);
-/* The QEMU a boot runs: q->qemu, else $KAB_QEMU, else PATH's; or NULL. */
-char *kab_qemu_find(const struct kab_qemu_opts *q);
+/* The QEMU a boot runs: $KAB_QEMU, else PATH's; or NULL. */
+char *kab_qemu_find(void);
 /*
  * The release qemu says it is ("10.0.2"; "" when it does not say) and
  * its major number, or -1.

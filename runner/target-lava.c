@@ -358,9 +358,7 @@ static int run_local(const struct kab_target_opts *o,
 	json_t *dev, *facts;
 	pid_t pid;
 
-	qemu = q->qemu ? xstrdup(q->qemu) :
-	       getenv("KAB_QEMU") && *getenv("KAB_QEMU") ?
-	       xstrdup(getenv("KAB_QEMU")) : find_in_path("qemu-system-x86_64");
+	qemu = kab_qemu_find();
 	lrun = l->lava_run ? xstrdup(l->lava_run) : find_in_path("lava-run");
 	if (!lrun || access(lrun, X_OK)) {
 		kab_err_set(err, "lava-run is not installed: apt-get install "

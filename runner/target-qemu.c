@@ -183,12 +183,10 @@ int kab_qemu_release(const char *qemu, char *buf, size_t n)
 	return major;
 }
 
-char *kab_qemu_find(const struct kab_qemu_opts *q)
+char *kab_qemu_find(void)
 {
 	const char *env = getenv("KAB_QEMU");
 
-	if (q->qemu)
-		return xstrdup(q->qemu);
 	if (env && *env)
 		return xstrdup(env);
 	return find_in_path("qemu-system-x86_64");
@@ -385,7 +383,7 @@ int kab_target_qemu(const struct kab_target_opts *o,
 	boot->outcome = KAB_BOOT_FAILED;
 	if (kab_kernel_check(q->kernel, err))
 		return -1;
-	qemu = kab_qemu_find(q);
+	qemu = kab_qemu_find();
 	if (!qemu || access(qemu, X_OK)) {
 		kab_err_set(err, "QEMU is not installed (no qemu-system-x86_64 "
 			    "in PATH): apt-get install qemu-system-x86, or "

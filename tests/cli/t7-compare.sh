@@ -358,6 +358,9 @@ test_expect "ls, show, compare, report and ci gate speak JSON with a schema vers
 	not grep -q "timed in guest instructions" $TMP/ex
 	kab --db $TMP/exact.db compare --format markdown ia ib >$TMP/ex
 	grep -q "^\*timed in guest instructions (QEMU icount): cache and TLB effects are not modelled" $TMP/ex
+	# and the report'"'"'s disclaimer
+	kab --db $TMP/exact.db report --kpi will-it-scale.per_process_ops ia ib | grep -A2 "The machine is emulated" | tr "\n" " " >$TMP/ex
+	grep -q "timed in guest instructions (icount): cache and TLB effects are not modelled" $TMP/ex
 	# a cost model timed them too (kab run --model spr): its KPI is the
 	# table'"'"'s second, and the note says where the model'"'"'s rows are
 	{ echo "run,kernel_label,iteration,metric,value,clock,seed"

@@ -615,6 +615,37 @@ static void test_insn_cost(void **state)
 		assert_int_equal(kab_insn_counts(t, strlen(t), 1, &u, &k), 0);
 	}
 
+	/* a number may begin with a 9; a line of 1024 bytes is too long */
+	snprintf(t, sizeof(t), "kab-insn 1 inline\nmark 1 1 1\nmark 2 2 2\n"
+		 "cost 2 model=spr mhz=2000 direct_map=1 %s\n",
+		 "cycles=9 instructions=99 loads=400 stores=100 "
+		 "l1d_misses=40 l2_misses=20 llc_misses=5 dtlb_load_misses=30 "
+		 "dtlb_store_misses=3 load_walks=8 store_walks=2 walk_refs=40 "
+		 "walk_cycles=300");
+	assert_int_equal(kab_insn_cost(t, strlen(t), 1, &c), 0);
+	assert_int_equal(c.v[KAB_COST_CYCLES], 9);
+	{
+		static const char prefix[] = "cost 2 model=spr mhz=2000 "
+					     "direct_map=1 cycles=";
+		const char *tail = COST_FIELDS + strlen("cycles=2000 ");
+		char big[2048], *p;
+		size_t len, z;
+
+		/* the line (less its \n) 1023 bytes: cycles=000...2 */
+		for (len = 1023; len <= 1024; len++) {
+			z = len - strlen(prefix) - 2 - strlen(tail);
+			p = big + sprintf(big, "kab-insn 1 inline\nmark 1 1 1\n"
+					  "mark 2 2 2\n%s", prefix);
+			memset(p, '0', z);
+			p += z;
+			p += sprintf(p, "2 %s", tail);
+			assert_int_equal(strlen(strrchr(big, '\n') + 1), len);
+			*p++ = '\n';
+			assert_int_equal(kab_insn_cost(big, p - big, 1, &c),
+					 len < 1024 ? 0 : -1);
+		}
+	}
+
 	/* lkp's rows, named :MODEL, and the KPI at the model's clock */
 	assert_int_equal(kab_insn_cost(text, strlen(text), 1, &c), 0);
 	kab_metrics_add(&m, "will-it-scale.per_process_ops", 50);

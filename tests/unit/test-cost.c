@@ -306,6 +306,50 @@ static void test_unmapped(void **state)
 	kab_cost_free(&m);
 }
 
+/* A walker that answers a page size that is none. */
+static bool bad_size(void *ctx, uint64_t vaddr, uint64_t pte[KAB_WALK_MAX],
+		     unsigned int *n, enum kab_page *page, bool *global)
+{
+	(void)ctx;
+	(void)vaddr;
+	(void)global;
+	pte[0] = PT;
+	*n = 1;
+	*page = KAB_PAGES;
+	return true;
+}
+
+/* The first access and the first after a flush are no repeats. */
+static void test_firsts(void **state)
+{
+	struct kab_cost m;
+	struct pages pg;
+
+	(void)state;
+	/* physical line 0 and virtual page 0 are lines and pages too */
+	model(&m, &pg, KAB_PAGE_4K);
+	kab_cost_access(&m, 0, 0, false);
+	assert_int_equal(m.n.load_walks, 1);
+	assert_int_equal(m.n.l1d_misses, 1 + m.n.walk_refs);
+	kab_cost_free(&m);
+	/* the same page again after a CR3 load walks again */
+	model(&m, &pg, KAB_PAGE_4K);
+	kab_cost_access(&m, BASE, BASE, false);
+	kab_cost_flush_tlb(&m, false);
+	kab_cost_access(&m, BASE + 8, BASE + 8, false);
+	assert_int_equal(m.n.load_walks, 2);
+	kab_cost_free(&m);
+	/* a size that is none fills nothing: the page walks each time */
+	assert_int_equal(kab_cost_init(&m, kab_cost_params_find("spr"),
+				       bad_size, NULL), 0);
+	kab_cost_access(&m, BASE, BASE, false);
+	kab_cost_access(&m, BASE + 4096, BASE, false);
+	kab_cost_access(&m, BASE, BASE, false);
+	assert_int_equal(m.n.load_walks, 3);
+	assert_int_equal(m.n.walk_refs, 0);
+	kab_cost_free(&m);
+}
+
 static uint64_t xorshift(uint64_t *s)
 {
 	*s ^= *s << 13;
@@ -371,6 +415,7 @@ int main(void)
 		cmocka_unit_test(test_stores_and_repeats),
 		cmocka_unit_test(test_flushes),
 		cmocka_unit_test(test_unmapped),
+		cmocka_unit_test(test_firsts),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_cores),
 	};
