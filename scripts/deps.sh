@@ -6,6 +6,8 @@
 #                            make test-kernel): Debian's 6.1 source and
 #                            the kernel's build tools
 #   scripts/deps.sh fuzz     also clang and libFuzzer (make fuzz)
+# On Debian 12 QEMU comes from bookworm-backports (10.x: exact mode's cost
+# model needs its plugin API); KAB_QEMU_BACKPORTS=no keeps Debian's 7.2.
 set -e
 
 pkgs="build-essential pkg-config
@@ -31,15 +33,51 @@ for p in $pkgs; do
 	*) missing="$missing $p" ;;
 	esac
 done
-[ -z "$missing" ] && exit 0
 
-echo "kab: installing:$missing"
 if [ "$(id -u)" -ne 0 ]; then
 	SUDO=sudo
 else
 	SUDO=
 fi
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-# shellcheck disable=SC2086
-$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+
+if [ -n "$missing" ]; then
+	echo "kab: installing:$missing"
+	$SUDO apt-get update -qq
+	# shellcheck disable=SC2086
+	$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+# The major version of the installed qemu-system-x86 (epoch stripped).
+qemu_major() {
+	dpkg-query -W -f='${Version}' qemu-system-x86 2>/dev/null |
+		sed 's/^[0-9]*://; s/[^0-9].*//'
+}
+
+codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+[ "$codename" = bookworm ] || exit 0
+[ "${KAB_QEMU_BACKPORTS:-yes}" = no ] && exit 0
+major=$(qemu_major)
+[ -n "$major" ] && [ "$major" -ge 10 ] && exit 0
+
+# Backports' packages are pinned at bookworm's priority only for QEMU and
+# what it needs at a newer version; everything else stays bookworm's.
+src=/etc/apt/sources.list.d/kab-bookworm-backports.sources
+pin=/etc/apt/preferences.d/kab-qemu
+uri=${KAB_BACKPORTS_URI:-http://deb.debian.org/debian}
+echo "kab: installing QEMU from bookworm-backports ($src, pinned in $pin)"
+printf '%s\n' 'Types: deb' "URIs: $uri" 'Suites: bookworm-backports' \
+	'Components: main' \
+	'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' |
+	$SUDO tee "$src" >/dev/null
+printf '%s\n' \
+	'Package: qemu-system-x86 qemu-system-common qemu-system-data qemu-utils qemu-block-extra qemu-system-gui seabios ipxe-qemu' \
+	'Pin: release n=bookworm-backports' 'Pin-Priority: 500' |
+	$SUDO tee "$pin" >/dev/null
+if $SUDO apt-get update -qq &&
+	$SUDO apt-get install -y -qq --no-install-recommends qemu-system-x86 \
+		>/dev/null; then
+	exit 0
+fi
+$SUDO rm -f "$src" "$pin"
+echo "kab: QEMU $major kept: bookworm-backports is not reachable; exact mode runs without --model (KAB_QEMU_BACKPORTS=no skips this)" >&2
