@@ -250,6 +250,11 @@ int qemu_plugin_install(qemu_plugin_id_t id, const struct qemu_info_t *info,
 	if (write(out_fd, head, sizeof(head) - 1) < 0 ||
 	    write(out_fd, mode, strlen(mode)) < 0)
 		return -1;
-	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	kab_plugin_translate(id);
 	return 0;
+}
+
+void kab_plugin_translate(qemu_plugin_id_t id)
+{
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 }

@@ -16,6 +16,12 @@
  * only once a walk through it from cr3 ends at the physical address
  * QEMU gave for that access.
  *
+ * Only the window's code carries the model's callbacks, and the code
+ * run before the direct map is found: at each mark the plugin has QEMU
+ * drop its translated code (qemu_plugin_reset), so that blocks are
+ * translated again with or without them.  Boots and the time between
+ * windows run at the speed of instruction counting alone.
+ *
  * The TLBs drop entries as the guest kernel says: a write to cr3 all
  * but global pages' (none when its value has bit 63 set, as Linux
  * switches PCIDs it has kept), INVPCID all; an INVLPG, whose page is not
@@ -40,7 +46,10 @@
 #define MAX_TRIES	64
 
 static struct kab_cost model;
+static qemu_plugin_id_t plugin_id;
 static bool enabled, in_window;
+/* a reset asked of QEMU and not done yet; another one wanted after it */
+static bool resetting, reset_again;
 static uint64_t direct_base, window_start;
 /*
  * The page tables' root and paging depth, read at each start mark and
@@ -167,28 +176,30 @@ static bool walk(void *ctx, uint64_t vaddr, uint64_t pte[KAB_WALK_MAX],
 	       walk_at(direct_base, vaddr, pte, n, page, &pa, global);
 }
 
-/* A kernel access: might it show where the direct map is? */
-static void note_candidate(uint64_t vaddr, uint64_t paddr)
+/* A kernel access: might it show where the direct map is?  true if new */
+static bool note_candidate(uint64_t vaddr, uint64_t paddr)
 {
 	uint64_t base = vaddr - paddr;
 	unsigned int i;
 
 	if (base % GIB || base < DIRECT_LO || base >= DIRECT_HI ||
 	    n_cand >= MAX_TRIES)
-		return;
+		return false;
 	for (i = 0; i < n_cand; i++)
 		if (cand[i].base == base)
-			return;
+			return false;
 	cand[n_cand].base = base;
 	cand[n_cand].vaddr = vaddr;
 	cand[n_cand].paddr = paddr;
 	n_cand++;
+	return true;
 }
 
 /*
- * At a mark, registers at hand: the first candidate through which a
- * walk ends at the physical address QEMU gave is the direct map (the
- * kernel's half of every page table is the same).
+ * The first candidate through which a walk from cr3 ends at the
+ * physical address QEMU gave is the direct map (the kernel's half of
+ * every page table is the same).  Tried as candidates come and at
+ * marks, where cr3 and cr4 are read afresh.
  */
 static void find_direct_map(void)
 {
@@ -201,6 +212,29 @@ static void find_direct_map(void)
 		if (walk_at(cand[i].base, cand[i].vaddr, pte, &n, &page, &pa,
 			    &global) && pa == cand[i].paddr)
 			direct_base = cand[i].base;
+}
+
+static void on_reset(qemu_plugin_id_t id)
+{
+	resetting = false;
+	kab_plugin_translate(id);
+}
+
+/*
+ * Has QEMU translate every block again, with the model's callbacks or
+ * without them as the window and the direct map now want; a reset
+ * asked while one is under way (QEMU ignores it) is asked again at the
+ * next translation or mark.
+ */
+static void retranslate(void)
+{
+	if (resetting) {
+		reset_again = true;
+		return;
+	}
+	resetting = true;
+	reset_again = false;
+	qemu_plugin_reset(plugin_id, on_reset);
 }
 
 static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
@@ -217,13 +251,15 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	if (!hw || qemu_plugin_hwaddr_is_io(hw))
 		return;
 	paddr = qemu_plugin_hwaddr_phys_addr(hw);
-	if (!direct_base) {
-		if (vaddr >> 63)
-			note_candidate(vaddr, paddr);
-		if (!in_window)
-			return;
+	if (!direct_base && vaddr >> 63 && note_candidate(vaddr, paddr)) {
+		find_direct_map();
+		/* found: the code outside the window needs none of this */
+		if (direct_base && !in_window)
+			retranslate();
 	}
-	kab_cost_access(&model, vaddr, paddr, qemu_plugin_mem_is_store(info));
+	if (in_window)
+		kab_cost_access(&model, vaddr, paddr,
+				qemu_plugin_mem_is_store(info));
 }
 
 /* An instruction that drops TLB entries, and what it drops. */
@@ -280,6 +316,11 @@ void kab_model_tb(struct qemu_plugin_tb *tb, bool kernel)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
 
+	if (reset_again && !resetting)
+		retranslate();
+	/* before the direct map is found, the kernel's accesses show it */
+	if (!in_window && (direct_base || !kernel))
+		return;
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		unsigned char b[16];
@@ -315,9 +356,11 @@ int kab_model_mark(unsigned int nn, uint64_t insns, char *line, size_t size)
 		kab_cost_reset(&model);
 		window_start = insns;
 		in_window = true;
+		retranslate();
 		return 0;
 	}
 	in_window = false;
+	retranslate();
 	model.n.instructions = insns - window_start;
 	return snprintf(line, size,
 			"cost %u model=%s mhz=%u direct_map=%d cycles=%" PRIu64
@@ -357,6 +400,7 @@ int kab_model_install(qemu_plugin_id_t id, const struct qemu_info_t *info,
 		return -1;
 	}
 	qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
+	plugin_id = id;
 	enabled = true;
 	return 0;
 }

@@ -15,6 +15,9 @@ extern int kab_api;
 size_t kab_insn_bytes(const struct qemu_plugin_insn *insn,
 		      unsigned char *buf, size_t len);
 
+/* Has QEMU translate through the plugin (again, after a reset). */
+void kab_plugin_translate(qemu_plugin_id_t id);
+
 /*
  * model=NAME: 0, or -1 having said why with qemu_plugin_outs.  Then
  * each translated block is given to kab_model_tb, and each mark to
@@ -24,6 +27,7 @@ size_t kab_insn_bytes(const struct qemu_plugin_insn *insn,
 int kab_model_install(qemu_plugin_id_t id, const struct qemu_info_t *info,
 		      const char *name);
 bool kab_model_on(void);	/* marks' callbacks then read registers */
+/* a block's callbacks for the model: none outside the window */
 void kab_model_tb(struct qemu_plugin_tb *tb, bool kernel);
 int kab_model_mark(unsigned int nn, uint64_t insns, char *line,
 		   size_t size);

@@ -147,6 +147,10 @@ GArray *qemu_plugin_get_registers(void) WEAK;
 int qemu_plugin_read_register(struct qemu_plugin_register *handle,
 			      GByteArray *buf) WEAK;
 
+/* every version: drop the plugin's callbacks and the translated code */
+typedef void (*qemu_plugin_simple_cb_t)(qemu_plugin_id_t id);
+void qemu_plugin_reset(qemu_plugin_id_t id, qemu_plugin_simple_cb_t cb);
+
 /* version 4 on */
 bool qemu_plugin_read_memory_vaddr(uint64_t addr, GByteArray *data,
 				   size_t len) WEAK;
