@@ -279,6 +279,12 @@ static void on_flush(unsigned int vcpu, void *udata)
 		uint64_t value = read_reg(gpr[v >> 2]);
 
 		cr3 = value & ~CR3_NOFLUSH;
+		/* candidates seen before the tables were known: again */
+		if (!direct_base) {
+			find_direct_map();
+			if (direct_base && !in_window)
+				retranslate();
+		}
 		if (value & CR3_NOFLUSH)
 			return;
 	}

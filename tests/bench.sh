@@ -260,6 +260,34 @@ else
 fi
 
 echo
+echo "== exact mode's cost model: host time of a boot with --model spr and without"
+echo "   (QEMU 10; 2 boots each way at layout seed 1, interleaved; malloc1"
+echo "   nr_task=1 warmup and 2 x 2 s, radixsort 2 x 4 bogo-ops; the kernel above)"
+major=$(qemu-system-x86_64 --version 2>/dev/null |
+	sed -n 's/^QEMU emulator version \([0-9]*\)\..*/\1/p')
+if [ "${major:-0}" -ge 10 ] && [ -n "${kernel:-}" ]; then
+	for b in 1 2; do
+		for model in none spr; do
+			m=""
+			[ $model = spr ] && m="--model spr"
+			$KAB --db "$TMP/model.db" run --target qemu --clock icount \
+				--kernel "$kernel" --layout-seed 1 $m \
+				--kernel-label "$model" --runs 2 --set nr_task=1 \
+				--set warmup=1 --set testtime=2s \
+				jobs/will-it-scale-malloc1.yaml >/dev/null 2>&1 || true
+			$KAB --db "$TMP/model.db" run --target qemu --clock icount \
+				--kernel "$kernel" --layout-seed 1 $m \
+				--kernel-label "$model" --runs 2 --set testtime=2s \
+				--set ops=4 jobs/stress-ng-radixsort.yaml \
+				>/dev/null 2>&1 || true
+		done
+	done
+	sqlite3 "$TMP/model.db" "SELECT printf('  %-9s model %-4s  agent up %5.1f s, first sample %5.1f s, power-off %5.1f s (mean of %d boots)', r.test, k.label, avg(b.hello), avg(b.first_sample), avg(b.seconds), count(*)) FROM boots b JOIN runs r ON r.id = b.run_id JOIN kernels k ON k.id = r.kernel_id WHERE r.status = 'ok' GROUP BY r.test, k.label ORDER BY r.test, k.label"
+else
+	echo "  (needs QEMU 10: make deps installs it from bookworm-backports)"
+fi
+
+echo
 echo "== noise at the source: malloc1 between and within boots under QEMU, --clock wall"
 echo "   (10 boots of 5 x 1 s iterations each way, interleaved; b/w is the"
 echo "   between-boot variance over the within-boot one, kab show's column)"
