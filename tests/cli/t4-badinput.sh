@@ -113,18 +113,18 @@ test_expect "option values out of their range are refused by run, ab, bisect and
 	expect_error 2 "^kab: --cmdline: .\". cannot go to LAVA, which quotes the kernel.s command line for a shell: leave out quotes" -- \
 		"$KAB" bisect --good a --bad b --tree $TMP --metric x --job $JOB \
 		--target lava:local --cmdline "a=\"b\""
+	# stand-in QEMUs that say a version (or none) and boot nothing
+	for v in 7.2.22 9.2.0 10.0.2 11.1.0 ""; do
+		printf "#!/bin/sh\n[ \"\$1\" = --version ] && [ -n \"%s\" ] && echo \"QEMU emulator version %s (stand-in)\"\nexit 1\n" "$v" "$v" >$TMP/qemu-$v
+		chmod +x $TMP/qemu-$v
+	done
 	# icount runs a guest'"'"'s vCPUs in one thread, which QEMU 7.2
 	# cannot do with more than one; QEMU 10 can
 	for cmd in "run --target qemu $JOB" "ab --a $K --b $K --job $JOB" \
 		"bisect --good a --bad b --tree $TMP --metric x --job $JOB"; do
 		# shellcheck disable=SC2086
-		KAB_QEMU=/usr/bin/qemu-system-x86_64 expect_error 2 "^kab: --smp 2 with --clock icount: needs QEMU 10 or later, and this is QEMU 7\.2\.[0-9]* (its icount boot stalls at .Booting SMP configuration.): use --smp 1, --clock wall for more CPUs, or QEMU 10 (bookworm-backports has it)$" -- \
+		KAB_QEMU=$TMP/qemu-7.2.22 expect_error 2 "^kab: --smp 2 with --clock icount: needs QEMU 10 or later, and this is QEMU 7\.2\.[0-9]* (its icount boot stalls at .Booting SMP configuration.): use --smp 1, --clock wall for more CPUs, or QEMU 10 (bookworm-backports has it)$" -- \
 			"$KAB" $cmd --smp 2 --clock icount
-	done
-	# stand-in QEMUs that say a version (or none) and boot nothing
-	for v in 9.2.0 10.0.2 11.1.0 ""; do
-		printf "#!/bin/sh\n[ \"\$1\" = --version ] && [ -n \"%s\" ] && echo \"QEMU emulator version %s (stand-in)\"\nexit 1\n" "$v" "$v" >$TMP/qemu-$v
-		chmod +x $TMP/qemu-$v
 	done
 	KAB_QEMU=$TMP/qemu-9.2.0 expect_error 2 "needs QEMU 10 or later, and this is QEMU 9\.2\.0 (" -- \
 		"$KAB" run --target qemu --smp 3 --clock icount $JOB
@@ -147,7 +147,7 @@ test_expect "option values out of their range are refused by run, ab, bisect and
 	for cmd in "run --target qemu $JOB" "ab --a $K --b $K --job $JOB" \
 		"bisect --good a --bad b --tree $TMP --metric x --job $JOB"; do
 		# shellcheck disable=SC2086
-		KAB_QEMU=/usr/bin/qemu-system-x86_64 expect_error 2 "^kab: --model cpl: needs QEMU 10 or later (it reads the guest.s registers and memory), and this is QEMU 7\.2\.[0-9]*: install QEMU 10 (bookworm-backports has it)$" -- \
+		KAB_QEMU=$TMP/qemu-7.2.22 expect_error 2 "^kab: --model cpl: needs QEMU 10 or later (it reads the guest.s registers and memory), and this is QEMU 7\.2\.[0-9]*: install QEMU 10 (bookworm-backports has it)$" -- \
 			"$KAB" $cmd --model cpl
 		# shellcheck disable=SC2086
 		KAB_QEMU=$TMP/qemu-10.0.2 expect_error 2 "^kab: --model spr: the model is counted by kab.s QEMU plugin, with perf-stat.s rows: give --target qemu and a --monitors with perf-stat$" -- \
