@@ -338,10 +338,6 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (runjob_model_check(&q, target, c.monitors)) {
-		rc = EXIT_USAGE;
-		goto out;
-	}
 	if (ba.tree || rev || ba.nr_kconfigs || ba.base) {
 		if (!ba.tree || q.kernel) {
 			rc = cli_error(EXIT_USAGE, "%s", q.kernel ?
@@ -352,6 +348,11 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		}
 		if (strncmp(target, "lava:", 5))
 			target = "qemu";
+	}
+	/* after --tree, which boots the kernels it builds under QEMU */
+	if (runjob_model_check(&q, target, c.monitors)) {
+		rc = EXIT_USAGE;
+		goto out;
 	}
 	if ((lava.device_type || dry_run) && strncmp(target, "lava:", 5)) {
 		rc = cli_error(EXIT_USAGE, "--device-type and --dry-run need "

@@ -144,6 +144,9 @@ test_expect "option values out of their range are refused by run, ab, bisect and
 		"$KAB" run --target qemu --model xyz $JOB
 	expect_error 2 "^kab: --model spr with --clock wall: the model is exact mode.s (TCG, icount); leave out --clock wall$" -- \
 		"$KAB" run --target qemu --model spr --clock wall $JOB
+	# --tree boots what it builds under QEMU: no --target needed
+	expect_error 1 "^kab: $TMP is not the top of a kernel tree" -- \
+		"$KAB" run --tree $TMP --model spr $JOB
 	for cmd in "run --target qemu $JOB" "ab --a $K --b $K --job $JOB" \
 		"bisect --good a --bad b --tree $TMP --metric x --job $JOB"; do
 		# shellcheck disable=SC2086
