@@ -296,6 +296,25 @@ test_expect "--model spr: lkp's rows of the modelled window, the same at the sam
 	# walks read tables the plugin found: every window walked a page
 	check "$(sqlite3 $TMP/m.db "SELECT min(value) FROM samples WHERE metric = '"'"'perf-stat.total.page-walk-refs:spr'"'"'") > 0"
 '
+
+# QEMU 10 runs several vCPUs in icount'"'"'s one thread: lkp'"'"'s
+# malloc1 on 100% of two CPUs, the same kernel on both sides
+test_expect "exact mode on 2 vCPUs: nr_task=2, both sides the same to the last digit" '
+	kab --db $TMP/s.db ab --a-label one --b-label other --smp 2 \
+		--clock icount --job $JOB --set nr_task=2 --set warmup=1 \
+		--set testtime=1s --monitors perf-stat --boots 2 \
+		--runs-per-boot 1 >$TMP/o 2>$TMP/e || { cat $TMP/e; false; }
+	cat $TMP/o
+	test "$(sqlite3 $TMP/s.db "SELECT group_concat(smp) FROM boots")" = "2,2,2,2"
+	# two processes ran, each counted
+	check "$(sqlite3 $TMP/s.db "SELECT min(value) FROM samples WHERE metric = '"'"'will-it-scale.2.processes'"'"'") > 0"
+	q="SELECT group_concat(value, '"'"' '"'"') FROM (SELECT value FROM samples s JOIN runs r ON r.id = s.run_id JOIN kernels k ON k.id = r.kernel_id WHERE s.metric = '"'"'perf-stat.total.instructions'"'"' AND k.label ="
+	a=$(sqlite3 $TMP/s.db "$q '"'"'one'"'"' ORDER BY r.id)")
+	b=$(sqlite3 $TMP/s.db "$q '"'"'other'"'"' ORDER BY r.id)")
+	echo "$a / $b"
+	[ -n "$a" ] && [ "$a" = "$b" ]
+	grep -Eq "^ +[0-9.]+ +[-+]?0\.0% +[0-9.]+ +will-it-scale\.per_process_ops$" $TMP/o
+'
 fi
 
 test_done
