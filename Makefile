@@ -77,7 +77,7 @@ KAB       := $(BUILD)/kab
 KAB_AGENT := $(BUILD)/kab-agent
 # kab's QEMU plugin, when this QEMU loads plugins (-plugin in its -help),
 # with its cost model
-COST_SRC  := plugin/cost.c plugin/cost-cores.c
+COST_SRC  := plugin/cost.c plugin/cost-cores.c plugin/tlbflush.c
 KAB_INSN  := $(if $(shell qemu-system-x86_64 -help 2>/dev/null | \
 		grep '^-plugin '),$(BUILD)/kab-insn.so)
 

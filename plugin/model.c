@@ -22,11 +22,11 @@
  * translated again with or without them.  Boots and the time between
  * windows run at the speed of instruction counting alone.
  *
- * The TLBs drop entries as the guest kernel says: a write to cr3 all
- * but global pages' (none when its value has bit 63 set, as Linux
- * switches PCIDs it has kept), INVPCID all; an INVLPG, whose page is not
- * decoded, as much as a write to cr3.  Entries carry no PCID: one kept
- * across a switch serves the next process too.
+ * The TLBs drop entries as the guest kernel says (tlbflush.c): a write
+ * to cr3 all but global pages' (none when its value has bit 63 set, as
+ * Linux switches PCIDs it has kept), INVLPG its page's, INVPCID all.
+ * Entries carry no PCID: one kept across a switch serves the next
+ * process too.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -34,6 +34,7 @@
 
 #include "cost.h"
 #include "plugin.h"
+#include "tlbflush.h"
 
 #define GIB		(1ULL << 30)
 /* where a direct map can start: 5-level's lowest, 4-level's highest */
@@ -262,21 +263,26 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
 				qemu_plugin_mem_is_store(info));
 }
 
-/* An instruction that drops TLB entries, and what it drops. */
-enum { DROP_NONE, DROP_CR3, DROP_PAGE, DROP_ALL };
+/* A general register's value, 0 for none. */
+static uint64_t gpr_value(unsigned int r)
+{
+	return r < 16 ? read_reg(gpr[r]) : 0;
+}
 
 /*
- * Runs before the instruction.  A CR3 load keeps the TLBs when its
- * value asks (bit 63, with PCIDs), else drops all but global pages; an
- * INVLPG's page is not decoded, so it drops as much; INVPCID drops all.
+ * Runs before an instruction that drops TLB entries (tlbflush.c).  A
+ * CR3 load keeps the TLBs when its value asks (bit 63, with PCIDs),
+ * else drops all but global pages; an INVLPG drops its page's entries;
+ * INVPCID drops all.
  */
 static void on_flush(unsigned int vcpu, void *udata)
 {
-	uintptr_t v = (uintptr_t)udata;
+	struct kab_flush f;
 
 	(void)vcpu;
-	if ((v & 3) == DROP_CR3) {
-		uint64_t value = read_reg(gpr[v >> 2]);
+	kab_flush_unpack((uintptr_t)udata, &f);
+	if (f.kind == KAB_FLUSH_CR3) {
+		uint64_t value = gpr_value(f.base);
 
 		cr3 = value & ~CR3_NOFLUSH;
 		/* candidates seen before the tables were known: again */
@@ -287,35 +293,13 @@ static void on_flush(unsigned int vcpu, void *udata)
 		}
 		if (value & CR3_NOFLUSH)
 			return;
+	} else if (f.kind == KAB_FLUSH_PAGE) {
+		kab_cost_flush_page(&model, gpr_value(f.base) +
+				    (gpr_value(f.index) << f.scale) +
+				    (int64_t)f.disp);
+		return;
 	}
-	kab_cost_flush_tlb(&model, (v & 3) == DROP_ALL);
-}
-
-/* mov to cr3, INVLPG, INVPCID: what each drops; *reg, cr3's source */
-static int drops_tlb(const unsigned char *b, size_t n, unsigned int *reg)
-{
-	unsigned int rex_b = 0;
-	size_t i = 0;
-
-	if (i < n && b[i] == 0x66)
-		i++;
-	if (i < n && (b[i] & 0xf0) == 0x40) {	/* REX */
-		rex_b = b[i] & 1;
-		i++;
-	}
-	if (i + 2 >= n || b[i] != 0x0f)
-		return DROP_NONE;
-	if (b[i + 1] == 0x22 && ((b[i + 2] >> 3) & 7) == 3) {
-		*reg = (b[i + 2] & 7) | rex_b << 3;	/* mov %reg, %cr3 */
-		return DROP_CR3;
-	}
-	if (b[i + 1] == 0x01 && ((b[i + 2] >> 3) & 7) == 7 &&
-	    (b[i + 2] >> 6) != 3)
-		return DROP_PAGE;			/* INVLPG m */
-	if (b[0] == 0x66 && i + 3 < n && b[i + 1] == 0x38 &&
-	    b[i + 2] == 0x82)
-		return DROP_ALL;			/* INVPCID */
-	return DROP_NONE;
+	kab_cost_flush_tlb(&model, f.kind == KAB_FLUSH_ALL);
 }
 
 void kab_model_tb(struct qemu_plugin_tb *tb, bool kernel)
@@ -330,9 +314,8 @@ void kab_model_tb(struct qemu_plugin_tb *tb, bool kernel)
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		unsigned char b[16];
-		unsigned int reg = 0;
+		struct kab_flush f;
 		size_t len;
-		int drop;
 
 		qemu_plugin_register_vcpu_mem_cb(insn, on_mem,
 						 QEMU_PLUGIN_CB_NO_REGS,
@@ -340,11 +323,11 @@ void kab_model_tb(struct qemu_plugin_tb *tb, bool kernel)
 		if (!kernel)
 			continue;
 		len = kab_insn_bytes(insn, b, sizeof(b));
-		drop = drops_tlb(b, len, &reg);
-		if (drop != DROP_NONE)
+		kab_flush_decode(b, len, &f);
+		if (f.kind != KAB_FLUSH_NONE)
 			qemu_plugin_register_vcpu_insn_exec_cb(
 				insn, on_flush, QEMU_PLUGIN_CB_R_REGS,
-				(void *)(uintptr_t)(reg << 2 | drop));
+				(void *)(uintptr_t)kab_flush_pack(&f));
 	}
 }
 
