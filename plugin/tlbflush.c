@@ -17,7 +17,10 @@ static bool is_segment(unsigned char c)
 	       c == 0x64 || c == 0x65;
 }
 
-/* INVLPG's memory operand from its ModRM at b[i]; false if not decoded */
+/*
+ * INVLPG's memory operand from its ModRM at b[i], into f as decode left
+ * it (no registers, no displacement); false if not decoded.
+ */
 static bool operand(const unsigned char *b, size_t n, size_t i,
 		    unsigned int rex, struct kab_flush *f)
 {
@@ -25,10 +28,6 @@ static bool operand(const unsigned char *b, size_t n, size_t i,
 	size_t d = i + 1;
 	bool disp32 = mod == 2;
 
-	f->base = KAB_FLUSH_NOREG;
-	f->index = KAB_FLUSH_NOREG;
-	f->scale = 0;
-	f->disp = 0;
 	if (rm == 4) {				/* SIB */
 		unsigned int sib;
 
@@ -72,7 +71,7 @@ void kab_flush_decode(const unsigned char *b, size_t n, struct kab_flush *f)
 	f->base = f->index = KAB_FLUSH_NOREG;
 	f->scale = 0;
 	f->disp = 0;
-	for (; i < n && i < 4; i++) {
+	for (; i < n; i++) {
 		if (b[i] == 0x66)
 			opsize = true;
 		else if (b[i] == 0x67 || is_segment(b[i]))
@@ -93,9 +92,9 @@ void kab_flush_decode(const unsigned char *b, size_t n, struct kab_flush *f)
 			f->kind = KAB_FLUSH_PAGE;
 		} else {
 			f->kind = KAB_FLUSH_NONGLOBAL;
+			/* what operand() set before it gave up */
 			f->base = f->index = KAB_FLUSH_NOREG;
 			f->scale = 0;
-			f->disp = 0;
 		}
 	} else if (opsize && i + 3 < n && b[i + 1] == 0x38 &&
 		   b[i + 2] == 0x82) {
