@@ -40,13 +40,17 @@ static bool walk(void *ctx, uint64_t vaddr, uint64_t pte[KAB_WALK_MAX],
 	return true;
 }
 
+/* the core the arithmetic below is done for: spr unless set */
+static const struct kab_cost_params *core;
+
 static void model(struct kab_cost *m, struct pages *pg, enum kab_page size)
 {
 	pg->size = size;
 	pg->walks = 0;
 	pg->global_below = 0;
-	assert_int_equal(kab_cost_init(m, kab_cost_params_find("spr"), walk,
-				       pg), 0);
+	assert_int_equal(kab_cost_init(m, core ? core :
+				       kab_cost_params_find("spr"), walk, pg),
+			 0);
 }
 
 /* One load a page, over n pages, rounds times. */
@@ -61,14 +65,13 @@ static void chase(struct kab_cost *m, uint64_t n, int rounds)
 					BASE + i * 4096 + 128, false);
 }
 
-static void test_tlb_reach(void **state)
+static void tlb_reach(const struct kab_cost_params *p)
 {
-	const struct kab_cost_params *p = kab_cost_params_find("spr");
 	uint64_t l1 = p->dtlb[KAB_PAGE_4K].entries, l2 = p->stlb.entries;
 	struct kab_cost m;
 	struct pages pg;
 
-	(void)state;
+	core = p;
 	/* within the L1 dTLB: the first round misses, no other */
 	model(&m, &pg, KAB_PAGE_4K);
 	chase(&m, l1, 4);
@@ -101,6 +104,33 @@ static void test_tlb_reach(void **state)
 	assert_int_equal(m.n.dtlb_load_misses, 2 * l2 / 512);
 	assert_int_equal(m.n.walk_refs, 3 * m.n.load_walks);
 	kab_cost_free(&m);
+	core = NULL;
+}
+
+/* A core of half spr's sizes: the steps move with them. */
+static struct kab_cost_params half(void)
+{
+	struct kab_cost_params h = *kab_cost_params_find("spr");
+
+	h.name = "half";
+	h.l1d.bytes /= 2;
+	h.l2.bytes /= 2;
+	h.llc.bytes /= 2;
+	h.dtlb[KAB_PAGE_4K].entries /= 2;
+	h.stlb.entries /= 2;
+	return h;
+}
+
+static void test_tlb_reach(void **state)
+{
+	struct kab_cost_params h = half();
+	const struct kab_cost_params *p;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; (p = kab_cost_params_at(i)); i++)
+		tlb_reach(p);
+	tlb_reach(&h);
 }
 
 /* The arithmetic of the seed's radixsort: huge pages walk less. */
@@ -141,14 +171,13 @@ static void stride(struct kab_cost *m, uint64_t bytes, int rounds)
 			kab_cost_access(m, BASE + i, BASE + i, false);
 }
 
-static void test_cache_steps(void **state)
+static void cache_steps(const struct kab_cost_params *p)
 {
-	const struct kab_cost_params *p = kab_cost_params_find("spr");
 	uint64_t l1 = p->l1d.bytes, l2 = p->l2.bytes, llc = p->llc.bytes;
 	struct kab_cost m;
 	struct pages pg;
 
-	(void)state;
+	core = p;
 	/*
 	 * up to L1d's size: lines miss once (and so do the walk's two
 	 * entries, the oldest lines, out before the data needs their ways)
@@ -181,6 +210,49 @@ static void test_cache_steps(void **state)
 			 (m.n.llc_misses - 2) *
 			 (p->mem_latency - p->l1d.latency));
 	kab_cost_free(&m);
+	core = NULL;
+}
+
+static void test_cache_steps(void **state)
+{
+	struct kab_cost_params h = half();
+	const struct kab_cost_params *p;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; (p = kab_cost_params_at(i)); i++)
+		cache_steps(p);
+	cache_steps(&h);
+}
+
+/* The sizes doc/exact.md publishes, each model's as Intel gives them. */
+static void test_published_sizes(void **state)
+{
+	static const struct {
+		const char *name;
+		uint32_t l1d, l1d_ways, l2, llc, dtlb[KAB_PAGES], stlb;
+	} pub[] = {
+		{ "spr", 48 << 10, 12, 2 << 20, 1920 << 10, { 96, 32, 8 },
+		  2048 },
+		{ "cpl", 32 << 10, 8, 1 << 20, 1408 << 10, { 64, 32, 4 },
+		  1536 },
+	};
+	unsigned int i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof(pub) / sizeof(pub[0]); i++) {
+		const struct kab_cost_params *p =
+			kab_cost_params_find(pub[i].name);
+
+		assert_non_null(p);
+		assert_int_equal(p->l1d.bytes, pub[i].l1d);
+		assert_int_equal(p->l1d.ways, pub[i].l1d_ways);
+		assert_int_equal(p->l2.bytes, pub[i].l2);
+		assert_int_equal(p->llc.bytes, pub[i].llc);
+		for (k = 0; k < KAB_PAGES; k++)
+			assert_int_equal(p->dtlb[k].entries, pub[i].dtlb[k]);
+		assert_int_equal(p->stlb.entries, pub[i].stlb);
+	}
 }
 
 static void test_stores_and_repeats(void **state)
@@ -515,6 +587,7 @@ int main(void)
 		cmocka_unit_test(test_tlb_reach),
 		cmocka_unit_test(test_huge_pages_cost_less),
 		cmocka_unit_test(test_cache_steps),
+		cmocka_unit_test(test_published_sizes),
 		cmocka_unit_test(test_stores_and_repeats),
 		cmocka_unit_test(test_flushes),
 		cmocka_unit_test(test_unmapped),
