@@ -239,6 +239,41 @@ void kab_trend_plot(FILE *out, const char *metric,
 		    const struct kab_trend_point *p, size_t nr, int width,
 		    int height);
 
+/* ---- change points of a KPI over a series of commits ---- */
+
+/* A commit: its samples (boot means), each one's layout seed or NULL. */
+struct kab_cp_point {
+	const double *v;
+	const unsigned int *seed;
+	size_t n;
+};
+
+struct kab_cp_opts {
+	size_t min_points;	/* commits on each side of a change (2) */
+	double alpha;		/* a split's permutation test, and the means' */
+	unsigned int perms;	/* permutations of whole commits a split */
+	unsigned long seed;	/* of the permutations: same series, same answer */
+	double noise;		/* |%change| below this is not a change */
+};
+
+struct kab_cp {
+	size_t at;		/* the first point after the change */
+	double before, after;	/* the segments' means either side */
+	double pct, lo, hi;	/* %change, its 95% interval (Welch) */
+	double p;		/* the permutation test's */
+	double p_mean;		/* Welch's on the two segments' samples */
+	bool noise_only;	/* the spread changed and the mean did not */
+};
+
+void kab_cp_defaults(struct kab_cp_opts *o);
+/*
+ * The change points of pts[0..n), in order, at most max into out: how
+ * many there are (perhaps more than max), or -1 with errno.
+ */
+int kab_changepoints(const struct kab_cp_point *pts, size_t n,
+		     const struct kab_cp_opts *o, struct kab_cp *out,
+		     size_t max);
+
 /* ---- lkp's conventions ---- */
 
 /* perf-profile* and *% metrics change absolutely, the rest in %. */

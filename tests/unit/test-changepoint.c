@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-changepoint.c - change points over a series of commits: a shift
+ * found where it is and sized, a flat series and a single outlier
+ * quiet, two shifts both, a change of spread alone said as such, a
+ * layout every commit shares not taken for a change, the same answer
+ * twice, and the split the energy statistic chooses against the
+ * statistic computed by brute force.  Then a small simulation with
+ * boot-level noise: false change points per 100 commits and the power
+ * for a 5% shift (make bench has the larger one).
+ */
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <errno.h>
+#include <math.h>
+
+#include "test.h"
+#include "../../analysis/analysis.h"
+
+#define MAXP	64
+#define BOOTS	3
+
+struct series {
+	size_t n;
+	double v[MAXP][BOOTS];
+	unsigned int seed[MAXP][BOOTS];
+	struct kab_cp_point p[MAXP];
+};
+
+/*
+ * n commits of BOOTS boots: 100 * (1 + level) with Gaussian boot noise
+ * of sd percent, the level shifted by shift from commit at on.
+ */
+static void make(struct series *s, gsl_rng *r, size_t n, double sd,
+		 size_t at, double shift)
+{
+	size_t i, j;
+
+	s->n = n;
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < BOOTS; j++) {
+			s->v[i][j] = 100 * (1 + (i >= at ? shift : 0)) +
+				     gsl_ran_gaussian(r, sd);
+			s->seed[i][j] = j + 1;
+		}
+		s->p[i].v = s->v[i];
+		s->p[i].seed = NULL;
+		s->p[i].n = BOOTS;
+	}
+}
+
+static int find(const struct series *s, struct kab_cp *cp, size_t max)
+{
+	struct kab_cp_opts o;
+
+	kab_cp_defaults(&o);
+	return kab_changepoints(s->p, s->n, &o, cp, max);
+}
+
+static void test_one_shift(void **state)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	struct series s;
+	struct kab_cp cp[4];
+
+	(void)state;
+	gsl_rng_set(r, 7);
+	make(&s, r, 20, 1, 10, -0.10);
+	assert_int_equal(find(&s, cp, 4), 1);
+	assert_int_equal(cp[0].at, 10);
+	assert_false(cp[0].noise_only);
+	assert_true(cp[0].lo <= -10 + 1 && cp[0].hi >= -10 - 1);
+	assert_true(cp[0].lo < cp[0].pct && cp[0].pct < cp[0].hi);
+	assert_true(fabs(cp[0].pct + 10) < 1);
+	assert_true(cp[0].p <= 0.01);
+	assert_true(fabs(cp[0].before - 100) < 1);
+	gsl_rng_free(r);
+}
+
+static void test_quiet(void **state)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	struct series s;
+	struct kab_cp cp[4];
+
+	(void)state;
+	gsl_rng_set(r, 11);
+	make(&s, r, 20, 1, 20, 0);
+	assert_int_equal(find(&s, cp, 4), 0);
+	/* one commit 20% off, the next as before: an outlier, not a change */
+	s.v[7][0] += 20;
+	s.v[7][1] += 20;
+	s.v[7][2] += 20;
+	assert_int_equal(find(&s, cp, 4), 0);
+	/* the last commit alone shifted: not yet persistent */
+	make(&s, r, 20, 1, 19, -0.10);
+	assert_int_equal(find(&s, cp, 4), 0);
+	/* two commits shifted: a change */
+	make(&s, r, 20, 1, 18, -0.10);
+	assert_int_equal(find(&s, cp, 4), 1);
+	assert_int_equal(cp[0].at, 18);
+	gsl_rng_free(r);
+}
+
+static void test_two_shifts(void **state)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	struct series s;
+	struct kab_cp cp[4];
+	size_t i, j;
+
+	(void)state;
+	gsl_rng_set(r, 3);
+	make(&s, r, 24, 1, 24, 0);
+	/* malloc1's story: -98% at 8, back at 16 */
+	for (i = 8; i < 16; i++)
+		for (j = 0; j < BOOTS; j++)
+			s.v[i][j] = 2 + gsl_ran_gaussian(r, 0.05);
+	assert_int_equal(find(&s, cp, 4), 2);
+	assert_int_equal(cp[0].at, 8);
+	assert_int_equal(cp[1].at, 16);
+	assert_true(cp[0].pct < -95);
+	assert_true(cp[1].pct > 1000);
+	/* out has room for one: the count says two */
+	assert_int_equal(find(&s, cp, 1), 2);
+	gsl_rng_free(r);
+}
+
+static void test_noise_only(void **state)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	struct series s;
+	struct kab_cp cp[4];
+	size_t i, j;
+
+	(void)state;
+	gsl_rng_set(r, 5);
+	make(&s, r, 40, 0.2, 40, 0);
+	for (i = 20; i < 40; i++)
+		for (j = 0; j < BOOTS; j++)
+			s.v[i][j] = 100 + gsl_ran_gaussian(r, 10);
+	assert_true(find(&s, cp, 4) >= 1);
+	assert_true(cp[0].noise_only);
+	assert_true(cp[0].at >= 19 && cp[0].at <= 21);
+	gsl_rng_free(r);
+}
+
+/* A layout at seed 2 costs every commit 11%; the code changes 2%. */
+static void test_seeds(void **state)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	struct series s;
+	struct kab_cp cp[4];
+	size_t i;
+
+	(void)state;
+	gsl_rng_set(r, 13);
+	make(&s, r, 20, 0.05, 20, 0);
+	for (i = 0; i < s.n; i++) {
+		s.v[i][1] *= 0.89;
+		s.p[i].seed = s.seed[i];
+	}
+	assert_int_equal(find(&s, cp, 4), 0);
+	for (i = 10; i < s.n; i++) {
+		s.v[i][0] *= 0.98;
+		s.v[i][1] *= 0.98;
+		s.v[i][2] *= 0.98;
+	}
+	assert_int_equal(find(&s, cp, 4), 1);
+	assert_int_equal(cp[0].at, 10);
+	assert_true(fabs(cp[0].pct + 2) < 0.3);
+	/* unpaired, the seed's 11% drowns the 2% */
+	for (i = 0; i < s.n; i++)
+		s.p[i].seed = NULL;
+	assert_int_equal(find(&s, cp, 4), 0);
+	gsl_rng_free(r);
+}
+
+/* The split chosen is the brute-force maximum of the energy statistic. */
+static void test_energy(void **state)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	struct kab_cp cp[4];
+	struct series s;
+	size_t t, best_t = 0, i, j, k, l;
+	double best = -1;
+
+	(void)state;
+	gsl_rng_set(r, 17);
+	/* a ramp, then a step: the step is where the statistic peaks */
+	make(&s, r, 16, 2, 9, 0.06);
+	for (t = 2; t + 2 <= s.n; t++) {
+		double xy = 0, xx = 0, yy = 0, m = t * BOOTS,
+		       n = (s.n - t) * BOOTS, e;
+
+		for (i = 0; i < s.n; i++)
+			for (j = 0; j < BOOTS; j++)
+				for (k = 0; k < s.n; k++)
+					for (l = 0; l < BOOTS; l++) {
+						double d = fabs(s.v[i][j] -
+								s.v[k][l]);
+
+						if (i < t && k < t)
+							xx += d;
+						else if (i >= t && k >= t)
+							yy += d;
+						else if (i < t)
+							xy += d;
+					}
+		e = 2 * xy / (m * n) - xx / (m * m) - yy / (n * n);
+		if (m * n / (m + n) * e > best) {
+			best = m * n / (m + n) * e;
+			best_t = t;
+		}
+	}
+	assert_int_equal(find(&s, cp, 4), 1);
+	assert_int_equal(cp[0].at, best_t);
+	gsl_rng_free(r);
+}
+
+static void test_deterministic_and_bad(void **state)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	struct kab_cp a[4], b[4];
+	struct kab_cp_opts o;
+	struct series s;
+
+	(void)state;
+	gsl_rng_set(r, 19);
+	make(&s, r, 16, 2, 8, 0.06);
+	kab_cp_defaults(&o);
+	memset(a, 0, sizeof(a));
+	memset(b, 0, sizeof(b));
+	assert_int_equal(kab_changepoints(s.p, s.n, &o, a, 4), 1);
+	assert_int_equal(kab_changepoints(s.p, s.n, &o, b, 4), 1);
+	assert_memory_equal(a, b, sizeof(a[0]));
+	/* too short a series: nothing to split */
+	assert_int_equal(kab_changepoints(s.p, 3, &o, a, 4), 0);
+	o.min_points = 0;
+	assert_int_equal(kab_changepoints(s.p, s.n, &o, a, 4), -1);
+	assert_int_equal(errno, EINVAL);
+	gsl_rng_free(r);
+}
+
+/*
+ * 40 series of 30 commits, boot noise 2%: A/A false change points per
+ * 100 commits, and how often a 5% shift in the middle is found there.
+ */
+static void test_simulated(void **state)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	struct kab_cp cp[8];
+	struct series s;
+	int t, false_cp = 0, found = 0, n;
+
+	(void)state;
+	gsl_rng_set(r, 23);
+	for (t = 0; t < 40; t++) {
+		make(&s, r, 30, 2, 30, 0);
+		n = find(&s, cp, 8);
+		assert_true(n >= 0);
+		false_cp += n;
+		make(&s, r, 30, 2, 15, -0.05);
+		n = find(&s, cp, 8);
+		if (n >= 1 && cp[0].at >= 14 && cp[0].at <= 16)
+			found++;
+	}
+	print_message("A/A: %d false change points in 1200 commits; "
+		      "-5%%: found in %d of 40\n", false_cp, found);
+	assert_true(false_cp <= 6);
+	assert_true(found >= 36);
+	gsl_rng_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_one_shift),
+		cmocka_unit_test(test_quiet),
+		cmocka_unit_test(test_two_shifts),
+		cmocka_unit_test(test_noise_only),
+		cmocka_unit_test(test_seeds),
+		cmocka_unit_test(test_energy),
+		cmocka_unit_test(test_deterministic_and_bad),
+		cmocka_unit_test(test_simulated),
+	};
+
+	return cmocka_run_group_tests(tests, 0, NULL);
+}
