@@ -262,7 +262,7 @@ mutate-diff: deps
 
 bench: deps
 	@$(MAKE) --no-print-directory all $(BUILD)/tests/bench-stream \
-		$(BUILD)/tests/bench-power
+		$(BUILD)/tests/bench-power $(BUILD)/tests/bench-changepoint
 	@BUILD=$(BUILD) tests/bench.sh
 
 clean:

@@ -13,6 +13,10 @@ echo "== statistics: power to call a change of the KPI"
 $BUILD/tests/bench-power
 
 echo
+echo "== change points over a series of commits (kab's E-divisive means)"
+$BUILD/tests/bench-changepoint
+
+echo
 echo "== host side: stream parsing and storage"
 $BUILD/tests/bench-stream
 
