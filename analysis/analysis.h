@@ -267,6 +267,13 @@ struct kab_cp {
 
 void kab_cp_defaults(struct kab_cp_opts *o);
 /*
+ * E-divisive's statistic over the values m[ord[0..points)]: the largest
+ * Q(tau, kappa) between [0, tau) and [tau, kappa), min_points or more
+ * each, with tau in *at (0 and a negative Q if there is no split).
+ */
+double kab_cp_split(const double *m, const size_t *ord, size_t points,
+		    size_t min_points, size_t *at);
+/*
  * The change points of pts[0..n), in order, at most max into out: how
  * many there are (perhaps more than max), or -1 with errno.
  */

@@ -16,6 +16,11 @@
  * (noise) is not called; a split whose means agree but whose spread
  * does not is reported as a change in noise alone.
  *
+ * The permutation test is weakest at a series' start: two commits
+ * before a shift can be matched by any two commits that happen to sit
+ * together in a shuffled order, so a shift needs four or so commits
+ * before it there (test-changepoint), two at the end.
+ *
  * Samples taken at layout seeds (exact mode) are first centred on
  * their seed's mean over the segment, so that a layout every commit
  * shares is not taken for a difference between commits.
@@ -151,8 +156,8 @@ static int seg_load(const struct kab_cp_point *pts, size_t a, size_t b,
  * stays.  For each tau the right side grows a point at a time, which
  * updates the sums of distances in O(points).
  */
-static double best_split(const double *m, const size_t *ord, size_t points,
-			 size_t min_points, size_t *at)
+double kab_cp_split(const double *m, const size_t *ord, size_t points,
+		    size_t min_points, size_t *at)
 {
 	double best = -1;
 	size_t t, k, i;
@@ -273,7 +278,7 @@ static double permuted(struct search *se, const double *v, size_t points,
 
 	for (i = 0; i < points; i++)
 		ord[i] = i;
-	q = best_split(v, ord, points, se->o->min_points, at);
+	q = kab_cp_split(v, ord, points, se->o->min_points, at);
 	if (q <= 0 || !*at)
 		return 1;
 	for (r = 0; r < se->o->perms; r++) {
@@ -285,7 +290,7 @@ static double permuted(struct search *se, const double *v, size_t points,
 			ord[i] = ord[j];
 			ord[j] = t;
 		}
-		if (best_split(v, ord, points, se->o->min_points,
+		if (kab_cp_split(v, ord, points, se->o->min_points,
 			       &at_perm) >= q)
 			above++;
 	}

@@ -57,6 +57,41 @@ static int find(const struct series *s, struct kab_cp *cp, size_t max)
 	return kab_changepoints(s->p, s->n, &o, cp, max);
 }
 
+/*
+ * cp's sizes are Welch's between the boots of [a, at) and [at, b):
+ * computed here from the samples, with kab_welch and its interval.
+ */
+static void check_size(const struct series *s, size_t a, size_t at,
+		       size_t b, const struct kab_cp *cp)
+{
+	double x[MAXP * BOOTS], y[MAXP * BOOTS], lo, hi, mx = 0, my = 0;
+	size_t nx = 0, ny = 0, i, j;
+	struct kab_welch w;
+
+	for (i = a; i < b; i++)
+		for (j = 0; j < BOOTS; j++) {
+			if (i < at) {
+				x[nx++] = s->v[i][j];
+				mx += s->v[i][j];
+			} else {
+				y[ny++] = s->v[i][j];
+				my += s->v[i][j];
+			}
+		}
+	mx /= nx;
+	my /= ny;
+	kab_welch(x, nx, y, ny, &w);
+	kab_welch_ci(&w, 0.95, &lo, &hi);
+	assert_true(fabs(cp->before - mx) < 1e-9 * fabs(mx));
+	assert_true(fabs(cp->after - my) < 1e-9 * fabs(my));
+	assert_true(fabs(cp->pct - 100 * (my - mx) / mx) < 1e-9);
+	assert_true(fabs(cp->p_mean - w.p) < 1e-9);
+	print_message("interval [%g, %g] against [%g, %g]\n", cp->lo, cp->hi,
+		      100 * lo / mx, 100 * hi / mx);
+	assert_true(fabs(cp->lo - 100 * lo / mx) < 1e-6);
+	assert_true(fabs(cp->hi - 100 * hi / mx) < 1e-6);
+}
+
 static void test_one_shift(void **state)
 {
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
@@ -69,11 +104,17 @@ static void test_one_shift(void **state)
 	assert_int_equal(find(&s, cp, 4), 1);
 	assert_int_equal(cp[0].at, 10);
 	assert_false(cp[0].noise_only);
+	check_size(&s, 0, 10, 20, &cp[0]);
 	assert_true(cp[0].lo <= -10 + 1 && cp[0].hi >= -10 - 1);
 	assert_true(cp[0].lo < cp[0].pct && cp[0].pct < cp[0].hi);
 	assert_true(fabs(cp[0].pct + 10) < 1);
-	assert_true(cp[0].p <= 0.01);
+	/* no order of the commits splits better than their own */
+	assert_true(cp[0].p == 1.0 / 200);
 	assert_true(fabs(cp[0].before - 100) < 1);
+	/* an early shift: four commits before it */
+	make(&s, r, 20, 1, 4, -0.10);
+	assert_int_equal(find(&s, cp, 4), 1);
+	assert_int_equal(cp[0].at, 4);
 	gsl_rng_free(r);
 }
 
@@ -121,6 +162,9 @@ static void test_two_shifts(void **state)
 	assert_int_equal(cp[1].at, 16);
 	assert_true(cp[0].pct < -95);
 	assert_true(cp[1].pct > 1000);
+	/* each sized between its neighbours, not the rest of the series */
+	check_size(&s, 0, 8, 16, &cp[0]);
+	check_size(&s, 8, 16, 24, &cp[1]);
 	/* out has room for one: the count says two */
 	assert_int_equal(find(&s, cp, 1), 2);
 	gsl_rng_free(r);
@@ -169,6 +213,19 @@ static void test_seeds(void **state)
 	assert_int_equal(find(&s, cp, 4), 1);
 	assert_int_equal(cp[0].at, 10);
 	assert_true(fabs(cp[0].pct + 2) < 0.3);
+	/* every commit at every seed: centring keeps each commit's mean */
+	{
+		double b = 0, a = 0;
+		size_t j;
+
+		for (i = 0; i < s.n; i++)
+			for (j = 0; j < BOOTS; j++)
+				*(i < 10 ? &b : &a) += s.v[i][j];
+		b /= 10 * BOOTS;
+		a /= (s.n - 10) * BOOTS;
+		assert_true(fabs(cp[0].before - b) < 1e-9 * b);
+		assert_true(fabs(cp[0].after - a) < 1e-9 * a);
+	}
 	/* unpaired, the seed's 11% drowns the 2% */
 	for (i = 0; i < s.n; i++)
 		s.p[i].seed = NULL;
@@ -176,45 +233,71 @@ static void test_seeds(void **state)
 	gsl_rng_free(r);
 }
 
-/* The split chosen is the brute-force maximum of the energy statistic. */
+/* E-divisive's Q(tau, kappa) by brute force: ordered pairs, V-statistics. */
+static double brute_q(const double *m, size_t t, size_t k)
+{
+	double xx = 0, yy = 0, xy = 0, nx = t, ny = k - t;
+	size_t i, j;
+
+	for (i = 0; i < k; i++)
+		for (j = 0; j < k; j++) {
+			double d = fabs(m[i] - m[j]);
+
+			if (i < t && j < t)
+				xx += d;
+			else if (i >= t && j >= t)
+				yy += d;
+			else if (i < t)
+				xy += d;
+		}
+	return nx * ny / (nx + ny) *
+	       (2 * xy / (nx * ny) - xx / (nx * nx) - yy / (ny * ny));
+}
+
+/* The statistic and its split against brute force, on random series. */
 static void test_energy(void **state)
 {
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-	struct kab_cp cp[4];
-	struct series s;
-	size_t t, best_t = 0, i, j, k, l;
-	double best = -1;
+	size_t ord[24], n, t, k, i, at, bt, minp;
+	double m[24], q, best;
+	int trial;
 
 	(void)state;
 	gsl_rng_set(r, 17);
-	/* a ramp, then a step: the step is where the statistic peaks */
-	make(&s, r, 16, 2, 9, 0.06);
-	for (t = 2; t + 2 <= s.n; t++) {
-		double xy = 0, xx = 0, yy = 0, m = t * BOOTS,
-		       n = (s.n - t) * BOOTS, e;
-
-		for (i = 0; i < s.n; i++)
-			for (j = 0; j < BOOTS; j++)
-				for (k = 0; k < s.n; k++)
-					for (l = 0; l < BOOTS; l++) {
-						double d = fabs(s.v[i][j] -
-								s.v[k][l]);
-
-						if (i < t && k < t)
-							xx += d;
-						else if (i >= t && k >= t)
-							yy += d;
-						else if (i < t)
-							xy += d;
-					}
-		e = 2 * xy / (m * n) - xx / (m * m) - yy / (n * n);
-		if (m * n / (m + n) * e > best) {
-			best = m * n / (m + n) * e;
-			best_t = t;
+	for (trial = 0; trial < 200; trial++) {
+		n = 4 + gsl_rng_uniform_int(r, 20);
+		minp = 1 + gsl_rng_uniform_int(r, 3);
+		for (i = 0; i < n; i++) {
+			/* steps of random size at random places, and noise */
+			m[i] = (i ? m[i - 1] : 100) +
+			       (gsl_rng_uniform(r) < 0.2 ?
+				gsl_ran_gaussian(r, 5) : 0);
+			ord[i] = n - 1 - i;	/* read backwards */
 		}
+		for (i = 0; i < n; i++)
+			m[i] += gsl_ran_gaussian(r, 1);
+		best = -1;
+		bt = 0;
+		for (t = minp; t + minp <= n; t++)
+			for (k = t + minp; k <= n; k++) {
+				double rev[24];
+
+				for (i = 0; i < k; i++)
+					rev[i] = m[n - 1 - i];
+				q = brute_q(rev, t, k);
+				if (q > best) {
+					best = q;
+					bt = t;
+				}
+			}
+		q = kab_cp_split(m, ord, n, minp, &at);
+		if (!bt) {
+			assert_int_equal(at, 0);
+			continue;
+		}
+		assert_true(fabs(q - best) < 1e-9 * (1 + fabs(best)));
+		assert_int_equal(at, bt);
 	}
-	assert_int_equal(find(&s, cp, 4), 1);
-	assert_int_equal(cp[0].at, best_t);
 	gsl_rng_free(r);
 }
 
@@ -234,6 +317,17 @@ static void test_deterministic_and_bad(void **state)
 	assert_int_equal(kab_changepoints(s.p, s.n, &o, a, 4), 1);
 	assert_int_equal(kab_changepoints(s.p, s.n, &o, b, 4), 1);
 	assert_memory_equal(a, b, sizeof(a[0]));
+	/* the defaults the docs give */
+	assert_int_equal(o.min_points, 2);
+	assert_true(o.alpha == 0.01);
+	assert_int_equal(o.perms, 199);
+	assert_int_equal(o.seed, 1);
+	assert_true(o.noise == 1);
+	/* another seed of the permutations: the same change */
+	o.seed = 2;
+	assert_int_equal(kab_changepoints(s.p, s.n, &o, b, 4), 1);
+	assert_int_equal(b[0].at, a[0].at);
+	assert_true(b[0].pct == a[0].pct);
 	/* too short a series: nothing to split */
 	assert_int_equal(kab_changepoints(s.p, 3, &o, a, 4), 0);
 	o.min_points = 0;
