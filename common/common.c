@@ -515,6 +515,8 @@ fail:
 
 int read_file(const char *path, struct strbuf *out, struct kab_err *err)
 {
+	size_t len0 = out->len;
+	bool empty = !out->buf;
 	char buf[8192];
 	ssize_t n;
 	int fd;
@@ -531,6 +533,16 @@ int read_file(const char *path, struct strbuf *out, struct kab_err *err)
 			kab_err_set(err, "cannot read %s: %s", path,
 				    strerror(errno));
 			close(fd);
+			/*
+			 * What was read goes: a process that exits while
+			 * its /proc/PID/maps is read fails the second read
+			 */
+			if (empty) {
+				strbuf_release(out);
+			} else {
+				out->len = len0;
+				out->buf[len0] = '\0';
+			}
 			return -1;
 		}
 		if (n == 0)

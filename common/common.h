@@ -139,7 +139,10 @@ void kab_last_line(const char *text, char *buf, size_t n);
 /* s as one RFC 4180 field: quoted, quotes doubled, when it needs to be. */
 void fput_csv_field(FILE *out, const char *s);
 
-/* Whole-file helpers; return 0 or -1 with err set. */
+/*
+ * Whole-file helpers; return 0 or -1 with err set.  read_file appends
+ * the file to out; when it fails, out is as it was.
+ */
 int read_file(const char *path, struct strbuf *out, struct kab_err *err);
 /*
  * Replace path with buf[0..len) (mode 0644 less the umask) through a

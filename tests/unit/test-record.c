@@ -247,10 +247,31 @@ static void test_fuzz(void **state)
 	}
 }
 
+/* read_file that fails leaves its buffer as it was, nothing allocated */
+static void test_read_file_fails(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	/* a directory opens and then fails to read */
+	assert_int_equal(read_file("/", &sb, NULL), -1);
+	assert_null(sb.buf);
+	assert_int_equal(sb.len, 0);
+	strbuf_add(&sb, "abc", 3);
+	assert_int_equal(read_file("/", &sb, NULL), -1);
+	assert_int_equal(sb.len, 3);
+	assert_string_equal(sb.buf, "abc");
+	assert_int_equal(read_file("/proc/self/stat", &sb, NULL), 0);
+	assert_true(sb.len > 3);
+	assert_memory_equal(sb.buf, "abc", 3);
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_read_file_fails),
 		cmocka_unit_test(test_empty_first),
 		cmocka_unit_test(test_garbage_between),
 		cmocka_unit_test(test_garbage_inside),
