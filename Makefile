@@ -220,8 +220,11 @@ test-lava-server: deps
 	@BUILD=$(BUILD) tests/run tests/lava-server; rc=$$?; \
 		scripts/lava-server.sh stop; exit $$rc
 
+# the builds use every CPU (JOBS=1 for one at a time)
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+
 test: deps
-	@$(MAKE) --no-print-directory all $(TEST_BINS)
+	@$(MAKE) --no-print-directory -j$(JOBS) all $(TEST_BINS)
 ifeq ($(SAN),1)
 	@# what the guests measure with: malloc under ASan measures ASan
 	@$(MAKE) --no-print-directory SAN= build/kab-agent
@@ -243,7 +246,10 @@ $(BUILD)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(LIBS)
 # Inputs found go to a scratch corpus; tests/fuzz/corpus/ holds the seeds.
 fuzz: deps
 	@scripts/deps.sh fuzz
+	@$(MAKE) --no-print-directory -j$(JOBS) FUZZ=1 fuzz-bins
 	@$(MAKE) --no-print-directory FUZZ=1 fuzz-run
+
+fuzz-bins: $(FUZZERS)
 
 fuzz-run: $(FUZZERS)
 	@BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh
@@ -269,6 +275,6 @@ clean:
 	rm -rf build build-san build-fuzz build-cov kab kab-agent
 
 .PHONY: all man install uninstall deb deps deps-kernel demo test test-kernel \
-	test-lava-server mutate mutate-diff fuzz fuzz-run bench clean kab \
+	test-lava-server mutate mutate-diff fuzz fuzz-bins fuzz-run bench clean kab \
 	kab-agent
 .DELETE_ON_ERROR:

@@ -221,6 +221,32 @@ test_expect "tests/run skips what KAB_TEST_SKIP names, and says so" '
 	test "$(tail -1 $TMP/run.out)" = "1 passed, 0 failed"
 '
 
+test_expect "tests/run runs KAB_TEST_JOBS files at once and prints each whole" '
+	# each file waits for the other to have started: only two lanes
+	# at once end both, and each file keeps its lines together
+	mkdir -p $TMP/lanes
+	printf "%s\n" "touch \$1.up" "for i in \$(seq 600); do" \
+		"	test -e \$2.up && exit 0; sleep 0.1" "done" "exit 1" \
+		>$TMP/lanes/meet
+	for me in a b; do
+		other=b; [ $me = a ] || other=a
+		printf "%s\n" ". $TOP/tests/cli/lib.sh" "test_expect start true" \
+			"test_expect meet \"sh $TMP/lanes/meet $TMP/lanes/$me $TMP/lanes/$other\"" \
+			"test_expect end true" test_done >$TMP/lanes/t1-$me.sh
+	done
+	(cd $TOP && unset KAB_TEST_ONLY && KAB_TEST_JOBS=2 tests/run $TMP/lanes) >$TMP/run.out 2>&1
+	cat $TMP/run.out
+	test "$(tail -1 $TMP/run.out)" = "6 passed, 0 failed"
+	for me in a b; do
+		grep -A3 -x "# t1-$me.sh" $TMP/run.out | cut -c1-2 >$TMP/block
+		test "$(sed 1d $TMP/block | tr -d "\n")" = okokok
+	done
+	rc=0
+	(cd $TOP && KAB_TEST_JOBS=0 tests/run $TMP/lanes) >$TMP/run.out 2>&1 || rc=$?
+	test $rc = 2
+	grep -q "^tests/run: KAB_TEST_JOBS=0: give a number of files at a time, 1 or more$" $TMP/run.out
+'
+
 test_expect "no quote cuts the snippet of a test short, and one planted is named" '
 	(cd $TOP && tests/snippet-quotes.py tests/cli/t*.sh)
 	# an apostrophe in a comment, as a test file would have it
