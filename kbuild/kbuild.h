@@ -74,6 +74,29 @@ int kab_tree_lock(const char *tree, const char *cache_dir,
 /* kab's worktree of tree with commit checked out, or NULL with err. */
 char *kab_tree_checkout(const char *tree, const char *commit,
 			const char *cache_dir, struct kab_err *err);
+/* A commit of a series: its full sha and subject (the commit's text). */
+struct kab_commit {
+	char *sha;
+	char *subject;
+};
+
+/*
+ * base and the commits of base..head, oldest first (the first-parent
+ * line: a branch's own commits and its merges; else every commit), in
+ * *out.  base must be an ancestor of head.  0, or -1 with err.
+ */
+int kab_tree_revlist(const char *tree, const char *base, const char *head,
+		     bool first_parent, struct kab_commit **out, size_t *nr,
+		     struct kab_err *err);
+void kab_commits_free(struct kab_commit *c, size_t nr);
+/*
+ * commit reverted on top of onto (a merge against its first parent),
+ * in kab's worktree of tree: the new commit's sha, kept as
+ * refs/kab/reverts/COMMIT-on-ONTO; NULL with err when it does not
+ * revert cleanly.  The caller holds the tree's lock.
+ */
+char *kab_tree_revert(const char *tree, const char *commit, const char *onto,
+		      const char *cache_dir, struct kab_err *err);
 /* Fingerprint of a plain tree: paths, sizes and mtimes, .git left out. */
 char *kab_tree_fingerprint(const char *dir, struct kab_err *err);
 
