@@ -16,7 +16,7 @@
 
 #include "../common/common.h"
 
-#define KAB_DB_SCHEMA_VERSION 12
+#define KAB_DB_SCHEMA_VERSION 13
 /* the largest layout seed a run stores (runner.h's KAB_LAYOUT_SEED_MAX) */
 #define KAB_SEED_MAX 4294967295ULL
 
@@ -382,5 +382,99 @@ typedef int (*kab_step_fn)(void *ctx, const struct kab_bisect_step *s,
 /* In the order they were tested. */
 int kab_db_bisect_steps(struct kab_db *db, int64_t bisect_id,
 			kab_step_fn fn, void *ctx, struct kab_err *err);
+
+/* ---- kab watch's series ---- */
+
+struct kab_watch_row {
+	int64_t id;
+	char *name;		/* the user's, or the branch's */
+	char *tree, *branch, *base;
+	char *argv;		/* JSON: how its commits are measured */
+	char *created_at;
+};
+
+enum kab_point_status {
+	KAB_POINT_PENDING,	/* to measure */
+	KAB_POINT_MEASURED,	/* runs holds its boots */
+	KAB_POINT_SKIPPED,	/* why says why (it did not build, boot) */
+};
+
+struct kab_point_row {
+	char *commit;
+	char *subject;		/* the commit's text: untrusted */
+	int64_t seq;		/* its place on the branch */
+	enum kab_point_status status;
+	char *why;
+	int64_t *runs;		/* its boots' runs */
+	size_t nr_runs;
+};
+
+/*
+ * The watch called name: found (its tree, branch, base and argv must
+ * be those given, else an error names the difference), or created;
+ * *created says which.  0, or -1 with err.
+ */
+int kab_db_watch_open(struct kab_db *db, const struct kab_watch_row *want,
+		      int64_t *id, bool *created, struct kab_err *err);
+int kab_db_watch_get(struct kab_db *db, const char *name,
+		     struct kab_watch_row *out, struct kab_err *err);
+void kab_watch_row_free(struct kab_watch_row *r);
+/*
+ * commit as the watch's point at seq: added pending when new, else
+ * only moved to seq (a rebased branch).
+ */
+int kab_db_point_add(struct kab_db *db, int64_t watch, const char *commit,
+		     const char *subject, int64_t seq, struct kab_err *err);
+/* A point measured (runs) or skipped (why), in one statement. */
+int kab_db_point_done(struct kab_db *db, int64_t watch, const char *commit,
+		      enum kab_point_status status, const int64_t *runs,
+		      size_t nr_runs, const char *why, struct kab_err *err);
+/*
+ * commit measured already by another watch of the same tree and
+ * measuring options (a branch that shares history): its runs in
+ * out->runs, 0; 1 when none; -1 with err.
+ */
+int kab_db_point_measured_elsewhere(struct kab_db *db, int64_t watch,
+				    const char *commit,
+				    struct kab_point_row *out,
+				    struct kab_err *err);
+/* A change point of a watch's series, as stored when first found. */
+struct kab_change_row {
+	int64_t id;
+	const char *metric;
+	const char *before, *after;	/* the commits either side */
+	bool spread;			/* the spread changed, not the mean */
+	double pct, lo, hi, p;
+	/* out: as stored */
+	char found_at[32];		/* when it was first found */
+	char status[16];		/* found, verified, not-isolated */
+	char *culprit;			/* the commit it was checked on */
+	char *evidence;			/* what the checks found */
+};
+
+void kab_change_row_free(struct kab_change_row *c);
+/* A change point checked: its status, culprit (or NULL), evidence. */
+int kab_db_change_checked(struct kab_db *db, int64_t id, const char *status,
+			  const char *culprit, const char *evidence,
+			  struct kab_err *err);
+/*
+ * The runs of commit's point in the watch when it was measured (none
+ * else): 0 with *runs (malloc'd, perhaps NULL) and *nr.
+ */
+int kab_db_point_runs(struct kab_db *db, int64_t watch, const char *commit,
+		      int64_t **runs, size_t *nr, struct kab_err *err);
+
+/*
+ * Store c unless the same change (metric, commits, kind) is stored:
+ * *is_new says which; c->id and c->found_at are the stored row's.
+ */
+int kab_db_change_note(struct kab_db *db, int64_t watch,
+		       struct kab_change_row *c, bool *is_new,
+		       struct kab_err *err);
+/* The watch's points in seq order. */
+int kab_db_points(struct kab_db *db, int64_t watch,
+		  struct kab_point_row **out, size_t *nr,
+		  struct kab_err *err);
+void kab_points_free(struct kab_point_row *p, size_t nr);
 
 #endif /* KAB_DB_H */

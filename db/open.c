@@ -232,6 +232,49 @@ static const char *const migrations[] = {
 	 * here); kab resumes only its own.
 	 */
 	"ALTER TABLE abs ADD COLUMN merged_from TEXT;",
+
+	/*
+	 * 12 -> 13: kab watch's series: a branch followed from a base,
+	 * each commit it measures a point (its runs, or why it was
+	 * skipped), in the branch's order; each change point found, once.
+	 */
+	"CREATE TABLE watches ("
+	"  id INTEGER PRIMARY KEY,"
+	"  name TEXT NOT NULL UNIQUE,"
+	"  tree TEXT NOT NULL,"
+	"  branch TEXT NOT NULL,"
+	"  base TEXT NOT NULL,"
+	"  argv TEXT NOT NULL,"
+	"  created_at TEXT NOT NULL);"
+	"CREATE TABLE watch_points ("
+	"  watch_id INTEGER NOT NULL REFERENCES watches(id) ON DELETE CASCADE,"
+	"  commit_sha TEXT NOT NULL,"
+	"  seq INTEGER NOT NULL,"
+	"  subject TEXT,"
+	"  status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN "
+	"    ('pending', 'measured', 'skipped')),"
+	"  why TEXT,"
+	"  runs TEXT,"
+	"  measured_at TEXT,"
+	"  PRIMARY KEY (watch_id, commit_sha));"
+	"CREATE TABLE watch_changes ("
+	"  id INTEGER PRIMARY KEY,"
+	"  watch_id INTEGER NOT NULL REFERENCES watches(id) ON DELETE CASCADE,"
+	"  metric TEXT NOT NULL,"
+	"  before_sha TEXT NOT NULL,"
+	"  after_sha TEXT NOT NULL,"
+	"  kind TEXT NOT NULL CHECK (kind IN ('mean', 'spread')),"
+	"  pct REAL,"
+	"  lo REAL,"
+	"  hi REAL,"
+	"  p REAL,"
+	"  found_at TEXT NOT NULL,"
+	"  status TEXT NOT NULL DEFAULT 'found' CHECK (status IN "
+	"    ('found', 'verified', 'not-isolated')),"
+	"  culprit TEXT,"
+	"  evidence TEXT,"
+	"  checked_at TEXT,"
+	"  UNIQUE (watch_id, metric, before_sha, after_sha, kind));",
 };
 
 char *kab_db_default_path(void)

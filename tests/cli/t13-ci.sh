@@ -200,7 +200,7 @@ test_expect "merge refuses a newer database and keeps what is stored" '
 
 test_expect "merge upgrades an older database in a copy, not in place" '
 	cp $TMP/a.db $TMP/old.db
-	sqlite3 $TMP/old.db "alter table abs drop column merged_from; alter table runs drop column seed; drop table ab_jobs; drop table stacks; drop table bisect_steps; drop table bisects; drop table builds; alter table runs drop column block; alter table runs drop column clock; PRAGMA user_version = 4"
+	sqlite3 $TMP/old.db "drop table watch_changes; drop table watch_points; drop table watches; alter table abs drop column merged_from; alter table runs drop column seed; drop table ab_jobs; drop table stacks; drop table bisect_steps; drop table bisects; drop table builds; alter table runs drop column block; alter table runs drop column clock; PRAGMA user_version = 4"
 	# the copy goes to TMPDIR; one a killed merge left (its pid gone)
 	# is swept, with its SQLite files, a live merge'"'"'s is not
 	mkdir -p $TMP/scratch
@@ -210,7 +210,7 @@ test_expect "merge upgrades an older database in a copy, not in place" '
 	[ "$(ls $TMP/scratch)" = "kab-merge.$$.XyZ123" ]
 	grep -q "24 runs merged" $TMP/pipe
 	[ "$(sqlite3 $TMP/old.db "PRAGMA user_version")" = 4 ]
-	[ "$(sqlite3 $TMP/o2.db "PRAGMA user_version")" = 12 ]
+	[ "$(sqlite3 $TMP/o2.db "PRAGMA user_version")" = 13 ]
 	# its runs were timed by the clocks of their machines
 	[ "$(sqlite3 $TMP/o2.db "select distinct clock from runs")" = wall ]
 '

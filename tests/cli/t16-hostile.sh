@@ -285,7 +285,7 @@ test_expect "an older database with an endless view is refused before it is migr
 
 test_expect "merge: an older source is upgraded in a copy in TMPDIR" '
 	cp $TMP/imp.db $TMP/old7.db
-	sqlite3 $TMP/old7.db "ALTER TABLE abs DROP COLUMN merged_from; ALTER TABLE runs DROP COLUMN seed; DROP TABLE ab_jobs; ALTER TABLE bisects DROP COLUMN parent_runs; ALTER TABLE bisects DROP COLUMN culprit_runs; ALTER TABLE bisects DROP COLUMN verified; PRAGMA user_version = 8"
+	sqlite3 $TMP/old7.db "DROP TABLE watch_changes; DROP TABLE watch_points; DROP TABLE watches; ALTER TABLE abs DROP COLUMN merged_from; ALTER TABLE runs DROP COLUMN seed; DROP TABLE ab_jobs; ALTER TABLE bisects DROP COLUMN parent_runs; ALTER TABLE bisects DROP COLUMN culprit_runs; ALTER TABLE bisects DROP COLUMN verified; PRAGMA user_version = 8"
 	expect_error 1 "in $TMP/nodir: .*set TMPDIR" -- env TMPDIR=$TMP/nodir "$KAB" merge $TMP/m7.db $TMP/old7.db
 	mkdir -p $TMP/scratch
 	TMPDIR=$TMP/scratch kab merge $TMP/m7.db $TMP/old7.db >/dev/null
@@ -388,7 +388,7 @@ c.execute(\"COMMIT\")" $TMP/lock.db
 test_expect "opening and migrating wait for the write lock of another process as long as it lasts, said after 10 s" '
 	cp $TMP/lock.db $TMP/lock11.db
 	# an older schema: the import migrates it
-	sqlite3 $TMP/lock11.db "ALTER TABLE abs DROP COLUMN merged_from; ALTER TABLE runs DROP COLUMN seed; PRAGMA user_version = 10"
+	sqlite3 $TMP/lock11.db "DROP TABLE watch_changes; DROP TABLE watch_points; DROP TABLE watches; ALTER TABLE abs DROP COLUMN merged_from; ALTER TABLE runs DROP COLUMN seed; PRAGMA user_version = 10"
 	for db in lock lock11; do
 		python3 -c "import sqlite3, sys, time
 c = sqlite3.connect(sys.argv[1], isolation_level=None)

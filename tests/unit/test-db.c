@@ -411,7 +411,8 @@ static void test_migration_and_boots(void **state)
 	fill_run(&r);
 	assert_int_equal(kab_db_run_insert(db, &r, &err), 0);
 	kab_db_close(db);
-	exec_sql(p, "ALTER TABLE runs DROP COLUMN seed; DROP TABLE ab_jobs; DROP TABLE stacks; DROP TABLE boots; "
+	exec_sql(p, "DROP TABLE watch_changes; DROP TABLE watch_points; DROP TABLE watches; "
+		 "ALTER TABLE runs DROP COLUMN seed; DROP TABLE ab_jobs; DROP TABLE stacks; DROP TABLE boots; "
 		 "DROP TABLE abs; "
 		 "DROP TABLE builds; "
 		 "DROP TABLE bisect_steps; DROP TABLE bisects; "
@@ -465,6 +466,7 @@ static void test_migration_host_stall(void **state)
 	kab_db_close(db);
 	/* what version 5 had: no host_busy, no host-stall, no block */
 	exec_sql(p, "ALTER TABLE abs DROP COLUMN merged_from; "
+		 "DROP TABLE watch_changes; DROP TABLE watch_points; DROP TABLE watches; "
 		 "ALTER TABLE runs DROP COLUMN seed; DROP TABLE ab_jobs; DROP TABLE stacks; "
 		 "ALTER TABLE boots DROP COLUMN host_busy; "
 		 "ALTER TABLE runs DROP COLUMN block; "
@@ -520,6 +522,7 @@ static void test_reader_of_older_schema(void **state)
 	assert_int_equal(kab_db_run_insert(db, &r, &err), 0);
 	kab_db_close(db);
 	exec_sql(p, "ALTER TABLE abs DROP COLUMN merged_from; "
+		 "DROP TABLE watch_changes; DROP TABLE watch_points; DROP TABLE watches; "
 		 "ALTER TABLE runs DROP COLUMN seed; DROP TABLE ab_jobs; DROP TABLE stacks; "
 		 "ALTER TABLE runs DROP COLUMN clock; "
 		 "ALTER TABLE bisects DROP COLUMN parent_runs; "
