@@ -58,6 +58,7 @@ DB_SRC       := $(wildcard db/*.c)
 ANALYSIS_SRC := $(wildcard analysis/*.c)
 MODEL_SRC    := $(wildcard model/*.c)
 DRIVER_SRC   := $(wildcard driver/*.c)
+WATCH_SRC    := $(wildcard watch/*.c)
 KBUILD_SRC   := $(wildcard kbuild/*.c) kbuild/fragments.S
 CLI_SRC      := $(filter-out cli/agent.c,$(wildcard cli/*.c))
 
@@ -69,8 +70,9 @@ LIBDB       := $(BUILD)/libdb.a
 LIBANALYSIS := $(BUILD)/libanalysis.a
 LIBMODEL    := $(BUILD)/libmodel.a
 LIBDRIVER   := $(BUILD)/libdriver.a
+LIBWATCH    := $(BUILD)/libwatch.a
 LIBKBUILD   := $(BUILD)/libkbuild.a
-LIBS        := $(LIBDRIVER) $(LIBKBUILD) $(LIBMODEL) $(LIBRUNNER) $(LIBDB) \
+LIBS        := $(LIBWATCH) $(LIBDRIVER) $(LIBKBUILD) $(LIBMODEL) $(LIBRUNNER) $(LIBDB) \
 	       $(LIBANALYSIS) $(LIBCOMMON)
 
 KAB       := $(BUILD)/kab
@@ -116,6 +118,7 @@ $(LIBDB): $(call obj,$(DB_SRC))
 $(LIBANALYSIS): $(call obj,$(ANALYSIS_SRC))
 $(LIBMODEL): $(call obj,$(MODEL_SRC))
 $(LIBDRIVER): $(call obj,$(DRIVER_SRC))
+$(LIBWATCH): $(call obj,$(WATCH_SRC))
 $(BUILD)/lib%.a:
 	@rm -f $@
 	$(AR) rcs $@ $^

@@ -20,7 +20,7 @@ logging, braces) skipped, and the survivors shown with file:line.
    continuation those of its first line, a break or a continue those
    of the statement before it in its block.
 2. The mutants.  The lines of common/ runner/ db/ analysis/ model/
-   driver/ kbuild/ cli/ plugin/ that `git diff BASE` adds, less the arid
+   driver/ watch/ kbuild/ cli/ plugin/ that `git diff BASE` adds, less the arid
    ones;
    on each, one of: a relational or equality operator flipped (< <=,
    == !=), && and || swapped, an if's or while's condition negated, an
@@ -65,8 +65,8 @@ import tempfile
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LIBS = ["common", "runner", "db", "analysis", "model", "driver", "kbuild",
-        "cli", "plugin"]
+LIBS = ["common", "runner", "db", "analysis", "model", "driver", "watch",
+        "kbuild", "cli", "plugin"]
 COV = "build-cov"
 EQUIV = os.path.join(TOP, "tests", "mutants", "equivalent-diff.txt")
 

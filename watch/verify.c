@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * verify.c - from a change point to its culprit, checked as KernelCI
+ * checks one: the commit against its parent, and the commit reverted
+ * on top of the branch's head against the head, each decided by the
+ * bisect's test of boot means (model/).  A culprit that fails either
+ * check is "not isolated", never named as the culprit.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/*
+ * commit's runs: its point's boots, then more at the next layout seeds
+ * until there are want.  0; 1 when it cannot be measured (*why); -1.
+ */
+static int runs_of(struct kab_watch *w, const char *commit, size_t want,
+		   char **joined, char **why, struct kab_err *err)
+{
+	struct kab_drv_measured m = { 0 };
+	int rc = 0;
+
+	if (kab_db_point_runs(w->db, w->id, commit, &m.runs, &m.nr, err))
+		return -1;
+	if (m.nr < want)
+		rc = kab_drv_measure(&w->d, commit, (int)(want - m.nr), &m);
+	if (rc > 0)
+		*why = xasprintf("%.12s: %s", commit, m.why ? m.why : "");
+	else if (rc < 0)
+		kab_err_set(err, "measuring %.12s failed (said above)", commit);
+	else
+		*joined = runs_join(m.runs, m.nr);
+	kab_drv_measured_free(&m);
+	return rc;
+}
+
+/* Does b's metric differ from a's as a change of sign dir would? */
+static int check(struct kab_watch *w, const struct kab_watch_check_opts *o,
+		 const char *a, const char *b, double dir,
+		 struct bisect_check *out, char **why, struct kab_err *err)
+{
+	char *ra = NULL, *rb = NULL;
+	int rc;
+
+	rc = runs_of(w, a, o->boots, &ra, why, err);
+	if (!rc)
+		rc = runs_of(w, b, o->boots, &rb, why, err);
+	if (!rc && bisect_check_culprit(w->db, o->metric, ra, rb, o->alpha,
+					o->noise, dir, out, err))
+		rc = -1;
+	free(ra);
+	free(rb);
+	return rc;
+}
+
+static void said(struct kab_watch_check *out, char *sentence)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (out->evidence)
+		strbuf_addf(&sb, "%s\n", out->evidence);
+	strbuf_addstr(&sb, sentence);
+	free(sentence);
+	free(out->evidence);
+	out->evidence = strbuf_detach(&sb);
+}
+
+/* The revert of the culprit on the head, against the head. */
+static int check_revert(struct kab_watch *w,
+			const struct kab_watch_check_opts *o,
+			const struct kab_change_row *c, const char *head,
+			struct kab_watch_check *out, struct kab_err *err)
+{
+	struct bisect_check k;
+	struct kab_err rerr;
+	char *rev, *why = NULL;
+	int rc;
+
+	rev = kab_tree_revert(w->tree, out->culprit, head,
+			      w->d.build->cache_dir, &rerr);
+	if (!rev) {
+		said(out, xasprintf("not isolated: %s, so the head without "
+				    "it cannot be measured", rerr.msg));
+		return 0;
+	}
+	rc = check(w, o, head, rev, -c->pct, &k, &why, err);
+	if (rc > 0) {
+		said(out, xasprintf("not isolated: the revert could not be "
+				    "measured (%s)", why));
+	} else if (!rc) {
+		out->verified = k.confirmed;
+		said(out, xasprintf("%s: %.12s reverted on top of the head "
+				    "%.12s (as %.12s), against the head (%zu "
+				    "against %zu boots): %+.1f%%, p = %.2g, "
+				    "floor %.1f%%%s", k.confirmed ? "verified" :
+				    "not isolated", out->culprit, head, rev,
+				    k.e.good_boots, k.e.bad_boots, k.e.change,
+				    k.e.p, k.e.floor, k.confirmed ?
+				    ": the head without it is back" : ": the "
+				    "head without it did not move back"));
+	}
+	free(why);
+	free(rev);
+	return rc < 0 ? -1 : 0;
+}
+
+int kab_watch_check(struct kab_watch *w, const struct kab_watch_check_opts *o,
+		    const struct kab_change_row *c, const char *head,
+		    struct kab_watch_check *out, struct kab_err *err)
+{
+	struct kab_commit *between = NULL;
+	struct bisect_check k;
+	size_t nr = 0;
+	char *why = NULL;
+	int lock, rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	lock = kab_tree_lock(w->tree, w->d.build->cache_dir, err);
+	if (lock < 0)
+		return -1;
+	if (kab_tree_revlist(w->tree, c->before, c->after, true, &between,
+			     &nr, err))
+		goto out;
+	if (nr != 2) {
+		said(out, xasprintf("not isolated: %zu commits lead from "
+				    "%.12s to %.12s and only the two ends "
+				    "were measured; 'kab bisect --good %.12s "
+				    "--bad %.12s' with the watch's options "
+				    "names one", nr - 1, c->before, c->after,
+				    c->before, c->after));
+		rc = 0;
+		goto out;
+	}
+	out->culprit = xstrdup(c->after);
+	rc = check(w, o, c->before, c->after, c->pct, &k, &why, err);
+	if (rc > 0) {
+		said(out, xasprintf("not isolated: %s", why));
+		rc = 0;
+		goto out;
+	}
+	if (rc)
+		goto out;
+	said(out, bisect_check_sentence(&k, c->before, c->after));
+	if (!k.confirmed)
+		goto out;
+	rc = check_revert(w, o, c, head, out, err);
+out:
+	if (!out->verified) {
+		free(out->culprit);
+		out->culprit = NULL;
+	}
+	kab_commits_free(between, nr);
+	free(why);
+	close(lock);
+	return rc;
+}
+
+void kab_watch_check_free(struct kab_watch_check *c)
+{
+	free(c->culprit);
+	free(c->evidence);
+	memset(c, 0, sizeof(*c));
+}
+
+int kab_watch_check_changes(struct kab_watch *w,
+			    const struct kab_watch_check_opts *o,
+			    struct kab_watch_series *s, struct kab_err *err)
+{
+	struct kab_watch_check k;
+	size_t i;
+
+	for (i = 0; i < s->nr_cps && s->stored; i++) {
+		struct kab_change_row *r = &s->stored[i];
+
+		if (r->spread || strcmp(r->status, "found"))
+			continue;
+		if (kab_stop_requested)
+			return kab_err_set(err, "stopped: the change points "
+					   "not checked yet are checked by "
+					   "the next pass");
+		if (kab_watch_check(w, o, r, w->head, &k, err))
+			return -1;
+		if (kab_db_change_checked(w->db, r->id, k.verified ?
+					  "verified" : "not-isolated",
+					  k.culprit, k.evidence, err)) {
+			kab_watch_check_free(&k);
+			return -1;
+		}
+		snprintf(r->status, sizeof(r->status), "%s", k.verified ?
+			 "verified" : "not-isolated");
+		free(r->culprit);
+		free(r->evidence);
+		r->culprit = k.culprit;
+		r->evidence = k.evidence;
+		k.culprit = k.evidence = NULL;
+		kab_watch_check_free(&k);
+	}
+	return 0;
+}
