@@ -22,32 +22,47 @@ static int number(const char *opt, const char *arg, double lo, double hi,
 	return 0;
 }
 
-void bisect_options_help(FILE *f)
+void bisect_options_help(FILE *f, bool watch)
 {
+	fprintf(f, "  --tree DIR           the kernel tree (a git checkout)\n");
+	if (!watch)
+		fprintf(f, "  --good REV, --bad REV  the endpoints: old and new "
+			"behaviour\n");
 	fprintf(f,
-		"  --tree DIR           the kernel tree (a git checkout)\n"
-		"  --good REV, --bad REV  the endpoints: old and new "
-		"behaviour\n"
 		"  --job JOB            the job: a file or a name (kab run "
 		"--list-jobs)\n"
 		"  --set KEY=VALUE, --only KEY=VALUE  pin the job to one "
 		"parameter set\n"
 		"  --metric NAME        the metric followed\n"
-		"  --runs N             iterations a boot (3)\n"
-		"  --boots N            boots of each endpoint (3)\n"
-		"  --max-boots N        boots of a commit that resembles "
-		"neither (3)\n"
-		"  --alpha A            the endpoints' test level (0.05)\n"
-		"  --noise PCT          the smallest change bisected (1)\n"
+		"  --runs N             iterations a boot (3)\n");
+	if (watch)
+		fprintf(f,
+			"  --boots N            boots of each commit (3)\n"
+			"  --max-boots N        boots of each side of a "
+			"culprit's checks (3)\n"
+			"  --alpha A            the change points' test level "
+			"(0.01)\n");
+	else
+		fprintf(f,
+			"  --boots N            boots of each endpoint (3)\n"
+			"  --max-boots N        boots of a commit that "
+			"resembles neither (3)\n"
+			"  --alpha A            the endpoints' test level "
+			"(0.05)\n");
+	fprintf(f,
+		"  --noise PCT          the smallest change %s (1)\n"
 		"  --kconfig FRAGMENT, --base B  the config, as kab build\n"
 		"  --build-cmd CMD      run with sh in the checkout instead of "
 		"kab build\n"
 		"                       (KAB_COMMIT is set); it prints 'kernel "
 		"PATH' and\n"
 		"                       optionally 'cmdline ARGS'\n"
-		"  --cmdline S          added to the kernel command line\n"
-		"  --term-old T, --term-new T  the behaviours' names (e.g. "
-		"fast, slow), as git\n"
+		"  --cmdline S          added to the kernel command line\n",
+		watch ? "called" : "bisected");
+	if (!watch)
+		fprintf(f, "  --term-old T, --term-new T  the behaviours' names "
+			"(e.g. fast, slow), as git\n");
+	fprintf(f,
 		"  --monitors LIST      as kab run's\n"
 		"  --clock C            what times the guest: icount (the "
 		"default under TCG;\n"
@@ -55,7 +70,7 @@ void bisect_options_help(FILE *f)
 		"wall, icount:N\n"
 		"  --model NAME         exact mode: a cost model's rows too "
 		"(spr, cpl; QEMU\n"
-		"                       10): --metric KPI:NAME bisects what "
+		"                       10): --metric KPI:NAME %s what "
 		"the model times\n"
 		"  --smp N, --mem SIZE  the guest's CPUs (1 under icount, else "
 		"2) and memory\n"
@@ -67,11 +82,20 @@ void bisect_options_help(FILE *f)
 		"lava:local: each boot\n"
 		"                       a LAVA job, as for kab run\n"
 		"  --device-type T      the lab's device type (qemu)\n"
-		"  --db PATH            database\n");
+		"  --db PATH            database\n", watch ? "follows" :
+		"bisects");
 }
 
-int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
+int bisect_parse(int argc, char **argv, enum bisect_cmd cmd,
+		 struct bisect_opts *o)
 {
+	/* the options each command does not take */
+	static const char *const not_mine[] = {
+		[CMD_BISECT] = "iOGZ\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11",
+		[CMD_BISECT_STEP] = "RSl\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11",
+		[CMD_WATCH] = "gboNRSliOGZ",
+	};
+	bool step = cmd == CMD_BISECT_STEP;
 	static const struct option opts[] = {
 		{ "tree", required_argument, NULL, 't' },
 		{ "good", required_argument, NULL, 'g' },
@@ -110,6 +134,15 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 		{ "owner", required_argument, NULL, 'O' },
 		{ "good-run", required_argument, NULL, 'G' },
 		{ "bad-run", required_argument, NULL, 'Z' },
+		/* kab watch's own */
+		{ "from", required_argument, NULL, 0x0a },
+		{ "branch", required_argument, NULL, 0x0b },
+		{ "name", required_argument, NULL, 0x0c },
+		{ "every", required_argument, NULL, 0x0d },
+		{ "max-points", required_argument, NULL, 0x0e },
+		{ "interval", required_argument, NULL, 0x0f },
+		{ "once", no_argument, NULL, 0x10 },
+		{ "all-commits", no_argument, NULL, 0x11 },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct option mine[ARRAY_SIZE(opts)];
@@ -125,10 +158,12 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 	o->mem = "2G";
 	o->term_old = "good";
 	o->term_new = "bad";
+	o->every = 1;
+	o->interval = 3600;
 	optind = 1;
 	/* each command takes the common options and its own */
 	for (i = j = 0; opts[i].name; i++)
-		if (strchr(step ? "RSl" : "iOGZ", opts[i].val) == NULL)
+		if (strchr(not_mine[cmd], opts[i].val) == NULL)
 			mine[j++] = opts[i];
 	memset(&mine[j], 0, sizeof(mine[j]));
 	while ((opt = cli_getopt(argc, argv, ":h", mine)) != -1) {
@@ -259,10 +294,44 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 		case 'l':
 			o->list = true;
 			break;
+		case 0x0a:
+			o->from = optarg;
+			break;
+		case 0x0b:
+			o->branch = optarg;
+			break;
+		case 0x0c:
+			if (!kab_name_ok(optarg, 64))
+				return cli_error(EXIT_USAGE, "--name '%s': give "
+						 "a name of letters, digits, "
+						 "'.', '-' and '_'", optarg);
+			o->name = optarg;
+			break;
+		case 0x0d:
+			if (number("--every", optarg, 1, 1e6, &v))
+				return EXIT_USAGE;
+			o->every = (int)v;
+			break;
+		case 0x0e:
+			if (number("--max-points", optarg, 1, 1e6, &v))
+				return EXIT_USAGE;
+			o->max_points = (int)v;
+			break;
+		case 0x0f:
+			if (number("--interval", optarg, 1, 1e7, &o->interval))
+				return EXIT_USAGE;
+			break;
+		case 0x10:
+			o->once = true;
+			break;
+		case 0x11:
+			o->all_commits = true;
+			break;
 		case 'h':
 			return -1;
 		default:
-			return cli_bad_option(step ? "bisect-step" : "bisect",
+			return cli_bad_option(cmd == CMD_WATCH ? "watch" :
+					      step ? "bisect-step" : "bisect",
 					      opt, argv, mine);
 		}
 	}
@@ -305,6 +374,15 @@ int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o)
 	if (!strcmp(o->job, "-"))
 		return cli_error(EXIT_USAGE, "--job -: every step of a bisect "
 				 "reads the job again: name a file");
+	if (cmd == CMD_WATCH) {
+		if (!o->tree || !o->from)
+			return cli_error(EXIT_USAGE, "kab watch --tree DIR "
+					 "--from REV [--branch REF] --job FILE "
+					 "--metric NAME");
+		if (!o->branch)
+			o->branch = "HEAD";
+		return 0;
+	}
 	if (!strcmp(o->term_old, o->term_new))
 		return cli_error(EXIT_USAGE, "--term-old and --term-new are "
 				 "both '%s'", o->term_old);

@@ -59,7 +59,7 @@ static int stored_opts(struct kab_db *db, long long id, struct bisect_opts *o,
 		char **v = cli_stored_argv(*args, "bisect", "bisect", id, &n);
 
 		if (v)
-			rc = bisect_parse(n, v, false, o);
+			rc = bisect_parse(n, v, CMD_BISECT, o);
 		free(v);
 	}
 	kab_bisect_row_free(&r);

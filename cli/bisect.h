@@ -50,6 +50,18 @@ struct bisect_opts {
 	long long resume, show;
 	bool list;
 	const char *db;
+	/* kab watch only */
+	const char *from, *branch, *name;
+	int every, max_points;
+	double interval;
+	bool once, all_commits;
+};
+
+/* Which command's options: they share most. */
+enum bisect_cmd {
+	CMD_BISECT,
+	CMD_BISECT_STEP,
+	CMD_WATCH,
 };
 
 /*
@@ -57,8 +69,9 @@ struct bisect_opts {
  * command).  0, or an exit status with the error printed.
  */
 /* The options kab bisect and bisect-step share, for their --help. */
-void bisect_options_help(FILE *f);
-int bisect_parse(int argc, char **argv, bool step, struct bisect_opts *o);
+void bisect_options_help(FILE *f, bool watch);
+int bisect_parse(int argc, char **argv, enum bisect_cmd cmd,
+		 struct bisect_opts *o);
 void bisect_opts_free(struct bisect_opts *o);
 
 /* A bisect's measuring: the driver's, set up from the options. */

@@ -40,6 +40,7 @@ int cmd_ab(struct cli *cli, int argc, char **argv);
 int cmd_build(struct cli *cli, int argc, char **argv);
 int cmd_bisect(struct cli *cli, int argc, char **argv);
 int cmd_bisect_step(struct cli *cli, int argc, char **argv);
+int cmd_watch(struct cli *cli, int argc, char **argv);
 /* kab compare with its default options, for kab ab's closing table. */
 int cli_compare_default(struct kab_db *db, char **sides, size_t nr,
 			bool all);

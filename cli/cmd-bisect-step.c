@@ -44,7 +44,7 @@ static void step_usage(FILE *f)
 		"bisect-step so)\n"
 		"  --owner PID          kab bisect's process: the step stops "
 		"when it is gone\n");
-	bisect_options_help(f);
+	bisect_options_help(f, false);
 }
 
 struct found {
@@ -89,7 +89,7 @@ static int load_bisect(struct kab_db *db, long long id, json_t **args,
 	v[0] = "bisect-step";
 	json_array_foreach(*args, i, a)
 		v[i + 1] = (char *)json_string_value(a);
-	rc = bisect_parse((int)json_array_size(*args) + 1, v, false, o);
+	rc = bisect_parse((int)json_array_size(*args) + 1, v, CMD_BISECT, o);
 	free(v);
 	if (rc)
 		return rc < 0 ? EXIT_USAGE : rc;
@@ -305,7 +305,7 @@ int cmd_bisect_step(struct cli *cli, int argc, char **argv)
 	struct kab_db *db;
 	int rc;
 
-	rc = bisect_parse(argc, argv, true, &o);
+	rc = bisect_parse(argc, argv, CMD_BISECT_STEP, &o);
 	if (rc < 0) {
 		step_usage(stdout);
 		bisect_opts_free(&o);

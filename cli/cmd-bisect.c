@@ -45,7 +45,7 @@ static void bisect_usage(FILE *f)
 		"(at\nmost --max-boots rounds), and kab says whether the change "
 		"is verified\nas that commit's.\n"
 		"\n");
-	bisect_options_help(f);
+	bisect_options_help(f, false);
 	fprintf(f,
 		"  --resume ID          go on with bisect ID where it stopped\n"
 		"  --show ID            its steps and verdict\n"
@@ -666,7 +666,7 @@ int cmd_bisect(struct cli *cli, int argc, char **argv)
 	int64_t id;
 	int rc;
 
-	rc = bisect_parse(argc, argv, false, &o);
+	rc = bisect_parse(argc, argv, CMD_BISECT, &o);
 	if (rc < 0) {
 		bisect_usage(stdout);
 		bisect_opts_free(&o);
@@ -705,7 +705,7 @@ int cmd_bisect(struct cli *cli, int argc, char **argv)
 			rc = EXIT_RUN;
 			goto out;
 		}
-		rc = bisect_parse(n, v, false, &stored);
+		rc = bisect_parse(n, v, CMD_BISECT, &stored);
 		free(v);
 		if (rc) {
 			rc = EXIT_RUN;

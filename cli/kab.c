@@ -24,6 +24,7 @@ static const struct cmd commands[] = {
 	{ "ab", cmd_ab, "boot kernels A and B in turn under QEMU, then compare" },
 	{ "bisect", cmd_bisect, "find the commit that moved a metric (git bisect, measured)" },
 	{ "bisect-step", cmd_bisect_step, "one commit of a bisect: what git bisect run calls" },
+	{ "watch", cmd_watch, "follow a branch: measure its commits, find its change points" },
 	{ "build", cmd_build, "build a kernel from a tree (a git revision or as is), cached" },
 	{ "compare", cmd_compare, "lkp's %change table, rows chosen by statistics" },
 	{ "plan", cmd_plan, "the boots and iterations that detect a change, from stored boots" },

@@ -88,15 +88,15 @@ test_expect "typos: did you mean, as git asks; kab help CMD" '
 	grep -q "^usage: kab compare" $TMP/h
 '
 
-test_expect "the libraries know nothing of the command line; model/ and driver/ print nothing" '
+test_expect "the libraries know nothing of the command line; model/, driver/ and watch/ print nothing" '
 	cd "$TOP"
 	if grep -rnE "include \"(\.\./)*cli/|\bcli_[a-z_]+\(" --include=*.c \
-		--include=*.h runner db kbuild analysis model driver common; then
+		--include=*.h runner db kbuild analysis model driver watch common; then
 		fail "a library uses cli/"
 	fi
 	if grep -rnE "\b(f?printf|f?puts|fputc|putchar|fwrite)\(|\bstd(out|err)\b" \
-		model driver; then
-		fail "model/ or driver/ prints: return what it found, cli/ prints it"
+		model driver watch; then
+		fail "model/, driver/ or watch/ prints: return what it found, cli/ prints it"
 	fi
 	# the driver every target plugs into
 	grep -q "^int kab_drv_run_one(" driver/driver.h
@@ -109,7 +109,7 @@ test_expect "the libraries know nothing of the command line; model/ and driver/ 
 test_expect "kab --help names every variable of the environment kab reads" '
 	"$KAB" --help >$TMP/h
 	vars=$(cd "$TOP" && grep -rhoE "getenv\(\"(KAB|XDG)_[A-Z_]+\"\)" \
-		--include=*.c cli runner db kbuild analysis model driver common |
+		--include=*.c cli runner db kbuild analysis model driver watch common |
 		sed "s/getenv(\"\(.*\)\")/\1/" | sort -u)
 	[ -n "$vars" ]
 	for v in $vars; do

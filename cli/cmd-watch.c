@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-watch.c - kab watch: follow a branch from a commit, measure its
+ * commits as kab bisect measures one (watch/), print the series and
+ * its change points.
+ */
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bisect.h"
+#include "../watch/watch.h"
+
+static void watch_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: kab watch --tree DIR --from REV [--branch REF] --job "
+		"JOB --metric NAME\n"
+		"                 [--once] [options]\n"
+		"\n"
+		"Follows --branch (HEAD) of the git tree from --from: each "
+		"commit of its\nfirst-parent line (--all-commits: every "
+		"commit; --every N: every Nth,\nwith --from and the head) is "
+		"built, booted --boots times (3) and\nmeasured as kab bisect "
+		"measures a commit, and stored as a point of the\nbranch's "
+		"series (--name, the branch's by default) as its boots end.\n"
+		"Then it prints the series of --metric and its change points "
+		"(E-divisive\nmeans over the commits, a permutation test at "
+		"--alpha, 0.01; shifts\nunder --noise %%, 1, are not changes), "
+		"each marked (new) once.  A change\nbetween neighbouring "
+		"commits is checked as KernelCI checks a culprit:\nthe later "
+		"commit against its parent, then reverted on top of the head\n"
+		"against the head (--max-boots boots a side); only a culprit "
+		"that passes\nboth is named.  Killed, it goes on where it was: "
+		"a measured point is\nnever measured again.  One kab watch a "
+		"database.\n"
+		"\n"
+		"  --from REV           the series' first commit\n"
+		"  --branch REF         the branch followed (HEAD)\n"
+		"  --all-commits        every commit, not the first-parent "
+		"line alone\n"
+		"  --once               one pass, then exit (for cron and CI)\n"
+		"  --interval S         else look at the branch again every S "
+		"seconds (3600)\n"
+		"  --every N            every Nth commit (1)\n"
+		"  --max-points N       measure at most N points a pass\n"
+		"  --name NAME          the series' name in the database\n"
+		"\n"
+		"The options of kab bisect that say how a commit is "
+		"measured:\n");
+	bisect_options_help(f, true);
+}
+
+/*
+ * The options that say how a point is measured: what makes two points
+ * compare.  Which commits are points, how the series is tested and
+ * how the loop runs are not among them.
+ */
+static char *measuring_args(int argc, char **argv)
+{
+	static const char *const loop[] = { "--db", "--once", "--interval",
+					    "--max-points", "--name",
+					    "--tree", "--from", "--branch",
+					    "--every", "--all-commits",
+					    "--alpha", "--noise",
+					    "--max-boots", NULL };
+	static const char *const flags[] = { "--once", "--all-commits",
+					     "--help", NULL };
+	json_t *args = json_array();
+	char *s;
+	int i, k;
+
+	for (i = 1; i < argc; i++) {
+		const char *eq = strchr(argv[i], '=');
+		size_t len = eq ? (size_t)(eq - argv[i]) : strlen(argv[i]);
+		bool flag = false;
+
+		for (k = 0; flags[k]; k++)
+			flag |= !strcmp(argv[i], flags[k]);
+		for (k = 0; loop[k]; k++)
+			if (strlen(loop[k]) == len &&
+			    !strncmp(argv[i], loop[k], len))
+				break;
+		if (loop[k]) {
+			if (!eq && !flag)
+				i++;
+			continue;
+		}
+		json_array_append_new(args, json_string(argv[i]));
+	}
+	s = json_dumps(args, JSON_COMPACT);
+	json_decref(args);
+	return s;
+}
+
+/*
+ * The branch's name as a series name (HEAD: the branch it is on), in
+ * what kab_name_ok takes.
+ */
+static char *default_name(const char *tree, const char *branch)
+{
+	char *n = NULL, *p;
+
+	if (!strcmp(branch, "HEAD"))
+		n = kab_cmd_line(tree, NULL, "git", "symbolic-ref", "-q",
+				 "--short", "HEAD", NULL);
+	if (!n)
+		n = xstrdup(branch);
+
+	for (p = n; *p; p++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789._-", *p))
+			*p = '-';
+	if (strlen(n) > 64)
+		n[64] = '\0';
+	return n;
+}
+
+struct watch_out {
+	const char *metric;
+};
+
+static void on_planned(void *ctx, size_t nr, size_t pending, bool created)
+{
+	fprintf(stderr, "kab: watch: %zu point%s on the branch, %zu to "
+		"measure%s\n", nr, nr == 1 ? "" : "s", pending,
+		created ? " (a new series)" : "");
+}
+
+static void on_point(void *ctx, const struct kab_point_row *p, size_t i,
+		     size_t nr)
+{
+	fprintf(stderr, "kab: watch: %.12s %s", p->commit,
+		p->status == KAB_POINT_MEASURED ? "measured" : "skipped: ");
+	if (p->status != KAB_POINT_MEASURED)
+		fput_visible(stderr, p->why ? p->why : "");
+	fputc('\n', stderr);
+}
+
+static double stddev_pct(const struct kab_watch_pt *p)
+{
+	double ss = 0;
+	size_t i;
+
+	if (p->n < 2 || p->mean == 0)
+		return 0;
+	for (i = 0; i < p->n; i++)
+		ss += (p->v[i] - p->mean) * (p->v[i] - p->mean);
+	return 100 * sqrt(ss / (p->n - 1)) / fabs(p->mean);
+}
+
+/* What the culprit's checks found, each line indented. */
+static void print_check(const struct kab_change_row *r,
+			const struct kab_point_row *after)
+{
+	const char *l, *e;
+
+	if (!strcmp(r->status, "verified") && r->culprit) {
+		printf("  culprit: %.12s ", r->culprit);
+		fput_visible(stdout, after->subject ? after->subject : "");
+		printf(" (verified)\n");
+	} else if (!strcmp(r->status, "not-isolated")) {
+		printf("  culprit not isolated\n");
+	}
+	for (l = r->evidence; l && *l; l = e) {
+		char *line;
+
+		e = strchr(l, '\n');
+		line = e ? xstrndup(l, e - l) : xstrdup(l);
+		printf("    ");
+		fput_visible(stdout, line);
+		putchar('\n');
+		free(line);
+		e = e ? e + 1 : l + strlen(l);
+	}
+}
+
+static void print_series(const struct kab_watch_series *s,
+			 const char *name, const char *metric)
+{
+	size_t i, j;
+
+	printf("series %s, %s:\n\n", name, metric);
+	printf("  %-12s %16s %8s %5s  %s\n", "commit", "mean", "%stddev",
+	       "boots", "subject");
+	for (i = 0, j = 0; i < s->nr_rows; i++) {
+		const struct kab_point_row *r = &s->rows[i];
+
+		printf("  %.12s ", r->commit);
+		if (j < s->nr && s->pts[j].row == r) {
+			const struct kab_watch_pt *p = &s->pts[j++];
+			char v[32];
+
+			kab_fmt_readable(v, sizeof(v), p->mean);
+			printf("%16s %7.1f%% %5zu  ", v, stddev_pct(p), p->n);
+		} else if (r->status == KAB_POINT_MEASURED) {
+			printf("%16s %8s %5s  ", "(no value)", "", "");
+		} else {
+			printf("%16s %8s %5s  ", r->status == KAB_POINT_PENDING ?
+			       "(pending)" : "(skipped)", "", "");
+		}
+		fput_visible(stdout, r->subject ? r->subject : "");
+		putchar('\n');
+	}
+	putchar('\n');
+	if (s->nr < 4) {
+		printf("no change points yet: %zu point%s measured, a change "
+		       "needs 2 on each side\n", s->nr, s->nr == 1 ? "" : "s");
+		return;
+	}
+	if (!s->nr_cps) {
+		printf("no change point in %zu points\n", s->nr);
+		return;
+	}
+	for (i = 0; i < s->nr_cps; i++) {
+		const struct kab_cp *c = &s->cps[i];
+		const struct kab_point_row *a = s->pts[c->at - 1].row;
+		const struct kab_point_row *b = s->pts[c->at].row;
+		char before[32], after[32];
+
+		printf("change point %zu: between %.12s and %.12s: ", i + 1,
+		       a->commit, b->commit);
+		kab_fmt_readable(before, sizeof(before), c->before);
+		kab_fmt_readable(after, sizeof(after), c->after);
+		if (c->noise_only)
+			printf("the spread changed, not the mean (%s -> %s)",
+			       before, after);
+		else
+			printf("%+.1f%% [%+.1f%%, %+.1f%%] (%s -> %s), "
+			       "p = %.3g", c->pct, c->lo, c->hi, before, after,
+			       c->p);
+		if (s->stored)
+			printf(s->is_new[i] ? " (new)" : " (found %s)",
+			       s->stored[i].found_at);
+		printf("\n  first after: ");
+		fput_visible(stdout, b->subject ? b->subject : "");
+		putchar('\n');
+		if (s->stored)
+			print_check(&s->stored[i], b);
+	}
+}
+
+/* Sleep s seconds unless asked to stop. */
+static void nap(double s)
+{
+	struct timespec t = { .tv_sec = 1 };
+
+	while (s > 0 && !kab_stop_requested) {
+		if (s < 1)
+			t = (struct timespec){ 0, (long)(s * 1e9) };
+		nanosleep(&t, NULL);
+		s -= 1;
+	}
+}
+
+int cmd_watch(struct cli *cli, int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = runjob_on_signal };
+	struct bisect_opts o;
+	struct bisect_ctx b;
+	struct kab_watch w;
+	struct kab_watch_series s;
+	struct kab_cp_opts cp;
+	struct kab_watch_check_opts ck;
+	struct kab_db *db = NULL;
+	struct kab_err err;
+	char *name = NULL, *args = NULL;
+	int lock = -1, rc;
+
+	rc = bisect_parse(argc, argv, CMD_WATCH, &o);
+	if (rc < 0) {
+		watch_usage(stdout);
+		bisect_opts_free(&o);
+		return EXIT_OK;
+	}
+	if (rc) {
+		bisect_opts_free(&o);
+		return rc;
+	}
+	if (!kab_tree_is_git(o.tree)) {
+		rc = cli_error(EXIT_USAGE, "--tree %s: kab watch follows a "
+			       "branch of a git tree: give the top of one",
+			       o.tree);
+		goto out_opts;
+	}
+	/* the range is the user's to fix: said before anything is stored */
+	{
+		struct kab_commit *c;
+		size_t nr;
+
+		if (kab_tree_revlist(o.tree, o.from, o.branch, !o.all_commits,
+				     &c, &nr, &err)) {
+			rc = cli_error(EXIT_USAGE, "%s", err.msg);
+			goto out_opts;
+		}
+		kab_commits_free(c, nr);
+	}
+	rc = bisect_check_job(&o);
+	if (rc)
+		goto out_opts;
+	if (cli_open_db(cli, o.db, KAB_DB_WRITE, &db)) {
+		rc = EXIT_RUN;
+		goto out_opts;
+	}
+	lock = kab_watch_lock(kab_db_path(db), &err);
+	if (lock < 0) {
+		rc = cli_error(EXIT_RUN, "%s", err.msg);
+		goto out_db;
+	}
+	rc = bisect_ctx_init(&b, &o, db);
+	if (rc)
+		goto out_db;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	name = o.name ? xstrdup(o.name) : default_name(o.tree, o.branch);
+	args = measuring_args(argc, argv);
+	memset(&w, 0, sizeof(w));
+	w.db = db;
+	w.db_path = kab_db_path(db);
+	w.name = name;
+	w.tree = o.tree;
+	w.from = o.from;
+	w.branch = o.branch;
+	w.all_commits = o.all_commits;
+	w.every = o.every;
+	w.max_points = o.max_points;
+	w.boots = o.boots;
+	w.argv_json = args;
+	w.d = b.d;
+	w.ui = &b.ui.ui;
+	w.planned = on_planned;
+	w.point_done = on_point;
+	ck = (struct kab_watch_check_opts){
+		.metric = o.metric,
+		.boots = o.max_boots < 2 ? 2 : o.max_boots,
+		.alpha = 0.05,
+		.noise = o.noise,
+	};
+	kab_cp_defaults(&cp);
+	cp.noise = o.noise;
+	if (o.alpha != 0.05)
+		cp.alpha = o.alpha;
+	for (;;) {
+		if (kab_watch_pass(&w, &err)) {
+			rc = cli_error(EXIT_RUN, "%s", err.msg);
+			break;
+		}
+		if (kab_watch_read_series(db, w.id, o.metric, &cp, &s,
+					  &err)) {
+			rc = cli_error(EXIT_RUN, "%s", err.msg);
+			break;
+		}
+		if (kab_watch_note_changes(db, w.id, o.metric, &s, &err)) {
+			kab_watch_series_free(&s);
+			rc = cli_error(EXIT_RUN, "%s", err.msg);
+			break;
+		}
+		if (kab_watch_check_changes(&w, &ck, &s, &err)) {
+			kab_watch_series_free(&s);
+			rc = cli_error(EXIT_RUN, "%s", err.msg);
+			break;
+		}
+		print_series(&s, name, o.metric);
+		kab_watch_series_free(&s);
+		fflush(stdout);
+		rc = EXIT_OK;
+		if (o.once || kab_stop_requested)
+			break;
+		nap(o.interval);
+		if (kab_stop_requested)
+			break;
+	}
+	bisect_ctx_free(&b);
+out_db:
+	if (lock >= 0)
+		close(lock);
+	kab_db_close(db);
+out_opts:
+	free(name);
+	free(args);
+	bisect_opts_free(&o);
+	return runjob_stop_code(rc);
+}
