@@ -390,6 +390,10 @@ test_expect "three lkp commits: lkp's fail:runs rule and shares, a label of digi
 	diff -u $FIXTURES/lkp-golden/three.lkp $TMP/t
 	kab --db $TMP/3.db show ${third:0:12} >$TMP/s
 	grep -q "^kernel ${third:0:12}: runs " $TMP/s
+	# a blank line between two, none after the last
+	test -n "$(tail -n 1 $TMP/s)"
+	kab --db $TMP/3.db show ${third:0:12} ${base:0:12} >$TMP/s2
+	test "$(grep -c "^\$" $TMP/s2)" = "$(($(grep -c "^\$" $TMP/s) + 1))"
 	# kab'"'"'s own table: each side'"'"'s share of its own runs
 	kab --db $TMP/3.db compare ${base:0:12} ${head:0:12} ${third:0:12} >$TMP/k
 	grep -q "^          1:4           -5%           1:5            0%           1:4     last_state.is_incomplete_run$" $TMP/k
