@@ -254,6 +254,12 @@ struct kab_cp_opts {
 	unsigned int perms;	/* permutations of whole commits a split */
 	unsigned long seed;	/* of the permutations: same series, same answer */
 	double noise;		/* |%change| below this is not a change */
+	/*
+	 * A boot mean's standard deviation at least, as a fraction of its
+	 * segment's mean (exact data: kab_exact_floor(); 0: none), so that
+	 * boot means that repeat exactly give a change a finite interval.
+	 */
+	double floor;
 };
 
 struct kab_cp {

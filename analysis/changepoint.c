@@ -228,6 +228,9 @@ static bool describe(const struct seg *s, size_t a, size_t at, size_t b,
 	seg_mean(s, at, b, &m2, &v2, &n2);
 	if (n1 < 2 || n2 < 2 || m1 == 0)
 		return false;
+	/* exact data: no boot mean is taken to be surer than the floor */
+	v1 = fmax(v1, o->floor * m1 * o->floor * m1);
+	v2 = fmax(v2, o->floor * m2 * o->floor * m2);
 	se = sqrt(v1 / n1 + v2 / n2);
 	memset(cp, 0, sizeof(*cp));
 	cp->before = m1;
@@ -357,6 +360,7 @@ void kab_cp_defaults(struct kab_cp_opts *o)
 	o->perms = 199;
 	o->seed = 1;
 	o->noise = 1;
+	o->floor = 0;
 }
 
 /*

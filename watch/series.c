@@ -65,8 +65,10 @@ int kab_watch_read_series(struct kab_db *db, int64_t id,
 			  const char *metric, const struct kab_cp_opts *o,
 			  struct kab_watch_series *s, struct kab_err *err)
 {
+	struct kab_cp_opts opts = *o;
 	struct kab_cp_point *cp;
-	size_t i;
+	int64_t *runs = NULL;
+	size_t i, nr_runs = 0;
 	int n;
 
 	memset(s, 0, sizeof(*s));
@@ -88,13 +90,22 @@ int kab_watch_read_series(struct kab_db *db, int64_t id,
 		return 0;
 	cp = xcalloc(s->nr, sizeof(*cp));
 	for (i = 0; i < s->nr; i++) {
+		const struct kab_point_row *r = s->pts[i].row;
+
 		cp[i].v = s->pts[i].v;
 		cp[i].seed = s->pts[i].seed;
 		cp[i].n = s->pts[i].n;
+		runs = xrealloc(runs, (nr_runs + r->nr_runs) * sizeof(*runs));
+		memcpy(runs + nr_runs, r->runs, r->nr_runs * sizeof(*runs));
+		nr_runs += r->nr_runs;
 	}
+	/* boots timed by icount repeat exactly: exact mode's floor */
+	if (!opts.floor)
+		opts.floor = bisect_floor(db, runs, nr_runs);
+	free(runs);
 	/* a change point has points on both sides: fewer than s->nr */
 	s->cps = xcalloc(s->nr, sizeof(*s->cps));
-	n = kab_changepoints(cp, s->nr, o, s->cps, s->nr);
+	n = kab_changepoints(cp, s->nr, &opts, s->cps, s->nr);
 	free(cp);
 	if (n < 0) {
 		kab_watch_series_free(s);

@@ -90,6 +90,8 @@ int main(void)
 
 		/* exact mode's resolution, the wall clock's noise floor */
 		o.noise = rows[i].exact ? 0.5 : 1;
+		/* and, as kab watch sets it, exact data's floor */
+		o.floor = rows[i].exact ? kab_exact_floor() : 0;
 
 		for (t = 0; t < SERIES; t++) {
 			struct kab_cp cp[8];

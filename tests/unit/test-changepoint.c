@@ -9,6 +9,7 @@
  * boot-level noise: false change points per 100 commits and the power
  * for a 5% shift (make bench has the larger one).
  */
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <errno.h>
@@ -40,7 +41,7 @@ static void make(struct series *s, gsl_rng *r, size_t n, double sd,
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < BOOTS; j++) {
 			s->v[i][j] = 100 * (1 + (i >= at ? shift : 0)) +
-				     gsl_ran_gaussian(r, sd);
+				     (sd > 0 ? gsl_ran_gaussian(r, sd) : 0);
 			s->seed[i][j] = j + 1;
 		}
 		s->p[i].v = s->v[i];
@@ -255,6 +256,44 @@ static double brute_q(const double *m, size_t t, size_t k)
 }
 
 /* The statistic and its split against brute force, on random series. */
+/*
+ * Exact data: every boot mean of a kernel the same number.  With the
+ * floor a change's interval is that of boot means known to the floor
+ * (Welch's with each side's sd at floor times its mean), not a point.
+ */
+static void test_exact_floor(void **state)
+{
+	struct series s;
+	struct kab_cp_opts o;
+	struct kab_cp cp[4];
+	double f = kab_exact_floor(), se, q, half;
+
+	(void)state;
+	make(&s, NULL, 12, 0, 6, -0.10);
+	kab_cp_defaults(&o);
+	assert_int_equal(kab_changepoints(s.p, s.n, &o, cp, 4), 1);
+	assert_true(cp[0].lo == cp[0].hi);
+	o.floor = f;
+	assert_int_equal(kab_changepoints(s.p, s.n, &o, cp, 4), 1);
+	assert_int_equal(cp[0].at, 6);
+	assert_true(fabs(cp[0].pct + 10) < 1e-9);
+	se = sqrt((f * 100) * (f * 100) / (6 * BOOTS) +
+		  (f * 90) * (f * 90) / (6 * BOOTS));
+	/* Welch's df for these two variances */
+	{
+		double a = (f * 100) * (f * 100) / (6 * BOOTS);
+		double b = (f * 90) * (f * 90) / (6 * BOOTS);
+		double df = (a + b) * (a + b) / (a * a / (6 * BOOTS - 1) +
+						 b * b / (6 * BOOTS - 1));
+
+		q = gsl_cdf_tdist_Qinv(0.025, df);
+	}
+	half = 100 * q * se / 100;
+	assert_true(fabs(cp[0].lo - (-10 - half)) < 1e-9);
+	assert_true(fabs(cp[0].hi - (-10 + half)) < 1e-9);
+	assert_true(cp[0].p_mean < 1e-6);
+}
+
 static void test_energy(void **state)
 {
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
@@ -374,6 +413,7 @@ int main(void)
 		cmocka_unit_test(test_two_shifts),
 		cmocka_unit_test(test_noise_only),
 		cmocka_unit_test(test_seeds),
+		cmocka_unit_test(test_exact_floor),
 		cmocka_unit_test(test_energy),
 		cmocka_unit_test(test_deterministic_and_bad),
 		cmocka_unit_test(test_simulated),
