@@ -41,6 +41,8 @@ int cmd_build(struct cli *cli, int argc, char **argv);
 int cmd_bisect(struct cli *cli, int argc, char **argv);
 int cmd_bisect_step(struct cli *cli, int argc, char **argv);
 int cmd_watch(struct cli *cli, int argc, char **argv);
+/* This kab's path, for the kab commands kab runs (bisect-step, bisect). */
+char *cli_self_exe(void);
 /* kab compare with its default options, for kab ab's closing table. */
 int cli_compare_default(struct kab_db *db, char **sides, size_t nr,
 			bool all);

@@ -227,7 +227,7 @@ static int really_differs(struct kab_db *db, const struct bisect_opts *o,
  * rebuilt or upgraded during a bisect of hours is " (deleted)" to the
  * kernel: the new binary at the same path carries on.
  */
-static char *self_exe(void)
+char *cli_self_exe(void)
 {
 	static const char gone[] = " (deleted)";
 	char buf[4096];
@@ -351,7 +351,7 @@ static char *run_git_bisect(struct bisect_ctx *b, struct kab_db *db,
 	const struct bisect_opts *o = b->o;
 	struct strbuf log = STRBUF_INIT;
 	struct kab_err err;
-	char *wt, *self = self_exe(), ids[32], *told, *tnew, *r, *first = NULL;
+	char *wt, *self = cli_self_exe(), ids[32], *told, *tnew, *r, *first = NULL;
 	char *needle, *pidfile = NULL, owner[32];
 	int rc;
 

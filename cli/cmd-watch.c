@@ -4,12 +4,14 @@
  * commits as kab bisect measures one (watch/), print the series and
  * its change points.
  */
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "bisect.h"
 #include "../watch/watch.h"
@@ -243,6 +245,91 @@ static void print_series(const struct kab_watch_series *s,
 	}
 }
 
+/* What kab bisect, run by the watch, needs. */
+struct watch_ctx {
+	struct kab_db *db;
+	const char *db_path;
+	const char *tree;
+	const char *argv_json;
+	int boots;
+};
+
+/*
+ * kab bisect of good..bad with the watch's measuring options, its
+ * output to stderr (stdout is the series'), the result read back.
+ */
+static int run_bisect(void *ctx, const char *good, const char *bad,
+		      const char *metric, char **first_bad, char **why,
+		      struct kab_err *err)
+{
+	struct watch_ctx *x = ctx;
+	json_t *a = json_loads(x->argv_json, 0, NULL), *v;
+	struct kab_bisect_row row;
+	char *exe = cli_self_exe(), boots[16], **argv;
+	size_t i, n = 0;
+	int64_t id;
+	pid_t pid;
+	int status = 0;
+
+	*first_bad = *why = NULL;
+	argv = xcalloc(json_array_size(a) + 20, sizeof(*argv));
+	argv[n++] = exe;
+	argv[n++] = "--db";
+	argv[n++] = (char *)x->db_path;
+	argv[n++] = "bisect";
+	json_array_foreach(a, i, v)
+		if (json_is_string(v))
+			argv[n++] = (char *)json_string_value(v);
+	snprintf(boots, sizeof(boots), "%d", x->boots);
+	argv[n++] = "--tree";
+	argv[n++] = (char *)x->tree;
+	argv[n++] = "--good";
+	argv[n++] = (char *)good;
+	argv[n++] = "--bad";
+	argv[n++] = (char *)bad;
+	argv[n++] = "--metric";
+	argv[n++] = (char *)metric;
+	/* the endpoints' test needs two boots a side at least */
+	argv[n++] = "--boots";
+	argv[n++] = boots;
+	argv[n++] = "--max-boots";
+	argv[n++] = boots;
+	argv[n] = NULL;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+		execv(exe, argv);
+		_exit(127);
+	}
+	if (pid > 0)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	free(argv);
+	free(exe);
+	json_decref(a);
+	if (pid < 0)
+		return kab_err_set(err, "cannot run kab bisect: %s",
+				   strerror(errno));
+	id = kab_db_bisect_find_range(x->db, good, bad);
+	if (!id) {
+		*why = xasprintf("kab bisect ended (status %d) before it "
+				 "began", WIFEXITED(status) ?
+				 WEXITSTATUS(status) : 128 + WTERMSIG(status));
+		return 0;
+	}
+	if (kab_db_bisect_get(x->db, id, &row, err))
+		return -1;
+	if (!strcmp(row.status, "done") && row.first_bad)
+		*first_bad = xstrdup(row.first_bad);
+	else
+		*why = xasprintf("bisect %lld %s%s%s", (long long)id,
+				 row.status, row.message ? ": " : "",
+				 row.message ? row.message : "");
+	kab_bisect_row_free(&row);
+	return 0;
+}
+
 /* Sleep s seconds unless asked to stop. */
 static void nap(double s)
 {
@@ -265,6 +352,7 @@ int cmd_watch(struct cli *cli, int argc, char **argv)
 	struct kab_watch_series s;
 	struct kab_cp_opts cp;
 	struct kab_watch_check_opts ck;
+	struct watch_ctx wctx;
 	struct kab_db *db = NULL;
 	struct kab_err err;
 	char *name = NULL, *args = NULL;
@@ -333,6 +421,15 @@ int cmd_watch(struct cli *cli, int argc, char **argv)
 	w.ui = &b.ui.ui;
 	w.planned = on_planned;
 	w.point_done = on_point;
+	wctx = (struct watch_ctx){
+		.db = db,
+		.db_path = kab_db_path(db),
+		.tree = o.tree,
+		.argv_json = args,
+		.boots = o.max_boots < 2 ? 2 : o.max_boots,
+	};
+	w.ctx = &wctx;
+	w.bisect = run_bisect;
 	ck = (struct kab_watch_check_opts){
 		.metric = o.metric,
 		.boots = o.max_boots < 2 ? 2 : o.max_boots,

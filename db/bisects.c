@@ -247,3 +247,21 @@ int64_t kab_db_bisect_find(struct kab_db *db, const char *commit)
 	sqlite3_finalize(st);
 	return id;
 }
+
+int64_t kab_db_bisect_find_range(struct kab_db *db, const char *good,
+				 const char *bad)
+{
+	sqlite3_stmt *st;
+	int64_t id = 0;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT id FROM bisects WHERE good = ? "
+			       "AND bad = ? ORDER BY id DESC LIMIT 1", -1, &st,
+			       NULL))
+		return 0;
+	sqlite3_bind_text(st, 1, good, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, bad, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return id;
+}

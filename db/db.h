@@ -374,6 +374,9 @@ int kab_db_bisect_get(struct kab_db *db, int64_t id,
 void kab_bisect_row_free(struct kab_bisect_row *r);
 /* The newest finished bisect that named commit first bad, or 0. */
 int64_t kab_db_bisect_find(struct kab_db *db, const char *commit);
+/* The newest bisect of good..bad (as given), finished or not, or 0. */
+int64_t kab_db_bisect_find_range(struct kab_db *db, const char *good,
+				 const char *bad);
 int kab_db_bisect_step_add(struct kab_db *db, int64_t bisect_id,
 			   const struct kab_bisect_step *s,
 			   struct kab_err *err);

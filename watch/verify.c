@@ -106,35 +106,82 @@ static int check_revert(struct kab_watch *w,
 	return rc < 0 ? -1 : 0;
 }
 
-int kab_watch_check(struct kab_watch *w, const struct kab_watch_check_opts *o,
-		    const struct kab_change_row *c, const char *head,
-		    struct kab_watch_check *out, struct kab_err *err)
+/*
+ * The commit the change is in: c->after when it is the next commit on
+ * the first-parent line, else what w->bisect finds; with its parent.
+ * 0 with *culprit and *parent (NULL when not isolated, said in out).
+ */
+static int find_culprit(struct kab_watch *w, const struct kab_change_row *c,
+			char **culprit, char **parent,
+			struct kab_watch_check *out, struct kab_err *err)
 {
 	struct kab_commit *between = NULL;
-	struct bisect_check k;
+	char *first = NULL, *why = NULL, *spec;
 	size_t nr = 0;
-	char *why = NULL;
-	int lock, rc = -1;
 
-	memset(out, 0, sizeof(*out));
-	lock = kab_tree_lock(w->tree, w->d.build->cache_dir, err);
-	if (lock < 0)
-		return -1;
+	*culprit = *parent = NULL;
 	if (kab_tree_revlist(w->tree, c->before, c->after, true, &between,
 			     &nr, err))
-		goto out;
-	if (nr != 2) {
+		return -1;
+	kab_commits_free(between, nr);
+	if (nr == 2) {
+		*culprit = xstrdup(c->after);
+		*parent = xstrdup(c->before);
+		return 0;
+	}
+	if (!w->bisect) {
 		said(out, xasprintf("not isolated: %zu commits lead from "
 				    "%.12s to %.12s and only the two ends "
 				    "were measured; 'kab bisect --good %.12s "
 				    "--bad %.12s' with the watch's options "
 				    "names one", nr - 1, c->before, c->after,
 				    c->before, c->after));
+		return 0;
+	}
+	if (w->bisect(w->ctx, c->before, c->after, c->metric, &first, &why,
+		      err))
+		return -1;
+	if (!first) {
+		said(out, xasprintf("not isolated: the bisect of %.12s..%.12s "
+				    "named no commit: %s", c->before,
+				    c->after, why ? why : "it stopped"));
+		free(why);
+		return 0;
+	}
+	free(why);
+	said(out, xasprintf("bisected: %.12s..%.12s names %.12s", c->before,
+			    c->after, first));
+	spec = xasprintf("%s^", first);
+	*parent = kab_tree_commit(w->tree, spec, err);
+	free(spec);
+	if (!*parent) {
+		free(first);
+		return -1;
+	}
+	*culprit = first;
+	return 0;
+}
+
+int kab_watch_check(struct kab_watch *w, const struct kab_watch_check_opts *o,
+		    const struct kab_change_row *c, const char *head,
+		    struct kab_watch_check *out, struct kab_err *err)
+{
+	struct bisect_check k;
+	char *why = NULL, *parent = NULL;
+	int lock = -1, rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	/* before the lock: a bisect takes it itself */
+	if (find_culprit(w, c, &out->culprit, &parent, out, err))
+		goto out;
+	if (!out->culprit) {
 		rc = 0;
 		goto out;
 	}
-	out->culprit = xstrdup(c->after);
-	rc = check(w, o, c->before, c->after, c->pct, &k, &why, err);
+	lock = kab_tree_lock(w->tree, w->d.build->cache_dir, err);
+	if (lock < 0)
+		goto out;
+	rc = check(w, o, parent, out->culprit, c->pct, &k, &why, err);
 	if (rc > 0) {
 		said(out, xasprintf("not isolated: %s", why));
 		rc = 0;
@@ -142,7 +189,7 @@ int kab_watch_check(struct kab_watch *w, const struct kab_watch_check_opts *o,
 	}
 	if (rc)
 		goto out;
-	said(out, bisect_check_sentence(&k, c->before, c->after));
+	said(out, bisect_check_sentence(&k, parent, out->culprit));
 	if (!k.confirmed)
 		goto out;
 	rc = check_revert(w, o, c, head, out, err);
@@ -151,9 +198,10 @@ out:
 		free(out->culprit);
 		out->culprit = NULL;
 	}
-	kab_commits_free(between, nr);
+	free(parent);
 	free(why);
-	close(lock);
+	if (lock >= 0)
+		close(lock);
 	return rc;
 }
 

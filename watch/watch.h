@@ -46,6 +46,15 @@ struct kab_watch {
 	/* point i of nr was measured (or skipped) */
 	void (*point_done)(void *ctx, const struct kab_point_row *p,
 			   size_t i, size_t nr);
+	/*
+	 * Bisect good..bad for metric (the front end's kab bisect, which
+	 * holds the tree's lock itself): 0 with the first bad commit in
+	 * *first_bad, or NULL and *why; -1 with err.  NULL: a change
+	 * between commits that are not neighbours is not isolated.
+	 */
+	int (*bisect)(void *ctx, const char *good, const char *bad,
+		      const char *metric, char **first_bad, char **why,
+		      struct kab_err *err);
 	/* out */
 	int64_t id;
 	char head[65];			/* the branch's head at the pass */

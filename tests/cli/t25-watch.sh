@@ -132,19 +132,35 @@ test_expect "a branch of harmless commits has no change point, and takes the boo
 		eval "kab watch $WATCH --from $C6 --name tail --once --boots 2"
 '
 
-test_expect "a change whose ends are not neighbours is not isolated, and no culprit is named" '
+test_expect "a change whose ends are not neighbours is bisected, then checked" '
 	# every 2nd commit: c4 and c6 are points, c5 is not
-	runs=$(sql "SELECT count(*) FROM runs")
 	eval "$KAB watch $WATCH --from $C0 --every 2 --alpha 0.1 --name sparse --once" >$TMP/o5 2>$TMP/e5
 	cat $TMP/e5 $TMP/o5
 	grep -q "^kab: watch: 7 points on the branch, 7 to measure (a new series)\$" $TMP/e5
+	# its points are the first series'"'"': none booted again
+	test "$(sql "SELECT count(*) FROM watch_points p WHERE p.watch_id = (SELECT id FROM watches WHERE name = '"'"'sparse'"'"') AND p.runs NOT IN (SELECT runs FROM watch_points WHERE watch_id != p.watch_id AND runs IS NOT NULL)")" = 0
 	grep -q "^change point 1: between ${C4:0:12} and ${C6:0:12}: -" $TMP/o5
-	grep -qx "  culprit not isolated" $TMP/o5
-	grep -qx "    not isolated: 2 commits lead from ${C4:0:12} to ${C6:0:12} and only the two ends were measured; .kab bisect --good ${C4:0:12} --bad ${C6:0:12}. with the watch.s options names one" $TMP/o5
-	not grep -q "culprit: " $TMP/o5
-	test "$(sql "SELECT status, culprit IS NULL FROM watch_changes WHERE before_sha = '"'"'$C4'"'"'")" = "not-isolated|1"
-	# its points were measured by the first series: no boot
-	test "$(sql "SELECT count(*) FROM runs")" = "$runs"
+	grep -qx "    bisected: ${C4:0:12}..${C6:0:12} names ${C6:0:12}" $TMP/o5
+	grep -qx "  culprit: ${C6:0:12} c6: slub_debug, the regression (verified)" $TMP/o5
+	test "$(sql "SELECT status, culprit FROM watch_changes WHERE before_sha = '"'"'$C4'"'"'")" = "verified|$C6"
+	# the bisect is kab bisect'"'"'s, stored as one
+	test "$(sql "SELECT first_bad FROM bisects WHERE good = '"'"'$C4'"'"' AND bad = '"'"'$C6'"'"'")" = $C6
+'
+
+test_expect "a culprit that does not revert cleanly on the head is not isolated" '
+	git -C $R checkout -q -b conflict
+	echo "# c12: a comment after the command line" >>$R/build.sh
+	C12=$(commit "c12: a comment in the recipe")
+	git -C $R checkout -q -
+	eval "$KAB watch $WATCH --from $C0 --branch conflict --name conflict --once" >$TMP/o6 2>$TMP/e6
+	cat $TMP/e6 $TMP/o6
+	grep -q "^kab: watch: 13 points on the branch, 13 to measure (a new series)\$" $TMP/e6
+	grep -q "^change point 1: between ${C5:0:12} and ${C6:0:12}: -" $TMP/o6
+	grep -qx "  culprit not isolated" $TMP/o6
+	grep -q "^    verified: ${C6:0:12} against its parent ${C5:0:12}" $TMP/o6
+	grep -qx "    not isolated: ${C6:0:12} does not revert cleanly on ${C12:0:12} (a later commit changed the same lines), so the head without it cannot be measured" $TMP/o6
+	not grep -q "^  culprit: " $TMP/o6
+	test "$(sql "SELECT c.status, c.culprit IS NULL FROM watch_changes c JOIN watches w ON w.id = c.watch_id WHERE w.name = '"'"'conflict'"'"'")" = "not-isolated|1"
 '
 
 test_done

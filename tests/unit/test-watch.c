@@ -367,6 +367,97 @@ static void test_revert(void **state)
 	free(cache);
 }
 
+struct fake_bisect {
+	const char *names;	/* the first bad commit it says, or NULL */
+	int calls;
+	char good[41], bad[41];
+};
+
+static int fake_bisect(void *ctx, const char *good, const char *bad,
+		       const char *metric, char **first_bad, char **why,
+		       struct kab_err *err)
+{
+	struct fake_bisect *f = ctx;
+
+	f->calls++;
+	snprintf(f->good, sizeof(f->good), "%s", good);
+	snprintf(f->bad, sizeof(f->bad), "%s", bad);
+	*first_bad = f->names ? xstrdup(f->names) : NULL;
+	*why = f->names ? NULL : xstrdup("the endpoints do not differ");
+	return 0;
+}
+
+/*
+ * From a change point to its culprit, up to measuring: neighbours are
+ * taken as they are, others bisected (or not isolated without a
+ * bisect); a commit that cannot be measured is no culprit.
+ */
+static void test_check_paths(void **state)
+{
+	struct kab_db *db = open_db("check.db");
+	struct kab_drv_build_args build = { .tree = repo };
+	struct kab_watch_check_opts o = { .metric = "m", .boots = 2,
+					  .alpha = 0.05, .noise = 1 };
+	struct kab_change_row c = { .metric = "m", .pct = -50 };
+	struct fake_bisect f = { 0 };
+	struct kab_watch_check k;
+	struct kab_watch w;
+	struct kab_err err;
+	char *cache = xasprintf("%s/cache", dir), *want;
+
+	build.cache_dir = cache;
+	memset(&w, 0, sizeof(w));
+	w.db = db;
+	w.tree = repo;
+	w.d.db = db;
+	w.d.tree = repo;
+	w.d.build_cmd = "exit 3";
+	w.d.build = &build;
+	/* neighbours: c1 checked against c0, and it cannot be built */
+	c.before = shas[0];
+	c.after = shas[1];
+	assert_int_equal(kab_watch_check(&w, &o, &c, shas[4], &k, &err), 0);
+	assert_false(k.verified);
+	assert_null(k.culprit);
+	want = xasprintf("not isolated: %.12s: the build command failed "
+			 "(exit 3)", shas[0]);
+	assert_string_equal(k.evidence, want);
+	free(want);
+	kab_watch_check_free(&k);
+	/* c0..c2 are not neighbours: without a bisect, not isolated */
+	c.after = shas[4];
+	assert_int_equal(kab_watch_check(&w, &o, &c, shas[4], &k, &err), 0);
+	assert_null(k.culprit);
+	assert_non_null(strstr(k.evidence, "not isolated: 3 commits lead "
+			       "from"));
+	assert_non_null(strstr(k.evidence, "'kab bisect --good"));
+	kab_watch_check_free(&k);
+	/* with one: what it names is checked against its parent */
+	w.ctx = &f;
+	w.bisect = fake_bisect;
+	f.names = shas[3];
+	assert_int_equal(kab_watch_check(&w, &o, &c, shas[4], &k, &err), 0);
+	assert_int_equal(f.calls, 1);
+	assert_string_equal(f.good, shas[0]);
+	assert_string_equal(f.bad, shas[4]);
+	want = xasprintf("bisected: %.12s..%.12s names %.12s\nnot isolated: "
+			 "%.12s: the build command failed (exit 3)", shas[0],
+			 shas[4], shas[3], shas[1]);
+	assert_string_equal(k.evidence, want);
+	free(want);
+	assert_null(k.culprit);
+	kab_watch_check_free(&k);
+	/* a bisect that names none: said, no culprit */
+	f.names = NULL;
+	assert_int_equal(kab_watch_check(&w, &o, &c, shas[4], &k, &err), 0);
+	assert_non_null(strstr(k.evidence, "named no commit: the endpoints "
+			       "do not differ"));
+	assert_null(k.culprit);
+	kab_watch_check_free(&k);
+	free(cache);
+	kab_db_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -375,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_lock),
 		cmocka_unit_test(test_pass_skips),
 		cmocka_unit_test(test_revert),
+		cmocka_unit_test(test_check_paths),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
