@@ -15,20 +15,7 @@ fi
 M=will-it-scale.per_process_ops
 QUICK="--set nr_task=1 --set warmup=0 --set testtime=1s --monitors none"
 export XDG_CACHE_HOME=$TMP/cache
-K=$(ls /boot/vmlinuz-* | sort -V | tail -1)
-R=$TMP/repo
-
-recipe() {
-	printf '#!/bin/sh\necho "kernel %s"\n' "$K"
-	[ -z "${1:-}" ] || echo "echo \"cmdline $1\""
-}
-commit() {
-	git -C $R add -A
-	git -C $R -c user.name=t -c user.email=t@t commit -q -m "$1"
-	git -C $R rev-parse HEAD
-}
-mkdir -p $R
-git -C $R init -q
+. "$(dirname "$0")/recipe.sh"
 recipe >$R/build.sh; echo recipe >$R/README
 C0=$(commit "c0: base")
 echo more >>$R/README

@@ -15,20 +15,7 @@ if [ -n "${KAB_SAN:-}" ]; then
 fi
 M=will-it-scale.per_process_ops
 export XDG_CACHE_HOME=$TMP/cache
-K=$(ls /boot/vmlinuz-* | sort -V | tail -1)
-R=$TMP/repo
-
-recipe() {
-	printf '#!/bin/sh\necho "kernel %s"\n' "$K"
-	[ -z "${1:-}" ] || echo "echo \"cmdline $1\""
-}
-commit() {
-	git -C $R add -A
-	git -C $R -c user.name=t -c user.email=t@t commit -q -m "$1"
-	git -C $R rev-parse HEAD
-}
-mkdir -p $R
-git -C $R init -q
+. "$(dirname "$0")/recipe.sh"
 recipe >$R/build.sh; echo recipe >$R/README
 C0=$(commit "c0: base")
 for i in 1 2 3 4 5; do
