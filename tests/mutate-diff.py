@@ -518,6 +518,8 @@ def agent_side(path):
             for f in os.listdir(bd) if os.path.isdir(bd) else []:
                 if f.endswith(".o") and syms(os.path.join(bd, f)) & agent:
                     _agent_files.add("%s/%s.c" % (d, f[:-2]))
+        # the agent's own main, whose other functions are all static
+        _agent_files.add("cli/agent.c")
     return path in _agent_files
 
 
@@ -749,7 +751,14 @@ def main():
             lines[m["line"] - 1] = m["new"]
             t0 = time.time()
             if not tests:
-                res["status"] = "uncovered"
+                # one that does not compile is stillborn, not uncovered
+                with open(full, "w") as f:
+                    f.write("\n".join(lines))
+                b = build()
+                res["status"] = "stillborn" if b.returncode else \
+                    "uncovered"
+                with open(full, "w") as f:
+                    f.write(orig)
             else:
                 with open(full, "w") as f:
                     f.write("\n".join(lines))
