@@ -365,6 +365,10 @@ static void test_looks(void **state)
 	assert_int_equal(nr, 1);
 	assert_int_equal(v[0].run_id, 7);
 	free(v);
+	/* an answered KPI is not looked at again */
+	assert_true(kab_drv_looks_round(&looks, 6, labels, &ui));
+	assert_int_equal(s.looks, 1);
+	assert_int_equal(looks.l[0].look_nr, 4);
 	kab_drv_looks_free(&looks);
 }
 
