@@ -59,6 +59,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -330,16 +331,48 @@ def run_test(top, build, t, timeout, fail_fast):
     cmd = [os.path.join(top, build, "tests", t)] if t.startswith("test-") \
         else ["bash", os.path.join(top, "tests", "cli", t)]
     t0 = time.time()
+    p = subprocess.Popen(cmd, cwd=top, env=env, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         start_new_session=True, text=True,
+                         errors="replace")
     try:
-        p = subprocess.run(cmd, cwd=top, env=env, stdin=subprocess.DEVNULL,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=timeout, start_new_session=True,
-                           text=True, errors="replace")
+        out, _ = p.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        subprocess.run(["pkill", "-9", "-f", "kab-test"], check=False)
+        # the test's own processes only (QEMU runs in groups of its
+        # own): never another's that happens to run beside it
+        kill_tree(p.pid)
+        p.communicate()
         return "timeout", time.time() - t0, ""
-    ok = p.returncode == 0 and not re.search(r"^not ok", p.stdout, re.M)
-    return ("pass" if ok else "fail"), time.time() - t0, p.stdout
+    ok = p.returncode == 0 and not re.search(r"^not ok", out, re.M)
+    return ("pass" if ok else "fail"), time.time() - t0, out
+
+
+def kill_tree(pid):
+    """SIGKILL pid, its process group and every process below it."""
+    kids = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % d) as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        kids.setdefault(ppid, []).append(int(d))
+    todo, tree = [pid], []
+    while todo:
+        q = todo.pop()
+        tree.append(q)
+        todo.extend(kids.get(q, []))
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+    for q in tree:
+        try:
+            os.kill(q, signal.SIGKILL)
+        except OSError:
+            pass
 
 
 def not_ok(out):
