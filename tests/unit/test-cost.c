@@ -331,6 +331,11 @@ static void test_flushes(void **state)
 	chase(&m, 3, 1);
 	assert_int_equal(m.n.dtlb_load_misses, 3);
 	assert_int_equal(m.n.load_walks, 0);
+	/* refilled from the STLB, each is global in the L1 dTLB too */
+	kab_cost_reset(&m);
+	kab_cost_flush_tlb(&m, false);
+	chase(&m, 3, 1);
+	assert_int_equal(m.n.dtlb_load_misses, 0);
 	kab_cost_flush_tlb(&m, true);
 	chase(&m, 8, 1);
 	assert_int_equal(m.n.load_walks, 8);
