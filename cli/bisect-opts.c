@@ -91,8 +91,10 @@ int bisect_parse(int argc, char **argv, enum bisect_cmd cmd,
 {
 	/* the options each command does not take */
 	static const char *const not_mine[] = {
-		[CMD_BISECT] = "iOGZ\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11",
-		[CMD_BISECT_STEP] = "RSl\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11",
+		[CMD_BISECT] = "iOGZ\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11"
+			       "\x12\x13",
+		[CMD_BISECT_STEP] = "RSl\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11"
+				    "\x12\x13",
 		[CMD_WATCH] = "gboNRSliOGZ",
 	};
 	bool step = cmd == CMD_BISECT_STEP;
@@ -143,6 +145,8 @@ int bisect_parse(int argc, char **argv, enum bisect_cmd cmd,
 		{ "interval", required_argument, NULL, 0x0f },
 		{ "once", no_argument, NULL, 0x10 },
 		{ "all-commits", no_argument, NULL, 0x11 },
+		{ "mbox", required_argument, NULL, 0x12 },
+		{ "mail-from", required_argument, NULL, 0x13 },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct option mine[ARRAY_SIZE(opts)];
@@ -326,6 +330,12 @@ int bisect_parse(int argc, char **argv, enum bisect_cmd cmd,
 			break;
 		case 0x11:
 			o->all_commits = true;
+			break;
+		case 0x12:
+			o->mbox = optarg;
+			break;
+		case 0x13:
+			o->mail_from = optarg;
 			break;
 		case 'h':
 			return -1;

@@ -55,6 +55,7 @@ struct bisect_opts {
 	int every, max_points;
 	double interval;
 	bool once, all_commits;
+	const char *mbox, *mail_from;	/* the robot's messages */
 };
 
 /* Which command's options: they share most. */

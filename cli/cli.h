@@ -41,6 +41,8 @@ int cmd_build(struct cli *cli, int argc, char **argv);
 int cmd_bisect(struct cli *cli, int argc, char **argv);
 int cmd_bisect_step(struct cli *cli, int argc, char **argv);
 int cmd_watch(struct cli *cli, int argc, char **argv);
+/* "Name <addr>" from git's configuration (as git send-email), or NULL. */
+char *cli_git_sender(void);
 /* This kab's path, for the kab commands kab runs (bisect-step, bisect). */
 char *cli_self_exe(void);
 /* kab compare with its default options, for kab ab's closing table. */

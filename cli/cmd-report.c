@@ -56,7 +56,7 @@ static void report_usage(FILE *f)
 }
 
 /* "Name <addr>" from git's configuration, or NULL. */
-static char *git_sender(void)
+char *cli_git_sender(void)
 {
 	char *name = kab_cmd_line(NULL, NULL, "git", "config", "user.name",
 				  NULL);
@@ -184,7 +184,7 @@ static int parse(int argc, char **argv, struct report_args *a)
 static int emit(struct kab_db *db, struct report_args *a, const char *base,
 		const char *head)
 {
-	char *sender = a->mail.from ? NULL : git_sender(), *buf = NULL;
+	char *sender = a->mail.from ? NULL : cli_git_sender(), *buf = NULL;
 	struct kab_err err;
 	struct report r;
 	size_t len = 0;

@@ -5,6 +5,7 @@
  * its change points.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <sys/wait.h>
 
 #include "bisect.h"
+#include "report.h"
 #include "../watch/watch.h"
 
 static void watch_usage(FILE *f)
@@ -50,10 +52,44 @@ static void watch_usage(FILE *f)
 		"  --every N            every Nth commit (1)\n"
 		"  --max-points N       measure at most N points a pass\n"
 		"  --name NAME          the series' name in the database\n"
+		"  --mbox FILE          each verified change's message (kab "
+		"report of the\n"
+		"                       culprit against its parent, with what "
+		"found it),\n"
+		"                       appended once\n"
+		"  --mail-from ADDR     its sender (git config user.name and "
+		"user.email)\n"
 		"\n"
 		"The options of kab bisect that say how a commit is "
 		"measured:\n");
 	bisect_options_help(f, true);
+}
+
+/*
+ * A path option's value as the file it names (a job's name too), so
+ * that the same file given from elsewhere is the same option.
+ */
+static json_t *path_value(const char *opt, size_t len, const char *val)
+{
+	static const char *const paths[] = { "--job", "--kconfig", "--base",
+					     NULL };
+	char *found = NULL, *real = NULL;
+	struct kab_err err;
+	json_t *j;
+	int k;
+
+	for (k = 0; paths[k]; k++)
+		if (strlen(paths[k]) == len && !strncmp(opt, paths[k], len))
+			break;
+	if (!paths[k])
+		return json_string(val);
+	if (k == 0 && !kab_job_find(val, &found, &err))
+		val = found;
+	real = realpath(val, NULL);
+	j = json_string(real ? real : val);
+	free(real);
+	free(found);
+	return j;
 }
 
 /*
@@ -68,7 +104,8 @@ static char *measuring_args(int argc, char **argv)
 					    "--tree", "--from", "--branch",
 					    "--every", "--all-commits",
 					    "--alpha", "--noise",
-					    "--max-boots", NULL };
+					    "--max-boots", "--mbox",
+					    "--mail-from", NULL };
 	static const char *const flags[] = { "--once", "--all-commits",
 					     "--help", NULL };
 	json_t *args = json_array();
@@ -91,7 +128,20 @@ static char *measuring_args(int argc, char **argv)
 				i++;
 			continue;
 		}
-		json_array_append_new(args, json_string(argv[i]));
+		if (strncmp(argv[i], "--", 2) || flag) {
+			json_array_append_new(args, json_string(argv[i]));
+			continue;
+		}
+		/* --opt=value as --opt value: one spelling, one series */
+		json_array_append_new(args, json_stringn(argv[i], len));
+		if (eq)
+			json_array_append_new(args, path_value(argv[i], len,
+							       eq + 1));
+		else if (i + 1 < argc) {
+			json_array_append_new(args, path_value(argv[i], len,
+							       argv[i + 1]));
+			i++;
+		}
 	}
 	s = json_dumps(args, JSON_COMPACT);
 	json_decref(args);
@@ -330,6 +380,139 @@ static int run_bisect(void *ctx, const char *good, const char *bad,
 	return 0;
 }
 
+#define MAIL_COLS 72
+
+/*
+ * Text as lines of at most MAIL_COLS columns where it can break (at
+ * spaces), the first led by lead and the rest by cont; made visible.
+ */
+static void add_prose(struct strbuf *sb, const char *text, size_t n,
+		      const char *lead, const char *cont)
+{
+	struct strbuf v = STRBUF_INIT;
+	size_t col, i = 0, w;
+
+	strbuf_add_visible(&v, text, n);
+	strbuf_addstr(sb, lead);
+	col = strlen(lead);
+	while (i < v.len) {
+		while (i < v.len && v.buf[i] == ' ')
+			i++;
+		for (w = 0; i + w < v.len && v.buf[i + w] != ' '; w++)
+			;
+		if (!w)
+			break;
+		if (col > strlen(lead) && col + 1 + w > MAIL_COLS) {
+			strbuf_addf(sb, "\n%s", cont);
+			col = strlen(cont);
+		} else if (col > strlen(lead)) {
+			strbuf_addstr(sb, " ");
+			col++;
+		}
+		strbuf_add(sb, v.buf + i, w);
+		col += w;
+		i += w;
+	}
+	strbuf_addstr(sb, "\n");
+	strbuf_release(&v);
+}
+
+/* What the robot's message says first: how the watch found the change. */
+static char *preface(const struct kab_watch *w, const char *metric,
+		     const struct kab_change_row *c)
+{
+	struct strbuf sb = STRBUF_INIT, t = STRBUF_INIT;
+	const char *l, *e;
+
+	strbuf_addf(&t, "kab watch followed %s from %s and found a change "
+		    "point of %s between %.12s and %.12s: %+.1f%% [%+.1f%%, "
+		    "%+.1f%%], p = %.3g.  Its culprit was checked as KernelCI "
+		    "checks one:", w->branch, w->from, metric, c->before,
+		    c->after, c->pct, c->lo, c->hi, c->p);
+	add_prose(&sb, t.buf, t.len, "", "");
+	strbuf_release(&t);
+	for (l = c->evidence; l && *l; l = e) {
+		e = strchr(l, '\n');
+		add_prose(&sb, l, e ? (size_t)(e - l) : strlen(l), "- ",
+			  "  ");
+		e = e ? e + 1 : l + strlen(l);
+	}
+	return strbuf_detach(&sb);
+}
+
+/*
+ * Each verified change not mailed yet: the robot's message (kab report
+ * of the culprit against its parent, with what found it), appended to
+ * the mbox.  Marked first, so that no change is ever mailed twice (a
+ * kill between the two loses that one message instead).
+ */
+static int mail_changes(struct kab_watch *w, const struct bisect_opts *o,
+			const char *sender, struct kab_watch_series *s)
+{
+	struct report_opts ro = {
+		.c = { .test = KAB_TEST_WELCH, .fdr = 0.05, .noise = -1 },
+		.reported_by = sender,
+		.bisect_tree = bisect_stored_tree,
+		.subject_prefix = w->name,	/* as the robot's [tree:branch] */
+	};
+	struct report_mail m = { .from = sender };
+	size_t i;
+
+	for (i = 0; i < s->nr_cps && s->stored; i++) {
+		struct kab_change_row *c = &s->stored[i];
+		char base[13], head[13], *spec, *parent, *msg;
+		struct kab_err err;
+		struct report r;
+		int fd, rc;
+
+		if (strcmp(c->status, "verified") || c->mailed || !c->culprit)
+			continue;
+		spec = xasprintf("%s^", c->culprit);
+		parent = kab_tree_commit(w->tree, spec, &err);
+		free(spec);
+		if (!parent)
+			return cli_error(EXIT_RUN, "%s", err.msg);
+		snprintf(base, sizeof(base), "%.12s", parent);
+		snprintf(head, sizeof(head), "%.12s", c->culprit);
+		free(parent);
+		rc = report_build(w->db, base, head, &ro, &r, &err);
+		if (rc) {
+			report_free(&r);
+			return cli_error(EXIT_RUN, "the message of %s: %s", head,
+					 err.msg);
+		}
+		r.preface = preface(w, o->metric, c);
+		m.date = time(NULL);
+		msg = report_mbox(&r, &m, &err);
+		report_free(&r);
+		if (!msg)
+			return cli_error(EXIT_RUN, "%s", err.msg);
+		rc = kab_db_change_mailed(w->db, c->id, &err);
+		if (rc < 0) {
+			free(msg);
+			return cli_error(EXIT_RUN, "%s", err.msg);
+		}
+		fd = rc ? -1 : open(o->mbox, O_WRONLY | O_APPEND | O_CREAT |
+				    O_CLOEXEC, 0644);
+		if (!rc && (fd < 0 || write_all(fd, msg, strlen(msg)) ||
+			    fsync(fd))) {
+			free(msg);
+			if (fd >= 0)
+				close(fd);
+			return cli_error(EXIT_RUN, "%s: %s: the message of %s "
+					 "is lost", o->mbox, strerror(errno),
+					 head);
+		}
+		if (fd >= 0)
+			close(fd);
+		free(msg);
+		c->mailed = true;
+		fprintf(stderr, "kab: watch: the message of %s is in %s\n",
+			head, o->mbox);
+	}
+	return 0;
+}
+
 /* Sleep s seconds unless asked to stop. */
 static void nap(double s)
 {
@@ -355,7 +538,7 @@ int cmd_watch(struct cli *cli, int argc, char **argv)
 	struct watch_ctx wctx;
 	struct kab_db *db = NULL;
 	struct kab_err err;
-	char *name = NULL, *args = NULL;
+	char *name = NULL, *args = NULL, *sender = NULL;
 	int lock = -1, rc;
 
 	rc = bisect_parse(argc, argv, CMD_WATCH, &o);
@@ -389,6 +572,13 @@ int cmd_watch(struct cli *cli, int argc, char **argv)
 	rc = bisect_check_job(&o);
 	if (rc)
 		goto out_opts;
+	sender = o.mail_from ? xstrdup(o.mail_from) : cli_git_sender();
+	if (o.mbox && !sender) {
+		rc = cli_error(EXIT_USAGE, "--mbox: a message needs a sender: "
+			       "pass --mail-from 'Name <you@example.org>' or "
+			       "set git config user.email");
+		goto out_opts;
+	}
 	if (cli_open_db(cli, o.db, KAB_DB_WRITE, &db)) {
 		rc = EXIT_RUN;
 		goto out_opts;
@@ -460,6 +650,10 @@ int cmd_watch(struct cli *cli, int argc, char **argv)
 			rc = cli_error(EXIT_RUN, "%s", err.msg);
 			break;
 		}
+		if (o.mbox && (rc = mail_changes(&w, &o, sender, &s))) {
+			kab_watch_series_free(&s);
+			break;
+		}
 		print_series(&s, name, o.metric);
 		kab_watch_series_free(&s);
 		fflush(stdout);
@@ -476,6 +670,7 @@ out_db:
 		close(lock);
 	kab_db_close(db);
 out_opts:
+	free(sender);
 	free(name);
 	free(args);
 	bisect_opts_free(&o);

@@ -188,6 +188,8 @@ static void body(FILE *out, const struct report *r)
 	parameters(out, m->t);
 	fputs("\n\n", out);
 	box(out, r);
+	if (r->preface)
+		fprintf(out, "%s\n\n", r->preface);
 	if (m->noticed && m->kv.verdict < 0 && r->reported_by)
 		fprintf(out, "If you fix the issue in a separate patch/commit "
 			"(i.e. not just a new version of\nthe same patch/"

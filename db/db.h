@@ -453,9 +453,15 @@ struct kab_change_row {
 	char status[16];		/* found, verified, not-isolated */
 	char *culprit;			/* the commit it was checked on */
 	char *evidence;			/* what the checks found */
+	bool mailed;			/* its message was written */
 };
 
 void kab_change_row_free(struct kab_change_row *c);
+/*
+ * Mark change id's message written, once: 0 when this call marked it,
+ * 1 when it was marked already, -1 with err.
+ */
+int kab_db_change_mailed(struct kab_db *db, int64_t id, struct kab_err *err);
 /* A change point checked: its status, culprit (or NULL), evidence. */
 int kab_db_change_checked(struct kab_db *db, int64_t id, const char *status,
 			  const char *culprit, const char *evidence,

@@ -274,6 +274,7 @@ static const char *const migrations[] = {
 	"  culprit TEXT,"
 	"  evidence TEXT,"
 	"  checked_at TEXT,"
+	"  mailed_at TEXT,"
 	"  UNIQUE (watch_id, metric, before_sha, after_sha, kind));",
 };
 

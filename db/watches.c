@@ -310,7 +310,8 @@ int kab_db_change_note(struct kab_db *db, int64_t watch,
 		return db_fail(db, err, "storing a change point");
 	*is_new = sqlite3_changes(db->h) == 1;
 	if (sqlite3_prepare_v2(db->h, "SELECT id, found_at, status, culprit, "
-			       "evidence FROM watch_changes WHERE watch_id = ? "
+			       "evidence, mailed_at IS NOT NULL FROM "
+			       "watch_changes WHERE watch_id = ? "
 			       "AND metric = ? AND before_sha = ? AND "
 			       "after_sha = ? AND kind = ?", -1, &st, NULL))
 		return db_fail(db, err, "reading a change point");
@@ -330,6 +331,7 @@ int kab_db_change_note(struct kab_db *db, int64_t watch,
 		free(c->evidence);
 		c->culprit = column(st, 3);
 		c->evidence = column(st, 4);
+		c->mailed = sqlite3_column_int(st, 5);
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? 0 : db_fail(db, err, "reading a change "
@@ -391,4 +393,24 @@ int kab_db_point_runs(struct kab_db *db, int64_t watch, const char *commit,
 	*runs = p.runs;
 	*nr = p.nr_runs;
 	return 0;
+}
+
+int kab_db_change_mailed(struct kab_db *db, int64_t id, struct kab_err *err)
+{
+	sqlite3_stmt *st;
+	char stamp[32];
+	int rc;
+
+	if (sqlite3_prepare_v2(db->h, "UPDATE watch_changes SET mailed_at = "
+			       "? WHERE id = ? AND mailed_at IS NULL", -1, &st,
+			       NULL))
+		return db_fail(db, err, "marking a change point mailed");
+	iso8601_utc(now_wall(), stamp, sizeof(stamp));
+	sqlite3_bind_text(st, 1, stamp, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, id);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(db, err, "marking a change point mailed");
+	return sqlite3_changes(db->h) == 1 ? 0 : 1;
 }

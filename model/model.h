@@ -232,6 +232,8 @@ struct report {
 	/* the main job's profile stacks, when both sides have them */
 	struct kab_flame flame;
 	bool has_flame;
+	/* what found the change, before the details (kab watch), or NULL */
+	char *preface;
 };
 
 struct report_opts {

@@ -736,6 +736,7 @@ void report_free(struct report *r)
 	free(r->compiler);
 	free(r->config);
 	free(r->reproduce);
+	free(r->preface);
 	bisect_trend_free(r->trend, r->nr_trend);
 	free(r->trend_metric);
 	kab_flame_free(&r->flame);

@@ -74,7 +74,8 @@ test_expect "kab watch measures the branch, killed goes on, and finds the one ch
 	wait $pid || true
 	sql "SELECT commit_sha, runs FROM watch_points WHERE status = '"'"'measured'"'"' ORDER BY seq" >$TMP/before
 	test "$(wc -l <$TMP/before)" -ge 3
-	eval "$KAB watch $WATCH --from $C0 --once" >$TMP/o2 2>$TMP/e2
+	MAIL="--mbox $TMP/w.mbox --mail-from '"'"'kab robot <robot@example.org>'"'"'"
+	eval "$KAB watch $WATCH --from $C0 --once $MAIL" >$TMP/o2 2>$TMP/e2
 	cat $TMP/e2 $TMP/o2
 	grep -q "^kab: watch: 12 points on the branch, [0-9]* to measure\$" $TMP/e2
 	left=$(sed -n "s/^kab: watch: 12 points on the branch, \([0-9]*\) to measure\$/\1/p" $TMP/e2)
@@ -97,9 +98,24 @@ test_expect "kab watch measures the branch, killed goes on, and finds the one ch
 	rev=$(git -C $R rev-parse refs/kab/reverts/$C6-on-$C11)
 	test "$(git -C $R rev-parse $rev^)" = $C11
 	not grep -q slub_debug <(git -C $R show $rev:build.sh)
-	# found once, checked once: a pass with nothing new boots nothing
+	# the robot'"'"'s message: the culprit against its parent, with what
+	# found it
+	grep -qx "kab: watch: the message of ${C6:0:12} is in $TMP/w.mbox" $TMP/e2
+	test "$(grep -c "^From kab " $TMP/w.mbox)" = 1
+	grep -q "^From: kab robot <robot@example.org>\$" $TMP/w.mbox
+	grep -q "^Subject: .*will-it-scale.per_process_ops .*regression" $TMP/w.mbox
+	grep -qx "kab watch followed HEAD from $C0" $TMP/w.mbox
+	grep -q "^- verified: ${C6:0:12} reverted on top of the head ${C11:0:12}" $TMP/w.mbox
+	# what found it in lines a mail reader keeps
+	sed -n "/^kab watch followed/,/^If you fix/p" $TMP/w.mbox | sed "\$d" >$TMP/preface
+	test "$(wc -l <$TMP/preface)" -gt 5
+	test -z "$(awk "length > 72" $TMP/preface)"
+	grep -q "Reported-by: kab robot <robot@example.org>" $TMP/w.mbox
+	# found once, checked once, mailed once: a pass with nothing new
+	# boots nothing and writes nothing
 	runs=$(sql "SELECT count(*) FROM runs")
-	eval "$KAB watch $WATCH --from $C0 --once" >$TMP/o4 2>$TMP/e4
+	eval "$KAB watch $WATCH --from $C0 --once $MAIL" >$TMP/o4 2>$TMP/e4
+	test "$(grep -c "^From kab " $TMP/w.mbox)" = 1
 	grep -qx "kab: watch: 12 points on the branch, 0 to measure" $TMP/e4
 	grep -q "^change point 1: between ${C5:0:12} and ${C6:0:12}: .* (found [^)]*)\$" $TMP/o4
 	grep -qx "  culprit: ${C6:0:12} c6: slub_debug, the regression (verified)" $TMP/o4
@@ -117,6 +133,13 @@ test_expect "a branch of harmless commits has no change point, and takes the boo
 	# the same name measured otherwise would not compare
 	expect_error 1 "^kab: watch .tail. follows another measuring options" -- \
 		eval "kab watch $WATCH --from $C6 --name tail --once --boots 2"
+	# the same measuring spelt otherwise (the job by a relative path
+	# from elsewhere, --opt=value) is the same series
+	w2=${WATCH/--job $JOB/--job jobs/will-it-scale-malloc1.yaml}
+	w2=${w2/--set nr_task=1/--set=nr_task=1}
+	test "$w2" != "$WATCH"
+	(cd $TOP && eval "$KAB watch $w2 --from $C6 --name tail --once") >$TMP/o7 2>$TMP/e7
+	grep -qx "kab: watch: 6 points on the branch, 0 to measure" $TMP/e7
 '
 
 test_expect "a change whose ends are not neighbours is bisected, then checked" '
