@@ -224,4 +224,12 @@ test_expect "nothing stored before was lost" '
 	test "$(sql "SELECT count(*) FROM runs")" = 1
 '
 
+test_expect "kab ab: a side's setup or release without a test machine is refused, each" '
+	for opt in "--a-setup true" "--b-setup true" "--a-release 6.1" "--b-release 6.1"; do
+		# shellcheck disable=SC2086
+		expect_error 2 "^kab: --a-setup, --b-setup and the releases are for a test machine: add --target ssh://host$" -- \
+			"$KAB" ab --a-label a --b-label b --job $JOB $opt
+	done
+'
+
 test_done
