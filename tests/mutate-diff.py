@@ -359,11 +359,11 @@ def kill_tree(pid):
         except (OSError, ValueError, IndexError):
             continue
         kids.setdefault(ppid, []).append(int(d))
-    todo, tree = [pid], []
-    while todo:
-        q = todo.pop()
+    left, tree = [pid], []
+    while left:
+        q = left.pop()
         tree.append(q)
-        todo.extend(kids.get(q, []))
+        left.extend(kids.get(q, []))
     try:
         os.killpg(pid, signal.SIGKILL)
     except OSError:
