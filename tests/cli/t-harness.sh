@@ -4,6 +4,9 @@
 # more than one line.  Each test runs a small test file of its own
 # through lib.sh and reads its TAP.
 . "$(dirname "$0")/lib.sh"
+# the runs of tests/run below are whole suites of their own, not a
+# selection of the one this file is in
+unset KAB_TEST_FILES KAB_TEST_SKIP
 
 export KAB_TOP=$TOP KAB_BUILD=$BUILD
 
