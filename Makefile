@@ -59,6 +59,7 @@ ANALYSIS_SRC := $(wildcard analysis/*.c)
 MODEL_SRC    := $(wildcard model/*.c)
 DRIVER_SRC   := $(wildcard driver/*.c)
 WATCH_SRC    := $(wildcard watch/*.c)
+REPORT_SRC   := $(wildcard report/*.c)
 KBUILD_SRC   := $(wildcard kbuild/*.c) kbuild/fragments.S
 CLI_SRC      := $(filter-out cli/agent.c,$(wildcard cli/*.c))
 
@@ -71,8 +72,9 @@ LIBANALYSIS := $(BUILD)/libanalysis.a
 LIBMODEL    := $(BUILD)/libmodel.a
 LIBDRIVER   := $(BUILD)/libdriver.a
 LIBWATCH    := $(BUILD)/libwatch.a
+LIBREPORT   := $(BUILD)/libreport.a
 LIBKBUILD   := $(BUILD)/libkbuild.a
-LIBS        := $(LIBWATCH) $(LIBDRIVER) $(LIBKBUILD) $(LIBMODEL) $(LIBRUNNER) $(LIBDB) \
+LIBS        := $(LIBWATCH) $(LIBREPORT) $(LIBDRIVER) $(LIBKBUILD) $(LIBMODEL) $(LIBRUNNER) $(LIBDB) \
 	       $(LIBANALYSIS) $(LIBCOMMON)
 
 KAB       := $(BUILD)/kab
@@ -119,6 +121,7 @@ $(LIBANALYSIS): $(call obj,$(ANALYSIS_SRC))
 $(LIBMODEL): $(call obj,$(MODEL_SRC))
 $(LIBDRIVER): $(call obj,$(DRIVER_SRC))
 $(LIBWATCH): $(call obj,$(WATCH_SRC))
+$(LIBREPORT): $(call obj,$(REPORT_SRC))
 $(BUILD)/lib%.a:
 	@rm -f $@
 	$(AR) rcs $@ $^

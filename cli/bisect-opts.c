@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bisect.h"
+#include "../report/report.h"
 
 static int number(const char *opt, const char *arg, double lo, double hi,
 		  double *out)
@@ -92,9 +93,9 @@ int bisect_parse(int argc, char **argv, enum bisect_cmd cmd,
 	/* the options each command does not take */
 	static const char *const not_mine[] = {
 		[CMD_BISECT] = "iOGZ\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11"
-			       "\x12\x13",
+			       "\x12\x13\x14\x15\x16\x17\x18",
 		[CMD_BISECT_STEP] = "RSl\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11"
-				    "\x12\x13",
+				    "\x12\x13\x14\x15\x16\x17\x18",
 		[CMD_WATCH] = "gboNRSliOGZ",
 	};
 	bool step = cmd == CMD_BISECT_STEP;
@@ -147,6 +148,11 @@ int bisect_parse(int argc, char **argv, enum bisect_cmd cmd,
 		{ "all-commits", no_argument, NULL, 0x11 },
 		{ "mbox", required_argument, NULL, 0x12 },
 		{ "mail-from", required_argument, NULL, 0x13 },
+		{ "mail-to", required_argument, NULL, 0x14 },
+		{ "mail-cc", required_argument, NULL, 0x15 },
+		{ "trailer", required_argument, NULL, 0x16 },
+		{ "sendmail", required_argument, NULL, 0x17 },
+		{ "html", required_argument, NULL, 0x18 },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct option mine[ARRAY_SIZE(opts)];
@@ -337,6 +343,33 @@ int bisect_parse(int argc, char **argv, enum bisect_cmd cmd,
 		case 0x13:
 			o->mail_from = optarg;
 			break;
+		case 0x14:
+			cli_push_arg(&o->mail_to, &o->nr_mail_to,
+				     optarg);
+			break;
+		case 0x15:
+			cli_push_arg(&o->mail_cc, &o->nr_mail_cc,
+				     optarg);
+			break;
+		case 0x16: {
+			struct kab_err terr;
+
+			if (report_trailer_check(optarg, &terr))
+				return cli_error(EXIT_USAGE, "%s", terr.msg);
+			cli_push_arg(&o->trailers, &o->nr_trailers,
+				     optarg);
+			break;
+		}
+		case 0x17:
+			if (!*optarg)
+				return cli_error(EXIT_USAGE, "--sendmail '': "
+						 "give a command, e.g. "
+						 "'/usr/sbin/sendmail -t -i'");
+			o->sendmail = optarg;
+			break;
+		case 0x18:
+			o->html = optarg;
+			break;
 		case 'h':
 			return -1;
 		default:
@@ -416,5 +449,8 @@ void bisect_opts_free(struct bisect_opts *o)
 	free(o->sets);
 	free(o->only);
 	free(o->build.kconfigs);
+	free(o->mail_to);
+	free(o->mail_cc);
+	free(o->trailers);
 	memset(o, 0, sizeof(*o));
 }

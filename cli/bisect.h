@@ -56,6 +56,10 @@ struct bisect_opts {
 	double interval;
 	bool once, all_commits;
 	const char *mbox, *mail_from;	/* the robot's messages */
+	char **mail_to, **mail_cc, **trailers;
+	int nr_mail_to, nr_mail_cc, nr_trailers;
+	const char *sendmail;		/* sh -c CMD, the message on stdin */
+	const char *html;		/* the series' page: a directory */
 };
 
 /* Which command's options: they share most. */

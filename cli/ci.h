@@ -6,7 +6,8 @@
 #ifndef KAB_CLI_CI_H
 #define KAB_CLI_CI_H
 
-#include "report.h"
+#include "cli.h"
+#include "../report/report.h"
 
 /*
  * A cell per job parameter set and replica, each measuring every

@@ -205,17 +205,4 @@ json_t *cli_summary_json(struct kab_db *db, long long run_id,
 int cli_show_boots_json(json_t *items, struct kab_db *db, const char *spec,
 			const char *glob, struct kab_err *err);
 
-/*
- * Strings from the database in markdown (GitHub, GitLab): as text,
- * with HTML and markdown's own characters escaped; as inline code,
- * fenced past any backquotes.  Both stay on one line and one table
- * cell: control characters become spaces, '|' is escaped.
- */
-void md_text(FILE *out, const char *s);
-void md_code(FILE *out, const char *s);
-/* s for a terminal: control characters (a guest's escapes) as \xNN. */
-void tty_text(FILE *out, const char *s);
-/* text's lines, each made visible as by tty_text. */
-void tty_lines(FILE *out, const char *text);
-
 #endif /* KAB_CLI_H */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "../report/report.h"
 #include "../model/model.h"
 
 struct cmp_opts {

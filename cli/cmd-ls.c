@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "../report/report.h"
 
 #define LS_SCHEMA "kab.ls/1"
 

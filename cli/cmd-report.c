@@ -10,7 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "cli.h"
+#include "../report/report.h"
 #include "bisect.h"
 
 static void report_usage(FILE *f)
@@ -45,6 +46,9 @@ static void report_usage(FILE *f)
 		"(headers of the\n"
 		"                        text email, or of the --mbox message)\n"
 		"  --in-reply-to MSGID   thread it under a message\n"
+		"  --trailer 'K: V'      a tag a fix of a regression should "
+		"carry, repeatable\n"
+		"                        (default: Reported-by: the sender)\n"
 		"  --subject-prefix P    e.g. \"linus:master\": [P] in the "
 		"subject\n"
 		"  --subsystem S         [S] in the subject (default: from the "
@@ -88,7 +92,7 @@ struct report_args {
 	struct report_opts o;
 	struct report_mail mail;
 	const char *format, *out, *mbox, *db;
-	const char **to, **cc;
+	const char **to, **cc, **trailers;
 };
 
 static int parse(int argc, char **argv, struct report_args *a)
@@ -101,6 +105,7 @@ static int parse(int argc, char **argv, struct report_args *a)
 		{ "to", required_argument, NULL, 't' },
 		{ "cc", required_argument, NULL, 'c' },
 		{ "in-reply-to", required_argument, NULL, 'i' },
+		{ "trailer", required_argument, NULL, 'T' },
 		{ "subject-prefix", required_argument, NULL, 'p' },
 		{ "subsystem", required_argument, NULL, 's' },
 		{ "force", no_argument, NULL, 'x' },
@@ -147,6 +152,15 @@ static int parse(int argc, char **argv, struct report_args *a)
 			break;
 		case 'i':
 			a->mail.in_reply_to = optarg;
+			break;
+		case 'T':
+			if (report_trailer_check(optarg, &err))
+				return cli_error(EXIT_USAGE, "%s", err.msg);
+			a->trailers = xrealloc(a->trailers,
+					       (a->o.nr_trailers + 1) *
+					       sizeof(*a->trailers));
+			a->trailers[a->o.nr_trailers++] = optarg;
+			a->o.trailers = a->trailers;
 			break;
 		case 'p':
 			a->o.subject_prefix = optarg;
@@ -236,8 +250,14 @@ static int emit(struct kab_db *db, struct report_args *a, const char *base,
 		report_markdown(f, &r);
 	else if (!strcmp(a->format, "html"))
 		report_html(f, &r);
-	else if (!strcmp(a->format, "json"))
-		report_json(f, &r);
+	else if (!strcmp(a->format, "json")) {
+		json_t *doc = report_json(&r);
+
+		cli_json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+			       JSON_REAL_PRECISION(17));
+		fputc('\n', f);
+		json_decref(doc);
+	}
 	else {
 		report_mail_headers(f, &a->mail);
 		report_text(f, &r);
@@ -267,6 +287,7 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 	if (rc) {
 		free(a.to);
 		free(a.cc);
+		free(a.trailers);
 		return rc < 0 ? EXIT_OK : rc;
 	}
 	rc = cli_open_db(cli, a.db, KAB_DB_READ, &db);
@@ -276,5 +297,6 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 	}
 	free(a.to);
 	free(a.cc);
+	free(a.trailers);
 	return rc;
 }

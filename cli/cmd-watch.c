@@ -15,7 +15,8 @@
 #include <sys/wait.h>
 
 #include "bisect.h"
-#include "report.h"
+#include "cli.h"
+#include "../report/report.h"
 #include "../watch/watch.h"
 
 static void watch_usage(FILE *f)
@@ -52,13 +53,27 @@ static void watch_usage(FILE *f)
 		"  --every N            every Nth commit (1)\n"
 		"  --max-points N       measure at most N points a pass\n"
 		"  --name NAME          the series' name in the database\n"
+		"  --html DIR           the series' page, DIR/index.html, "
+		"after each pass: a dot\n"
+		"                       per boot, each change point linked to "
+		"its culprit's\n"
+		"                       report\n"
 		"  --mbox FILE          each verified change's message (kab "
 		"report of the\n"
 		"                       culprit against its parent, with what "
 		"found it),\n"
 		"                       appended once\n"
+		"  --sendmail CMD       each such message also to CMD (sh -c), "
+		"on its stdin and\n"
+		"                       as the file \"$1\": '/usr/sbin/sendmail "
+		"-t -i', say\n"
 		"  --mail-from ADDR     its sender (git config user.name and "
 		"user.email)\n"
+		"  --mail-to ADDR, --mail-cc ADDR  its recipients, "
+		"repeatable\n"
+		"  --trailer 'K: V'     a tag a fix should carry, repeatable "
+		"(Reported-by:\n"
+		"                       the sender)\n"
 		"\n"
 		"The options of kab bisect that say how a commit is "
 		"measured:\n");
@@ -105,7 +120,9 @@ static char *measuring_args(int argc, char **argv)
 					    "--every", "--all-commits",
 					    "--alpha", "--noise",
 					    "--max-boots", "--mbox",
-					    "--mail-from", NULL };
+					    "--mail-from", "--mail-to",
+					    "--mail-cc", "--trailer",
+					    "--sendmail", "--html", NULL };
 	static const char *const flags[] = { "--once", "--all-commits",
 					     "--help", NULL };
 	json_t *args = json_array();
@@ -380,137 +397,16 @@ static int run_bisect(void *ctx, const char *good, const char *bad,
 	return 0;
 }
 
-#define MAIL_COLS 72
-
-/*
- * Text as lines of at most MAIL_COLS columns where it can break (at
- * spaces), the first led by lead and the rest by cont; made visible.
- */
-static void add_prose(struct strbuf *sb, const char *text, size_t n,
-		      const char *lead, const char *cont)
+static void on_sent(void *ctx, const struct kab_change_row *c)
 {
-	struct strbuf v = STRBUF_INIT;
-	size_t col, i = 0, w;
+	const struct bisect_opts *o = ctx;
 
-	strbuf_add_visible(&v, text, n);
-	strbuf_addstr(sb, lead);
-	col = strlen(lead);
-	while (i < v.len) {
-		while (i < v.len && v.buf[i] == ' ')
-			i++;
-		for (w = 0; i + w < v.len && v.buf[i + w] != ' '; w++)
-			;
-		if (!w)
-			break;
-		if (col > strlen(lead) && col + 1 + w > MAIL_COLS) {
-			strbuf_addf(sb, "\n%s", cont);
-			col = strlen(cont);
-		} else if (col > strlen(lead)) {
-			strbuf_addstr(sb, " ");
-			col++;
-		}
-		strbuf_add(sb, v.buf + i, w);
-		col += w;
-		i += w;
-	}
-	strbuf_addstr(sb, "\n");
-	strbuf_release(&v);
-}
-
-/* What the robot's message says first: how the watch found the change. */
-static char *preface(const struct kab_watch *w, const char *metric,
-		     const struct kab_change_row *c)
-{
-	struct strbuf sb = STRBUF_INIT, t = STRBUF_INIT;
-	const char *l, *e;
-
-	strbuf_addf(&t, "kab watch followed %s from %s and found a change "
-		    "point of %s between %.12s and %.12s: %+.1f%% [%+.1f%%, "
-		    "%+.1f%%], p = %.3g.  Its culprit was checked as KernelCI "
-		    "checks one:", w->branch, w->from, metric, c->before,
-		    c->after, c->pct, c->lo, c->hi, c->p);
-	add_prose(&sb, t.buf, t.len, "", "");
-	strbuf_release(&t);
-	for (l = c->evidence; l && *l; l = e) {
-		e = strchr(l, '\n');
-		add_prose(&sb, l, e ? (size_t)(e - l) : strlen(l), "- ",
-			  "  ");
-		e = e ? e + 1 : l + strlen(l);
-	}
-	return strbuf_detach(&sb);
-}
-
-/*
- * Each verified change not mailed yet: the robot's message (kab report
- * of the culprit against its parent, with what found it), appended to
- * the mbox.  Marked first, so that no change is ever mailed twice (a
- * kill between the two loses that one message instead).
- */
-static int mail_changes(struct kab_watch *w, const struct bisect_opts *o,
-			const char *sender, struct kab_watch_series *s)
-{
-	struct report_opts ro = {
-		.c = { .test = KAB_TEST_WELCH, .fdr = 0.05, .noise = -1 },
-		.reported_by = sender,
-		.bisect_tree = bisect_stored_tree,
-		.subject_prefix = w->name,	/* as the robot's [tree:branch] */
-	};
-	struct report_mail m = { .from = sender };
-	size_t i;
-
-	for (i = 0; i < s->nr_cps && s->stored; i++) {
-		struct kab_change_row *c = &s->stored[i];
-		char base[13], head[13], *spec, *parent, *msg;
-		struct kab_err err;
-		struct report r;
-		int fd, rc;
-
-		if (strcmp(c->status, "verified") || c->mailed || !c->culprit)
-			continue;
-		spec = xasprintf("%s^", c->culprit);
-		parent = kab_tree_commit(w->tree, spec, &err);
-		free(spec);
-		if (!parent)
-			return cli_error(EXIT_RUN, "%s", err.msg);
-		snprintf(base, sizeof(base), "%.12s", parent);
-		snprintf(head, sizeof(head), "%.12s", c->culprit);
-		free(parent);
-		rc = report_build(w->db, base, head, &ro, &r, &err);
-		if (rc) {
-			report_free(&r);
-			return cli_error(EXIT_RUN, "the message of %s: %s", head,
-					 err.msg);
-		}
-		r.preface = preface(w, o->metric, c);
-		m.date = time(NULL);
-		msg = report_mbox(&r, &m, &err);
-		report_free(&r);
-		if (!msg)
-			return cli_error(EXIT_RUN, "%s", err.msg);
-		rc = kab_db_change_mailed(w->db, c->id, &err);
-		if (rc < 0) {
-			free(msg);
-			return cli_error(EXIT_RUN, "%s", err.msg);
-		}
-		fd = rc ? -1 : open(o->mbox, O_WRONLY | O_APPEND | O_CREAT |
-				    O_CLOEXEC, 0644);
-		if (!rc && (fd < 0 || write_all(fd, msg, strlen(msg)) ||
-			    fsync(fd))) {
-			free(msg);
-			if (fd >= 0)
-				close(fd);
-			return cli_error(EXIT_RUN, "%s: %s: the message of %s "
-					 "is lost", o->mbox, strerror(errno),
-					 head);
-		}
-		if (fd >= 0)
-			close(fd);
-		free(msg);
-		c->mailed = true;
-		fprintf(stderr, "kab: watch: the message of %s is in %s\n",
-			head, o->mbox);
-	}
-	return 0;
+	if (o->mbox)
+		fprintf(stderr, "kab: watch: the message of %.12s is in %s\n",
+			c->culprit, o->mbox);
+	if (o->sendmail)
+		fprintf(stderr, "kab: watch: the message of %.12s was sent\n",
+			c->culprit);
 }
 
 /* Sleep s seconds unless asked to stop. */
@@ -535,6 +431,8 @@ int cmd_watch(struct cli *cli, int argc, char **argv)
 	struct kab_watch_series s;
 	struct kab_cp_opts cp;
 	struct kab_watch_check_opts ck;
+	struct kab_watch_mail mail;
+	struct kab_watch_html html = { .bisect_tree = bisect_stored_tree };
 	struct watch_ctx wctx;
 	struct kab_db *db = NULL;
 	struct kab_err err;
@@ -572,12 +470,60 @@ int cmd_watch(struct cli *cli, int argc, char **argv)
 	rc = bisect_check_job(&o);
 	if (rc)
 		goto out_opts;
+	html.metric = o.metric;
+	html.dir = o.html;
 	sender = o.mail_from ? xstrdup(o.mail_from) : cli_git_sender();
-	if (o.mbox && !sender) {
-		rc = cli_error(EXIT_USAGE, "--mbox: a message needs a sender: "
-			       "pass --mail-from 'Name <you@example.org>' or "
-			       "set git config user.email");
+	mail = (struct kab_watch_mail){
+		.metric = o.metric,
+		.from = sender,
+		.to = (const char *const *)o.mail_to,
+		.nr_to = (size_t)o.nr_mail_to,
+		.cc = (const char *const *)o.mail_cc,
+		.nr_cc = (size_t)o.nr_mail_cc,
+		.trailers = (const char *const *)o.trailers,
+		.nr_trailers = (size_t)o.nr_trailers,
+		.mbox = o.mbox,
+		.sendmail = o.sendmail,
+		.bisect_tree = bisect_stored_tree,
+		.ctx = &o,
+		.sent = on_sent,
+	};
+	if ((o.nr_mail_to || o.nr_mail_cc || o.nr_trailers) && !o.mbox &&
+	    !o.sendmail) {
+		rc = cli_error(EXIT_USAGE, "--mail-to, --mail-cc and --trailer "
+			       "are a message's: add --mbox FILE or "
+			       "--sendmail CMD");
 		goto out_opts;
+	}
+	if (o.mbox || o.sendmail) {
+		struct report_mail m = {
+			.from = o.mail_from, .from_opt = "--mail-from",
+			.to = mail.to, .nr_to = mail.nr_to,
+			.cc = mail.cc, .nr_cc = mail.nr_cc,
+		};
+
+		if (report_mail_check(&m, &err)) {
+			rc = cli_error(EXIT_USAGE, "%s", err.msg);
+			goto out_opts;
+		}
+	}
+	if ((o.mbox || o.sendmail) && !sender) {
+		rc = cli_error(EXIT_USAGE, "%s: a message needs a sender: "
+			       "pass --mail-from 'Name <you@example.org>' or "
+			       "set git config user.email",
+			       o.mbox ? "--mbox" : "--sendmail");
+		goto out_opts;
+	}
+	if ((o.mbox || o.sendmail) && !o.mail_from) {
+		struct report_mail m = {
+			.from = sender,
+			.from_opt = "the sender in git config user.email",
+		};
+
+		if (report_mail_check(&m, &err)) {
+			rc = cli_error(EXIT_USAGE, "%s: pass --mail-from", err.msg);
+			goto out_opts;
+		}
 	}
 	if (cli_open_db(cli, o.db, KAB_DB_WRITE, &db)) {
 		rc = EXIT_RUN;
@@ -650,13 +596,21 @@ int cmd_watch(struct cli *cli, int argc, char **argv)
 			rc = cli_error(EXIT_RUN, "%s", err.msg);
 			break;
 		}
-		if (o.mbox && (rc = mail_changes(&w, &o, sender, &s))) {
+		/* what was found is said before its message goes */
+		print_series(&s, name, o.metric);
+		fflush(stdout);
+		if (o.html && kab_watch_html(&w, &html, &s, &err)) {
 			kab_watch_series_free(&s);
+			rc = cli_error(EXIT_RUN, "%s", err.msg);
 			break;
 		}
-		print_series(&s, name, o.metric);
+		if ((o.mbox || o.sendmail) &&
+		    kab_watch_mail(&w, &mail, &s, &err)) {
+			kab_watch_series_free(&s);
+			rc = cli_error(EXIT_RUN, "%s", err.msg);
+			break;
+		}
 		kab_watch_series_free(&s);
-		fflush(stdout);
 		rc = EXIT_OK;
 		if (o.once || kab_stop_requested)
 			break;

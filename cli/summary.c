@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "../report/report.h"
 #include "../analysis/analysis.h"
 
 void cli_fmt_double(double v, char *buf, size_t n)

@@ -462,6 +462,9 @@ void kab_change_row_free(struct kab_change_row *c);
  * 1 when it was marked already, -1 with err.
  */
 int kab_db_change_mailed(struct kab_db *db, int64_t id, struct kab_err *err);
+/* Its message could not be sent after all: unmarked, for the next try. */
+int kab_db_change_unmailed(struct kab_db *db, int64_t id,
+			   struct kab_err *err);
 /* A change point checked: its status, culprit (or NULL), evidence. */
 int kab_db_change_checked(struct kab_db *db, int64_t id, const char *status,
 			  const char *culprit, const char *evidence,

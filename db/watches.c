@@ -414,3 +414,20 @@ int kab_db_change_mailed(struct kab_db *db, int64_t id, struct kab_err *err)
 		return db_fail(db, err, "marking a change point mailed");
 	return sqlite3_changes(db->h) == 1 ? 0 : 1;
 }
+
+int kab_db_change_unmailed(struct kab_db *db, int64_t id,
+			   struct kab_err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db->h, "UPDATE watch_changes SET mailed_at = "
+			       "NULL WHERE id = ?", -1, &st, NULL))
+		return db_fail(db, err, "unmarking a change point mailed");
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(db, err, "unmarking a change point mailed");
+	return 0;
+}

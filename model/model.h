@@ -225,6 +225,9 @@ struct report {
 	char *compiler, *config;
 	char *reproduce;		/* commands, one per line */
 	const char *reported_by;	/* "Name <addr>" or NULL */
+	/* "Key: value" lines a fix should carry; none: Reported-by */
+	const char *const *trailers;
+	size_t nr_trailers;
 	/* the bisect that found the head, for the trend chart */
 	struct kab_trend_point *trend;
 	size_t nr_trend;
@@ -241,6 +244,8 @@ struct report_opts {
 	const char *subject_prefix;	/* "linus:master", or NULL */
 	const char *subsystem;		/* NULL: from the commit's subject */
 	const char *reported_by;
+	const char *const *trailers;	/* instead of Reported-by */
+	size_t nr_trailers;
 	struct cmp_sel sel;		/* --force, --ignore-param */
 	struct kab_compare_opts c;
 	/*

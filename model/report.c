@@ -672,6 +672,8 @@ int report_build(struct kab_db *db, const char *base, const char *head,
 	r->base_spec = base;
 	r->head_spec = head;
 	r->reported_by = o->reported_by;
+	r->trailers = o->trailers;
+	r->nr_trailers = o->nr_trailers;
 	c = o->c;
 	c.kpi = &o->kpi;
 	c.nr_kpi = o->kpi ? 1 : 0;

@@ -66,7 +66,7 @@ import tempfile
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LIBS = ["common", "runner", "db", "analysis", "model", "driver", "watch",
+LIBS = ["common", "runner", "db", "analysis", "model", "driver", "watch", "report",
         "kbuild", "cli", "plugin"]
 COV = "build-cov"
 EQUIV = os.path.join(TOP, "tests", "mutants", "equivalent-diff.txt")

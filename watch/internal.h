@@ -5,6 +5,16 @@
 #ifndef KAB_WATCH_INTERNAL_H
 #define KAB_WATCH_INTERNAL_H
 
+#include "../report/report.h"
 #include "watch.h"
+
+/*
+ * The report of culprit against its parent in w's tree (their boots,
+ * by the commits' first 12 digits), as kab report builds it: 0, or -1
+ * with err (r freed).
+ */
+int watch_culprit_report(struct kab_watch *w, const char *culprit,
+			 struct report_opts *ro, struct report *r,
+			 struct kab_err *err);
 
 #endif /* KAB_WATCH_INTERNAL_H */

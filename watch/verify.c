@@ -67,7 +67,7 @@ static void said(struct kab_watch_check *out, char *sentence)
 	out->evidence = strbuf_detach(&sb);
 }
 
-/* The revert of the culprit on the head, against the head. */
+/* The revert of the culprit on head (its segment's), against head. */
 static int check_revert(struct kab_watch *w,
 			const struct kab_watch_check_opts *o,
 			const struct kab_change_row *c, const char *head,
@@ -90,12 +90,17 @@ static int check_revert(struct kab_watch *w,
 		said(out, xasprintf("not isolated: the revert could not be "
 				    "measured (%s)", why));
 	} else if (!rc) {
+		bool at_head = !strcmp(head, w->head);
+
 		out->verified = k.confirmed;
-		said(out, xasprintf("%s: %.12s reverted on top of the head "
-				    "%.12s (as %.12s), against the head (%zu "
-				    "against %zu boots): %+.1f%%, p = %.2g, "
-				    "floor %.1f%%%s", k.confirmed ? "verified" :
-				    "not isolated", out->culprit, head, rev,
+		said(out, xasprintf("%s: %.12s reverted on top of %s%.12s%s "
+				    "(as %.12s), against %s (%zu against %zu "
+				    "boots): %+.1f%%, p = %.2g, floor %.1f%%%s",
+				    k.confirmed ? "verified" : "not isolated",
+				    out->culprit, at_head ? "the head " : "",
+				    head, at_head ? "" : ", the last commit "
+				    "before the next change point", rev,
+				    at_head ? "the head" : "it",
 				    k.e.good_boots, k.e.bad_boots, k.e.change,
 				    k.e.p, k.e.floor, k.confirmed ?
 				    ": the head without it is back" : ": the "
@@ -212,6 +217,17 @@ void kab_watch_check_free(struct kab_watch_check *c)
 	memset(c, 0, sizeof(*c));
 }
 
+const char *kab_watch_revert_base(const struct kab_watch *w,
+				  const struct kab_watch_series *s, size_t i)
+{
+	size_t j;
+
+	for (j = i + 1; j < s->nr_cps; j++)
+		if (!s->cps[j].noise_only)
+			return s->pts[s->cps[j].at - 1].row->commit;
+	return w->head;
+}
+
 int kab_watch_check_changes(struct kab_watch *w,
 			    const struct kab_watch_check_opts *o,
 			    struct kab_watch_series *s, struct kab_err *err)
@@ -228,7 +244,7 @@ int kab_watch_check_changes(struct kab_watch *w,
 			return kab_err_set(err, "stopped: the change points "
 					   "not checked yet are checked by "
 					   "the next pass");
-		if (kab_watch_check(w, o, r, w->head, &k, err))
+		if (kab_watch_check(w, o, r, kab_watch_revert_base(w, s, i), &k, err))
 			return -1;
 		if (kab_db_change_checked(w->db, r->id, k.verified ?
 					  "verified" : "not-isolated",

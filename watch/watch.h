@@ -140,12 +140,64 @@ int kab_watch_check(struct kab_watch *w, const struct kab_watch_check_opts *o,
 		    struct kab_watch_check *out, struct kab_err *err);
 void kab_watch_check_free(struct kab_watch_check *c);
 /*
+ * Where change i of s has its culprit reverted: the last commit the
+ * change still holds at, the last point before the next change of the
+ * mean, or w->head when none follows (a later change to the same code,
+ * a fix say, would undo the revert's effect or conflict with it).
+ */
+const char *kab_watch_revert_base(const struct kab_watch *w,
+				  const struct kab_watch_series *s, size_t i);
+/*
  * kab_watch_check() of each change of the mean in s that is found but
- * not checked yet, against w->head; each stored as it ends, s->stored
- * updated.  0, or -1 with err.
+ * not checked yet, against the last commit it holds at: the last point
+ * before the next change of the mean, else w->head; each stored as it
+ * ends, s->stored updated.  0, or -1 with err.
  */
 int kab_watch_check_changes(struct kab_watch *w,
 			    const struct kab_watch_check_opts *o,
 			    struct kab_watch_series *s, struct kab_err *err);
+
+/* How the robot's messages go out. */
+struct kab_watch_mail {
+	const char *metric;
+	const char *from;		/* "Name <addr>", checked */
+	const char *const *to, *const *cc;
+	size_t nr_to, nr_cc;
+	const char *const *trailers;	/* "Key: value"; none: Reported-by */
+	size_t nr_trailers;
+	const char *mbox;		/* appended to, or NULL */
+	const char *sendmail;		/* sh -c CMD kab-sendmail FILE, the
+					   message on stdin; or NULL */
+	char *(*bisect_tree)(struct kab_db *db, int64_t id);
+	void *ctx;
+	void (*sent)(void *ctx, const struct kab_change_row *c);
+};
+
+/*
+ * The robot's message of each verified change of s not mailed yet:
+ * kab's report of the culprit against its parent, led by how it was
+ * found and checked; through o->sendmail, then into o->mbox.  Marked
+ * mailed before it goes (a kill in between loses that message rather
+ * than sending it twice); unmarked again when it could not go.  0, or
+ * -1 with err.
+ */
+int kab_watch_mail(struct kab_watch *w, const struct kab_watch_mail *o,
+		   struct kab_watch_series *s, struct kab_err *err);
+
+/* The series' page. */
+struct kab_watch_html {
+	const char *metric;
+	const char *dir;		/* made when missing */
+	char *(*bisect_tree)(struct kab_db *db, int64_t id);
+};
+
+/*
+ * DIR/index.html: s's chart (a dot per boot, each change point marked
+ * and linked to its culprit's report), its change points and commits;
+ * each verified culprit's report beside it as CULPRIT.html (written
+ * once).  0, or -1 with err.
+ */
+int kab_watch_html(struct kab_watch *w, const struct kab_watch_html *o,
+		   const struct kab_watch_series *s, struct kab_err *err);
 
 #endif /* KAB_WATCH_H */

@@ -208,3 +208,25 @@ expect_error() {
 	fi
 	grep -q -- "$pattern" "$TMP/stderr" || fail "no '$pattern' on stderr"
 }
+
+# chromium_probe PAGE SCRIPT: what SCRIPT, added to the end of PAGE and
+# run by headless Chromium once the page is laid out, puts into a
+# <pre id="probe"> it appends to the body.
+chromium_probe() {
+	{ cat "$1"; printf "%s\n" "$2"; } >"$1.probe.html"
+	timeout 60 chromium --headless --no-sandbox --disable-gpu \
+		--user-data-dir=$TMP/chromium --virtual-time-budget=2000 \
+		--dump-dom "file://$1.probe.html" 2>/dev/null |
+		sed -n "/<pre id=\"probe\">/,/<\/pre>/p" |
+		sed "s/<[^>]*>//g"
+}
+
+# chromium_shot PAGE PNG: PAGE as headless Chromium paints it, 1000
+# pixels wide.
+chromium_shot() {
+	timeout 60 chromium --headless --no-sandbox --disable-gpu \
+		--user-data-dir=$TMP/chromium --hide-scrollbars \
+		--window-size=1000,1400 --screenshot="$2" "file://$1" \
+		>/dev/null 2>&1
+	test -s "$2"
+}

@@ -91,7 +91,7 @@ test_expect "typos: did you mean, as git asks; kab help CMD" '
 test_expect "the libraries know nothing of the command line; model/, driver/ and watch/ print nothing" '
 	cd "$TOP"
 	if grep -rnE "include \"(\.\./)*cli/|\bcli_[a-z_]+\(" --include=*.c \
-		--include=*.h runner db kbuild analysis model driver watch common; then
+		--include=*.h runner db kbuild analysis model driver watch report common; then
 		fail "a library uses cli/"
 	fi
 	if grep -rnE "\b(f?printf|f?puts|fputc|putchar|fwrite)\(|\bstd(out|err)\b" \
@@ -104,12 +104,16 @@ test_expect "the libraries know nothing of the command line; model/, driver/ and
 	# and what kab compare, report and ci gate are built on is there
 	grep -q "^int cmp_set_build(" model/model.h
 	grep -q "^int report_build(" model/model.h
+	# and the report written up, for kab report and kab watch alike
+	grep -q "^char \*report_mbox(" report/report.h
+	grep -q "^int kab_watch_mail(" watch/watch.h
+	not ls cli/report* 2>/dev/null
 '
 
 test_expect "kab --help names every variable of the environment kab reads" '
 	"$KAB" --help >$TMP/h
 	vars=$(cd "$TOP" && grep -rhoE "getenv\(\"(KAB|XDG)_[A-Z_]+\"\)" \
-		--include=*.c cli runner db kbuild analysis model driver watch common |
+		--include=*.c cli runner db kbuild analysis model driver watch report common |
 		sed "s/getenv(\"\(.*\)\")/\1/" | sort -u)
 	[ -n "$vars" ]
 	for v in $vars; do

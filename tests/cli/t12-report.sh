@@ -105,6 +105,22 @@ test_expect "the Reported-by tag comes with a regression, never an improvement" 
 	not grep -q "Reported-by" $TMP/imp.txt
 '
 
+test_expect "--trailer: the tags given, in their order, instead of Reported-by" '
+	kab report --from "Kab Tester <kab@example.org>" \
+		--trailer "Reported-by: robot <r@example.org>" \
+		--trailer "Closes: https://example.org/r/7" base head >$TMP/tr.txt
+	sed -n "/kindly add following tags\$/,/^\$/p" $TMP/tr.txt >$TMP/tags
+	printf "%s\n" "the same patch/commit), kindly add following tags" "| Reported-by: robot <r@example.org>" \
+		"| Closes: https://example.org/r/7" "" | cmp - $TMP/tags
+	kab report --trailer "Closes: https://example.org/r/7" head base >$TMP/tri.txt
+	not grep -q "Closes" $TMP/tri.txt
+	expect_error 2 "^kab: --trailer .Closes:https://x. is not a trailer: give .Key: value." -- \
+		kab report --trailer "Closes:https://x" base head
+	expect_error 2 "^kab: --trailer .: x. is not a trailer" -- kab report --trailer ": x" base head
+	expect_error 2 "^kab: --trailer .A: b.*. holds a control character" -- \
+		kab report --trailer "$(printf "A: b\nSubject: x")" base head
+'
+
 test_expect "no significant change: said so, exit 0, nothing boxed" '
 	kab report base same >$TMP/n.txt
 	grep -q "^Subject: a5019e7545: no significant change of will-it-scale.per_process_ops$" $TMP/n.txt
@@ -285,19 +301,9 @@ window.onload = function () {
 };
 </script>'
 
-# chromium_probe PAGE [SCRIPT]: what SCRIPT ($probe by default) prints
-chromium_probe() {
-	{ cat "$1"; printf "%s\n" "${2:-$probe}"; } >"$1.probe.html"
-	timeout 60 chromium --headless --no-sandbox --disable-gpu \
-		--user-data-dir=$TMP/chromium --virtual-time-budget=2000 \
-		--dump-dom "file://$1.probe.html" 2>/dev/null |
-		sed -n "/<pre id=\"probe\">/,/<\/pre>/p" |
-		sed "s/<[^>]*>//g"
-}
-
 test_expect "html: Chromium draws every sample of both KPIs inside its chart" '
 	kab report --format html -o $TMP/r.html base head
-	chromium_probe $TMP/r.html >$TMP/probe
+	chromium_probe $TMP/r.html "$probe" >$TMP/probe
 	cat $TMP/probe
 	grep -qx "kab-chart strip will-it-scale.per_process_ops 32 32" $TMP/probe
 	grep -qx "kab-chart strip stress-ng.radixsort.ops_per_sec 32 32" $TMP/probe

@@ -32,6 +32,17 @@ done
 C11=$(git -C $R rev-parse HEAD)
 C4=$(git -C $R rev-parse HEAD~7)
 # exact mode: one boot a commit, at layout seed 1 each
+# a sendmail that keeps what it was given, on stdin and as "$1"
+mkdir $TMP/scr
+cat >$TMP/send.sh <<EOF
+#!/bin/sh
+cat >$TMP/sent
+cp "\$1" $TMP/sent-file
+EOF
+chmod +x $TMP/send.sh
+SEND="--sendmail '$TMP/send.sh \"\$1\"' --mail-to 'Dev <dev@example.org>' \
+	--trailer 'Reported-by: kab robot <robot@example.org>' \
+	--trailer 'Closes: https://example.org/r/1'"
 WATCH="--tree $R --job $JOB --set nr_task=1 --set warmup=0 --set testtime=1s \
 	--monitors none --metric $M --build-cmd 'sh build.sh' --clock icount \
 	--boots 1 --runs 1 --max-boots 2"
@@ -46,6 +57,16 @@ test_expect "kab watch refuses what it cannot follow, in one line, storing nothi
 		kab watch --tree $TMP --from $C0 --job $JOB --metric $M
 	expect_error 2 "^kab: --name .a b.: give a name of letters" -- \
 		kab watch --tree $R --from $C0 --job $JOB --metric $M --name "a b"
+	expect_error 2 "^kab: --trailer .Reported-by kab. is not a trailer: give .Key: value." -- \
+		kab watch --tree $R --from $C0 --job $JOB --metric $M --mbox $TMP/m --trailer "Reported-by kab"
+	expect_error 2 "^kab: --mail-to .dev. is not a mail address" -- \
+		kab watch --tree $R --from $C0 --job $JOB --metric $M --mbox $TMP/m --mail-to dev
+	expect_error 2 "^kab: --mail-from .robot. is not a mail address" -- \
+		kab watch --tree $R --from $C0 --job $JOB --metric $M --sendmail cat --mail-from robot
+	expect_error 2 "^kab: --mail-to, --mail-cc and --trailer are a message.s: add --mbox FILE or --sendmail CMD\$" -- \
+		kab watch --tree $R --from $C0 --job $JOB --metric $M --mail-cc dev@example.org
+	expect_error 2 "^kab: --sendmail ..: give a command" -- \
+		kab watch --tree $R --from $C0 --job $JOB --metric $M --sendmail ""
 	not test -e $KAB_DB
 '
 
@@ -75,8 +96,14 @@ test_expect "kab watch measures the branch, killed goes on, and finds the one ch
 	sql "SELECT commit_sha, runs FROM watch_points WHERE status = '"'"'measured'"'"' ORDER BY seq" >$TMP/before
 	test "$(wc -l <$TMP/before)" -ge 3
 	MAIL="--mbox $TMP/w.mbox --mail-from '"'"'kab robot <robot@example.org>'"'"'"
-	eval "$KAB watch $WATCH --from $C0 --once $MAIL" >$TMP/o2 2>$TMP/e2
-	cat $TMP/e2 $TMP/o2
+	# a message that cannot be sent is not marked sent, nor kept
+	expect_error 1 "^kab: the message of ${C6:0:12} (kept for the next pass): --sendmail .false. exited with 1\$" -- \
+		eval "$KAB watch $WATCH --from $C0 --once $MAIL --sendmail false"
+	cp $TMP/stdout $TMP/o2
+	cp $TMP/stderr $TMP/e2
+	cat $TMP/o2
+	test "$(sql "SELECT count(*) FROM watch_changes WHERE mailed_at IS NULL")" = 1
+	not test -e $TMP/w.mbox
 	grep -q "^kab: watch: 12 points on the branch, [0-9]* to measure\$" $TMP/e2
 	left=$(sed -n "s/^kab: watch: 12 points on the branch, \([0-9]*\) to measure\$/\1/p" $TMP/e2)
 	test "$left" -le 9
@@ -99,8 +126,18 @@ test_expect "kab watch measures the branch, killed goes on, and finds the one ch
 	test "$(git -C $R rev-parse $rev^)" = $C11
 	not grep -q slub_debug <(git -C $R show $rev:build.sh)
 	# the robot'"'"'s message: the culprit against its parent, with what
-	# found it
-	grep -qx "kab: watch: the message of ${C6:0:12} is in $TMP/w.mbox" $TMP/e2
+	# found it, sent by the next pass, and kept in the mbox
+	eval "TMPDIR=$TMP/scr $KAB watch $WATCH --from $C0 --once $MAIL $SEND --html $TMP/page" >$TMP/o3 2>$TMP/e3
+	cat $TMP/e3
+	grep -qx "kab: watch: the message of ${C6:0:12} was sent" $TMP/e3
+	cmp $TMP/sent $TMP/sent-file
+	test -z "$(ls $TMP/scr)"
+	grep -q "^To: Dev <dev@example.org>\$" $TMP/sent
+	grep -qx "| Closes: https://example.org/r/1" $TMP/sent
+	grep -qx "| Reported-by: kab robot <robot@example.org>" $TMP/sent
+	cmp $TMP/sent $TMP/w.mbox
+	rm $TMP/sent
+	grep -qx "kab: watch: the message of ${C6:0:12} is in $TMP/w.mbox" $TMP/e3
 	test "$(grep -c "^From kab " $TMP/w.mbox)" = 1
 	grep -q "^From: kab robot <robot@example.org>\$" $TMP/w.mbox
 	grep -q "^Subject: .*will-it-scale.per_process_ops .*regression" $TMP/w.mbox
@@ -114,13 +151,64 @@ test_expect "kab watch measures the branch, killed goes on, and finds the one ch
 	# found once, checked once, mailed once: a pass with nothing new
 	# boots nothing and writes nothing
 	runs=$(sql "SELECT count(*) FROM runs")
-	eval "$KAB watch $WATCH --from $C0 --once $MAIL" >$TMP/o4 2>$TMP/e4
+	eval "$KAB watch $WATCH --from $C0 --once $MAIL $SEND" >$TMP/o4 2>$TMP/e4
 	test "$(grep -c "^From kab " $TMP/w.mbox)" = 1
+	not test -e $TMP/sent
 	grep -qx "kab: watch: 12 points on the branch, 0 to measure" $TMP/e4
 	grep -q "^change point 1: between ${C5:0:12} and ${C6:0:12}: .* (found [^)]*)\$" $TMP/o4
 	grep -qx "  culprit: ${C6:0:12} c6: slub_debug, the regression (verified)" $TMP/o4
 	test "$(sql "SELECT count(*) FROM watch_changes")" = 1
 	test "$(sql "SELECT count(*) FROM runs")" = "$runs"
+'
+
+# Counts, in the series' page Chromium laid out, the boots' dots and
+# the change marks, those inside the chart, and the marks' links.
+series_probe='<script>
+window.onload = function () {
+	var out = [];
+	function inside(box, list) {
+		var k = 0;
+		list.forEach(function (e) {
+			var b = e.getBoundingClientRect();
+			if (b.width + b.height > 0 && b.left >= box.left && b.right <= box.right &&
+			    b.top >= box.top && b.bottom <= box.bottom)
+				k++;
+		});
+		return k;
+	}
+	document.querySelectorAll("svg.kab-chart.series").forEach(function (svg) {
+		var box = svg.getBoundingClientRect(), dots = svg.querySelectorAll("circle.boot"),
+		    marks = svg.querySelectorAll("g.change line.mark"), links = [];
+		svg.querySelectorAll("a").forEach(function (a) { links.push(a.getAttribute("href")); });
+		out.push(svg.dataset.metric + " " + dots.length + " " + inside(box, dots) + " " +
+			 marks.length + " " + inside(box, marks) + " " + links.join(","));
+	});
+	var pre = document.createElement("pre");
+	pre.id = "probe";
+	pre.textContent = out.join("\n");
+	document.body.appendChild(pre);
+};
+</script>'
+
+test_expect "--html: the series' page, a dot a boot, the change marked and linked to its report" '
+	test -s $TMP/page/index.html
+	# every boot of every point
+	boots=$(sql "SELECT group_concat(runs) FROM watch_points" | tr , "\n" | wc -l)
+	chromium_probe $TMP/page/index.html "$series_probe" >$TMP/probe
+	cat $TMP/probe
+	test "$(cat $TMP/probe)" = "$M $boots $boots 1 1 ${C6:0:12}.html"
+	# the culprit'"'"'s report, beside it
+	grep -q "<title>.*${C6:0:10}: will-it-scale.per_process_ops [0-9.]*% regression</title>" $TMP/page/${C6:0:12}.html
+	grep -q "<td><code>${C5:0:12}</code> .. <code>${C6:0:12}</code></td><td class=\"num\">-[0-9.]*%</td>" $TMP/page/index.html
+	grep -q "<a href=\"${C6:0:12}.html\"><code>${C6:0:12}</code></a> (verified)" $TMP/page/index.html
+	# painted: the dots (blue) and the mark of a fall (red)
+	chromium_shot $TMP/page/index.html $TMP/page.png
+	python3 $TOP/tests/cli/png-colours.py $TMP/page.png 4575b4 d73027 >$TMP/px
+	cat $TMP/px
+	blue=$(sed -n "s/^4575b4 //p" $TMP/px)
+	red=$(sed -n "s/^d73027 //p" $TMP/px)
+	[ "$blue" -ge $((boots * 20)) ] || fail "$blue blue pixels for $boots dots"
+	[ "$red" -ge 200 ] || fail "$red red pixels for the mark"
 '
 
 test_expect "a branch of harmless commits has no change point, and takes the boots it has" '

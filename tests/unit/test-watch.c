@@ -458,6 +458,36 @@ static void test_check_paths(void **state)
 	kab_db_close(db);
 }
 
+/* A change's revert goes on the last commit before the next one. */
+static void test_revert_base(void **state)
+{
+	struct kab_point_row rows[8] = { { 0 } };
+	struct kab_watch_pt pts[7] = { { 0 } };
+	struct kab_cp cps[3] = {
+		{ .at = 2 }, { .at = 3, .noise_only = true }, { .at = 5 },
+	};
+	static char names[8][4];
+	struct kab_watch_series s = {
+		.rows = rows, .nr_rows = 8, .pts = pts, .nr = 7,
+		.cps = cps, .nr_cps = 3,
+	};
+	struct kab_watch w = { .head = "head" };
+	size_t i, j;
+
+	(void)state;
+	/* row 4 is skipped: the points are rows 0-3 and 5-7 */
+	for (i = 0, j = 0; i < 8; i++) {
+		snprintf(names[i], sizeof(names[i]), "c%zu", i);
+		rows[i].commit = names[i];
+		if (i != 4)
+			pts[j++].row = &rows[i];
+	}
+	/* the change of spread after it is no change: the next is at 5 */
+	assert_string_equal(kab_watch_revert_base(&w, &s, 0), "c5");
+	assert_string_equal(kab_watch_revert_base(&w, &s, 1), "c5");
+	assert_string_equal(kab_watch_revert_base(&w, &s, 2), "head");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -467,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_pass_skips),
 		cmocka_unit_test(test_revert),
 		cmocka_unit_test(test_check_paths),
+		cmocka_unit_test(test_revert_base),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

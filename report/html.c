@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report-html.c - the report as one self-contained page: the facts,
+ * html.c - the report as one self-contained page: the facts,
  * a strip chart of every KPI the A/B moved (and of the main one in any
  * case), the bisect's trend when there was one, lkp's tables and the
  * commands.  No script, no external file: it opens from disk.
@@ -10,7 +10,7 @@
 
 #include "report.h"
 
-static const char style[] =
+const char report_css[] =
 	"body{font-family:sans-serif;max-width:60em;margin:2em auto;"
 	"color:#222}\n"
 	"pre{background:#f6f6f6;padding:1em;overflow-x:auto;font-size:85%}\n"
@@ -119,7 +119,7 @@ void report_html(FILE *out, const struct report *r)
 	      "utf-8\">\n<title>", out);
 	html_escape(out, r->subject);
 	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>",
-		style);
+		report_css);
 	html_escape(out, r->subject);
 	fputs("</h1>\n<p>", out);
 	if (change)

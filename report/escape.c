@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * md.c - strings from the database written as markdown or for a
+ * escape.c - strings from the database written as markdown or for a
  * terminal.  A label may be a guest's release string or come from an
  * imported file: it must not become a tag, a link, a new table row or
  * an escape sequence.
  */
 #include <string.h>
 
-#include "cli.h"
+#include "report.h"
 
 static bool control(unsigned char c)
 {

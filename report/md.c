@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report-md.c - the report as a GitHub or GitLab comment: the facts as
+ * md.c - the report as a GitHub or GitLab comment: the facts as
  * a list, the other tests as a table, lkp's tables and the commands in
  * code blocks that fold away.
  */

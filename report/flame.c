@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report-flame.c - the HTML report's differential flame graph, as
+ * flame.c - the HTML report's differential flame graph, as
  * inline SVG: the callers at the bottom, each frame as wide as its
  * share of the head's samples, red where the head spends more of its
  * time there than the base, blue where less, the shares and the change

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report-json.c - kab report --format json: the report's model, for a
- * bot or a dashboard (schema kab.report/1, README "JSON schemas").
+ * json.c - kab report --format json: the report's model, for a bot
+ * or a dashboard (schema kab.report/1, README "JSON schemas"), as a
+ * document the front end prints.
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "report.h"
@@ -10,6 +12,12 @@
 static json_t *opt_str(const char *s)
 {
 	return s ? json_string(s) : json_null();
+}
+
+/* A number, or null when it is not one (NaN, inf). */
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
 }
 
 static json_t *job_json(const struct report_job *j, bool main)
@@ -27,10 +35,10 @@ static json_t *job_json(const struct report_job *j, bool main)
 		json_object_set_new(o, "kpi", json_pack(
 			"{s:s, s:o, s:o, s:o, s:o, s:b, s:s}",
 			"metric", j->kpi->metric,
-			"base_mean", cli_json_num(j->kpi->base.mean),
-			"head_mean", cli_json_num(c->s.mean),
-			"change", cli_json_num(c->change),
-			"p_adjusted", cli_json_num(j->kv.p),
+			"base_mean", num(j->kpi->base.mean),
+			"head_mean", num(c->s.mean),
+			"change", num(c->change),
+			"p_adjusted", num(j->kv.p),
 			"significant", j->kv.significant,
 			"verdict", j->kv.verdict > 0 ? "improvement" :
 				   j->kv.verdict < 0 ? "regression" :
@@ -41,7 +49,7 @@ static json_t *job_json(const struct report_job *j, bool main)
 	return o;
 }
 
-void report_json(FILE *out, const struct report *r)
+json_t *report_json(const struct report *r)
 {
 	json_t *jobs = json_array(), *doc;
 	size_t i;
@@ -61,8 +69,5 @@ void report_json(FILE *out, const struct report *r)
 			"config", opt_str(r->config),
 			"reproduce", opt_str(r->reproduce),
 			"jobs", jobs);
-	cli_json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-		   JSON_REAL_PRECISION(17));
-	fputc('\n', out);
-	json_decref(doc);
+	return doc;
 }

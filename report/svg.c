@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report-svg.c - charts for the HTML report, as inline SVG: every
+ * svg.c - charts for the HTML report, as inline SVG: every
  * sample of a KPI on each side (a strip plot, boots told apart), and a
  * KPI's samples over the commits a bisect tested.
  */
@@ -210,6 +210,91 @@ void svg_trend(FILE *out, const char *metric,
 				"cy=\"%.1f\" r=\"4\"><title>%s</title></circle>"
 				"\n", cls, x, at(&s, p[i].v[k]), num);
 		}
+	}
+	fputs("</svg>\n", out);
+}
+
+/*
+ * A watch's series: a column per commit (pending and skipped ones
+ * too, empty), a dot per boot, and each change point a dashed line
+ * between its two commits, linked to its report when it has one.
+ */
+void svg_series(FILE *out, const struct report_series *rs)
+{
+	struct scale s = { INFINITY, -INFINITY, 250, 30 };
+	int height = 330;
+	double step = rs->nr > 1 ? (W - LEFT - RIGHT) /
+				   (double)(rs->nr - 1) : 0;
+	char num[64];
+	size_t i, k;
+
+	for (i = 0; i < rs->nr; i++)
+		scale_fit(&s, rs->pts[i].v, rs->pts[i].n);
+	scale_pad(&s);
+	fputs("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"kab-chart "
+	      "series\" data-metric=\"", out);
+	html_escape(out, rs->metric);
+	fprintf(out, "\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		"role=\"img\">\n<title>", W, height, W, height);
+	html_escape(out, rs->metric);
+	fputs(" over the branch's commits</title>\n", out);
+	ticks(out, &s, true, LEFT - 10);
+	for (i = 0; i < rs->nr; i++) {
+		const struct report_series_pt *p = &rs->pts[i];
+		double x = LEFT + (rs->nr > 1 ? step * i :
+				   (W - LEFT - RIGHT) / 2.0);
+
+		/* every commit's digits would not fit: about a dozen do */
+		if (rs->nr <= 12 || i % ((rs->nr + 11) / 12) == 0 ||
+		    i + 1 == rs->nr) {
+			fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor="
+				"\"end\" transform=\"rotate(-40 %.1f %d)\" "
+				"class=\"tick\">", x, height - 58, x,
+				height - 58);
+			html_escape(out, p->commit);
+			fputs("</text>\n", out);
+		}
+		for (k = 0; k < p->n; k++) {
+			if (!isfinite(p->v[k]))
+				continue;
+			kab_fmt_readable(num, sizeof(num), p->v[k]);
+			fprintf(out, "<circle class=\"sample boot\" cx=\"%.1f\" "
+				"cy=\"%.1f\" r=\"4\"><title>", x,
+				at(&s, p->v[k]));
+			html_escape(out, p->commit);
+			fprintf(out, " boot %zu: %s</title></circle>\n", k + 1,
+				num);
+		}
+	}
+	for (i = 0; i < rs->nr_cps; i++) {
+		const struct report_series_cp *c = &rs->cps[i];
+		double x;
+
+		if (!c->at || c->at >= rs->nr)
+			continue;
+		/* between the last commit measured before it and the first after */
+		x = LEFT + step * (report_series_before(rs, c->at) + c->at) / 2.0;
+		if (c->href) {
+			fputs("<a href=\"", out);
+			html_escape(out, c->href);
+			fputs("\">", out);
+		}
+		fprintf(out, "<g class=\"change %s\"><title>change point %zu",
+			c->spread ? "spread" : c->pct < 0 ? "down" : "up",
+			i + 1);
+		if (!c->spread)
+			fprintf(out, ": %+.1f%%", c->pct);
+		fputs("</title><line class=\"mark\" x1=\"", out);
+		fprintf(out, "%.1f\" y1=\"22\" x2=\"%.1f\" y2=\"%.1f\"/>", x, x,
+			s.px0);
+		fprintf(out, "<text x=\"%.1f\" y=\"14\" text-anchor=\"middle\" "
+			"class=\"label\">", x);
+		if (c->spread)
+			fputs("spread", out);
+		else
+			fprintf(out, "%+.1f%%", c->pct);
+		fputs("</text></g>", out);
+		fputs(c->href ? "</a>\n" : "\n", out);
 	}
 	fputs("</svg>\n", out);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report-text.c - the robot's email, in its order: the sentence, the
+ * text.c - the robot's email, in its order: the sentence, the
  * commit, the test facts, the other tests the commit moved, the tags,
  * how to reproduce, lkp's tables and the plot of the KPI.
  */
@@ -190,11 +190,17 @@ static void body(FILE *out, const struct report *r)
 	box(out, r);
 	if (r->preface)
 		fprintf(out, "%s\n\n", r->preface);
-	if (m->noticed && m->kv.verdict < 0 && r->reported_by)
-		fprintf(out, "If you fix the issue in a separate patch/commit "
-			"(i.e. not just a new version of\nthe same patch/"
-			"commit), kindly add following tags\n| Reported-by: "
-			"%s\n\n\n", r->reported_by);
+	if (m->noticed && m->kv.verdict < 0 &&
+	    (r->reported_by || r->nr_trailers)) {
+		fputs("If you fix the issue in a separate patch/commit (i.e. "
+		      "not just a new version of\nthe same patch/commit), "
+		      "kindly add following tags\n", out);
+		for (i = 0; i < r->nr_trailers; i++)
+			fprintf(out, "| %s\n", r->trailers[i]);
+		if (!r->nr_trailers)
+			fprintf(out, "| Reported-by: %s\n", r->reported_by);
+		fputs("\n\n", out);
+	}
 	fputs("Details are as below:\n", out);
 	rule(out, '-', DETAILS_RULE);
 	fputs(">\n\n\n", out);

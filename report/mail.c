@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report-mail.c - the report as an RFC 5322 message in an mbox, ready
+ * mail.c - the report as an RFC 5322 message in an mbox, ready
  * for git send-email or msmtp: Date, Message-ID, threading headers,
  * UTF-8 declared (lkp's tables carry a '±'), headers folded, and the
  * body quoted-printable only when a line would break SMTP's 998.
@@ -220,15 +220,35 @@ int report_mail_check(const struct report_mail *m, struct kab_err *err)
 {
 	size_t i;
 
+	if (m->from && check_value(m->from_opt ? m->from_opt : "--from",
+				   m->from, true, err))
+		return -1;
 	for (i = 0; i < m->nr_to; i++)
-		if (check_value("--to", m->to[i], true, err))
+		if (check_value(m->from_opt ? "--mail-to" : "--to", m->to[i],
+				true, err))
 			return -1;
 	for (i = 0; i < m->nr_cc; i++)
-		if (check_value("--cc", m->cc[i], true, err))
+		if (check_value(m->from_opt ? "--mail-cc" : "--cc", m->cc[i],
+				true, err))
 			return -1;
 	if (m->in_reply_to && check_value("--in-reply-to", m->in_reply_to,
 					  false, err))
 		return -1;
+	return 0;
+}
+
+int report_trailer_check(const char *t, struct kab_err *err)
+{
+	size_t k = strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			  "0123456789-");
+
+	if (check_value("--trailer", t, false, err))
+		return -1;
+	if (!k || t[k] != ':' || t[k + 1] != ' ' || !t[k + 2] ||
+	    !isalpha((unsigned char)t[0]))
+		return kab_err_set(err, "--trailer '%s' is not a trailer: give "
+				   "'Key: value', e.g. 'Reported-by: Name "
+				   "<user@host>'", t);
 	return 0;
 }
 
@@ -263,8 +283,9 @@ char *report_mbox(const struct report *r, const struct report_mail *m,
 	struct tm tm;
 	FILE *f;
 
-	if (check_value("--from", m->from, true, err) ||
-	    report_mail_check(m, err))
+	if (!m->from)
+		return kab_err_set(err, "a message needs a sender"), NULL;
+	if (report_mail_check(m, err))
 		return NULL;
 	f = open_memstream(&body, &len);
 	if (!f) {
