@@ -93,9 +93,9 @@ int bisect_parse(int argc, char **argv, enum bisect_cmd cmd,
 	/* the options each command does not take */
 	static const char *const not_mine[] = {
 		[CMD_BISECT] = "iOGZ\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11"
-			       "\x12\x13\x14\x15\x16\x17\x18",
+			       "\x12\x13\x14\x15\x16\x17\x18\x19",
 		[CMD_BISECT_STEP] = "RSl\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11"
-				    "\x12\x13\x14\x15\x16\x17\x18",
+				    "\x12\x13\x14\x15\x16\x17\x18\x19",
 		[CMD_WATCH] = "gboNRSliOGZ",
 	};
 	bool step = cmd == CMD_BISECT_STEP;
@@ -153,6 +153,7 @@ int bisect_parse(int argc, char **argv, enum bisect_cmd cmd,
 		{ "trailer", required_argument, NULL, 0x16 },
 		{ "sendmail", required_argument, NULL, 0x17 },
 		{ "html", required_argument, NULL, 0x18 },
+		{ "fetch", required_argument, NULL, 0x19 },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct option mine[ARRAY_SIZE(opts)];
@@ -369,6 +370,13 @@ int bisect_parse(int argc, char **argv, enum bisect_cmd cmd,
 			break;
 		case 0x18:
 			o->html = optarg;
+			break;
+		case 0x19:
+			if (!*optarg || *optarg == '-')
+				return cli_error(EXIT_USAGE, "--fetch '%s': give "
+						 "a remote of the tree, e.g. "
+						 "origin", optarg);
+			o->fetch = optarg;
 			break;
 		case 'h':
 			return -1;

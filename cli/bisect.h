@@ -60,6 +60,7 @@ struct bisect_opts {
 	int nr_mail_to, nr_mail_cc, nr_trailers;
 	const char *sendmail;		/* sh -c CMD, the message on stdin */
 	const char *html;		/* the series' page: a directory */
+	const char *fetch;		/* git fetch REMOTE before a pass */
 };
 
 /* Which command's options: they share most. */

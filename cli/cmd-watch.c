@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include "bisect.h"
@@ -45,6 +46,9 @@ static void watch_usage(FILE *f)
 		"\n"
 		"  --from REV           the series' first commit\n"
 		"  --branch REF         the branch followed (HEAD)\n"
+		"  --fetch REMOTE       git fetch REMOTE before each pass (to "
+		"follow\n"
+		"                       REMOTE/BRANCH)\n"
 		"  --all-commits        every commit, not the first-parent "
 		"line alone\n"
 		"  --once               one pass, then exit (for cron and CI)\n"
@@ -122,7 +126,8 @@ static char *measuring_args(int argc, char **argv)
 					    "--max-boots", "--mbox",
 					    "--mail-from", "--mail-to",
 					    "--mail-cc", "--trailer",
-					    "--sendmail", "--html", NULL };
+					    "--sendmail", "--html", "--fetch",
+					    NULL };
 	static const char *const flags[] = { "--once", "--all-commits",
 					     "--help", NULL };
 	json_t *args = json_array();
@@ -247,7 +252,46 @@ static void print_check(const struct kab_change_row *r,
 	}
 }
 
-static void print_series(const struct kab_watch_series *s,
+/* lkp's other rows that moved with change point i, a line each. */
+static void print_rows(struct kab_db *db, const struct kab_watch_series *s,
+		       size_t i, const char *metric)
+{
+	struct kab_watch_rows rows;
+	struct kab_err err;
+	size_t k;
+
+	if (kab_watch_rows(db, s, i, metric, 8, &rows, &err)) {
+		printf("  other rows: not compared (");
+		fput_visible(stdout, err.msg);
+		printf(")\n");
+		return;
+	}
+	if (!rows.moved) {
+		printf("  other rows: none of %zu moved with it\n", rows.family);
+		kab_watch_rows_free(&rows);
+		return;
+	}
+	printf("  other rows that moved with it: %zu of %zu at FDR 0.05%s\n",
+	       rows.moved, rows.family, rows.moved > rows.nr ?
+	       ", the surest" : "");
+	for (k = 0; k < rows.nr; k++) {
+		const struct kab_moved_row *r = &rows.v[k];
+		char b[32], h[32], c[32];
+
+		kab_fmt_readable(b, sizeof(b), r->base);
+		kab_fmt_readable(h, sizeof(h), r->head);
+		if (r->absolute)
+			snprintf(c, sizeof(c), "%+.2f", r->change);
+		else
+			snprintf(c, sizeof(c), "%+.1f%%", r->change);
+		printf("    %12s %10s -> %-10s ", c, b, h);
+		fput_visible(stdout, r->metric);
+		putchar('\n');
+	}
+	kab_watch_rows_free(&rows);
+}
+
+static void print_series(struct kab_db *db, const struct kab_watch_series *s,
 			 const char *name, const char *metric)
 {
 	size_t i, j;
@@ -307,6 +351,8 @@ static void print_series(const struct kab_watch_series *s,
 		printf("\n  first after: ");
 		fput_visible(stdout, b->subject ? b->subject : "");
 		putchar('\n');
+		if (!c->noise_only)
+			print_rows(db, s, i, metric);
 		if (s->stored)
 			print_check(&s->stored[i], b);
 	}
@@ -322,8 +368,62 @@ struct watch_ctx {
 };
 
 /*
+ * An argument list as its strings end to end, each with its NUL, less
+ * the options the watch adds.
+ */
+static void measuring_part(const json_t *a, struct strbuf *sb)
+{
+	static const char *const added[] = { "--tree", "--good", "--bad",
+					     "--metric", "--boots",
+					     "--max-boots", NULL };
+	size_t i;
+
+	for (i = 0; i < json_array_size(a); i++) {
+		const char *s = json_string_value(json_array_get(a, i));
+		int j;
+
+		if (!s)
+			s = "";
+		for (j = 0; added[j] && strcmp(s, added[j]); j++)
+			;
+		if (added[j]) {
+			i++;	/* and its value */
+			continue;
+		}
+		strbuf_add(sb, s, strlen(s) + 1);
+	}
+}
+
+/*
+ * Was bisect row the watch's own: its metric, and its options less
+ * those the watch adds (the tree, the range, the metric, the boots)
+ * the watch's measuring options?
+ */
+static bool ours(const struct kab_bisect_row *row, const char *metric,
+		 const json_t *mine)
+{
+	json_t *a = json_loads(row->argv, 0, NULL);
+	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+	bool same;
+
+	if (!json_is_array(a) || !row->metric || strcmp(row->metric, metric)) {
+		json_decref(a);
+		return false;
+	}
+	measuring_part(a, &x);
+	measuring_part(mine, &y);
+	same = x.len == y.len && (!x.len || !memcmp(x.buf, y.buf, x.len));
+	strbuf_release(&x);
+	strbuf_release(&y);
+	json_decref(a);
+	return same;
+}
+
+/*
  * kab bisect of good..bad with the watch's measuring options, its
- * output to stderr (stdout is the series'), the result read back.
+ * output to stderr (stdout is the series'), the result read back.  A
+ * bisect of the range the watch started before is taken as it ended,
+ * or resumed when it was cut short (the watch killed in it).
  */
 static int run_bisect(void *ctx, const char *good, const char *bad,
 		      const char *metric, char **first_bad, char **why,
@@ -332,18 +432,37 @@ static int run_bisect(void *ctx, const char *good, const char *bad,
 	struct watch_ctx *x = ctx;
 	json_t *a = json_loads(x->argv_json, 0, NULL), *v;
 	struct kab_bisect_row row;
-	char *exe = cli_self_exe(), boots[16], **argv;
+	char *exe = cli_self_exe(), boots[16], resume[24], **argv;
 	size_t i, n = 0;
 	int64_t id;
 	pid_t pid;
 	int status = 0;
+	bool again = false;
 
 	*first_bad = *why = NULL;
+	id = kab_db_bisect_find_range(x->db, good, bad);
+	if (id && !kab_db_bisect_get(x->db, id, &row, err)) {
+		again = ours(&row, metric, a);
+		if (again && strcmp(row.status, "running")) {
+			kab_bisect_row_free(&row);
+			json_decref(a);
+			free(exe);
+			goto read_back;
+		}
+		kab_bisect_row_free(&row);
+	}
 	argv = xcalloc(json_array_size(a) + 20, sizeof(*argv));
 	argv[n++] = exe;
 	argv[n++] = "--db";
 	argv[n++] = (char *)x->db_path;
 	argv[n++] = "bisect";
+	if (again) {
+		snprintf(resume, sizeof(resume), "%lld", (long long)id);
+		argv[n++] = "--resume";
+		argv[n++] = resume;
+		argv[n] = NULL;
+		goto spawn;
+	}
 	json_array_foreach(a, i, v)
 		if (json_is_string(v))
 			argv[n++] = (char *)json_string_value(v);
@@ -362,9 +481,12 @@ static int run_bisect(void *ctx, const char *good, const char *bad,
 	argv[n++] = "--max-boots";
 	argv[n++] = boots;
 	argv[n] = NULL;
+spawn:
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
+		/* killed with the watch: the next pass resumes it */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		dup2(STDERR_FILENO, STDOUT_FILENO);
 		execv(exe, argv);
 		_exit(127);
@@ -378,6 +500,7 @@ static int run_bisect(void *ctx, const char *good, const char *bad,
 	if (pid < 0)
 		return kab_err_set(err, "cannot run kab bisect: %s",
 				   strerror(errno));
+read_back:
 	id = kab_db_bisect_find_range(x->db, good, bad);
 	if (!id) {
 		*why = xasprintf("kab bisect ended (status %d) before it "
@@ -548,6 +671,7 @@ int cmd_watch(struct cli *cli, int argc, char **argv)
 	w.tree = o.tree;
 	w.from = o.from;
 	w.branch = o.branch;
+	w.fetch = o.fetch;
 	w.all_commits = o.all_commits;
 	w.every = o.every;
 	w.max_points = o.max_points;
@@ -597,7 +721,7 @@ int cmd_watch(struct cli *cli, int argc, char **argv)
 			break;
 		}
 		/* what was found is said before its message goes */
-		print_series(&s, name, o.metric);
+		print_series(db, &s, name, o.metric);
 		fflush(stdout);
 		if (o.html && kab_watch_html(&w, &html, &s, &err)) {
 			kab_watch_series_free(&s);

@@ -11,6 +11,9 @@
 #   kab-demo/null-*   on base, null changes (make bench): a comment, an
 #                     unused function, a localversion file, an unused
 #                     4 KiB global in mm/
+#   kab-demo/watch    for kab watch: base, 6 harmless commits, the
+#                     alignment, 6 harmless, the fix, 6 harmless
+#   kab-demo/harmless base and 10 harmless commits
 #
 # Dates and authors are fixed, so the commits have the same ids on every
 # machine and kab's build cache keys stay valid.  Made once, in
@@ -75,8 +78,82 @@ C
 	} | null global mm/mmap.c "mm/mmap: an unused 4 KiB global (kab demo: a null change)"
 }
 
+# derive PARENT WHEN SUBJECT FILE: prints a commit on PARENT that
+# changes FILE to what stdin holds (FILE "-": stdin is a patch, applied),
+# dated WHEN, made without touching the checkout.
+derive() {
+	local parent=$1 when=$2 subject=$3 file=$4 index blob tr
+	index=$(mktemp)
+	GIT_INDEX_FILE=$index git -C "$tree" read-tree "$parent"
+	if [ "$file" = - ]; then
+		GIT_INDEX_FILE=$index git -C "$tree" apply --cached -
+	else
+		blob=$(git -C "$tree" hash-object -w --stdin)
+		GIT_INDEX_FILE=$index git -C "$tree" update-index --add \
+			--cacheinfo 100644,"$blob","$file"
+	fi
+	tr=$(GIT_INDEX_FILE=$index git -C "$tree" write-tree)
+	rm -f "$index"
+	GIT_AUTHOR_DATE="@$when +0000" GIT_COMMITTER_DATE="@$when +0000" \
+		git -C "$tree" commit-tree "$tr" -p "$parent" -m "$subject"
+}
+
+# harmless PARENT WHEN N: commit N of the harmless kinds, in turn a
+# line of documentation, a comment in kernel/sys.c (sys.o and the link
+# are rebuilt, the layout moves) and one in mm/page_alloc.c.
+harmless() {
+	local parent=$1 when=$2 n=$3 f
+	case $((n % 3)) in
+	1)	f=Documentation/admin-guide/mm/transhuge.rst
+		{ git -C "$tree" show "$parent:$f"
+		  printf '\nkab demo: harmless note %d.\n' "$n"
+		} | derive "$parent" "$when" "Documentation: transhuge: note $n (kab demo: harmless)" $f ;;
+	2)	f=kernel/sys.c
+		{ git -C "$tree" show "$parent:$f" | sed 1q
+		  printf '/* kab demo: harmless comment %d */\n' "$n"
+		  git -C "$tree" show "$parent:$f" | sed 1d
+		} | derive "$parent" "$when" "kernel/sys: comment $n (kab demo: harmless)" $f ;;
+	0)	f=mm/page_alloc.c
+		{ git -C "$tree" show "$parent:$f" | sed 1q
+		  printf '/* kab demo: harmless comment %d */\n' "$n"
+		  git -C "$tree" show "$parent:$f" | sed 1d
+		} | derive "$parent" "$when" "mm/page_alloc: comment $n (kab demo: harmless)" $f ;;
+	esac
+}
+
+# The branches kab watch follows (tags, so that their ids are fixed).
+branches() {
+	local c when=1700200000 n=0 p
+	git -C "$tree" rev-parse -q --verify refs/tags/kab-demo/harmless \
+		>/dev/null &&
+		[ "$(git -C "$tree" rev-list --count kab-demo/base..kab-demo/watch)" = 20 ] &&
+		return 0
+	c=$(git -C "$tree" rev-parse kab-demo/base)
+	# seven kernels a level: what E-divisive needs at 0.01 to call
+	# a shift that comes back (doc/guide.md)
+	for p in - - - - - - "$top/examples/0001-mm-align-larger-anonymous-mappings-on-THP-boundaries.patch" \
+		 - - - - - - "$top/examples/0002-mm-only-align-anonymous-mappings-that-are-PMD-size-multiples.patch" \
+		 - - - - - -; do
+		when=$((when + 3600))
+		if [ "$p" = - ]; then
+			n=$((n + 1))
+			c=$(harmless "$c" $when $n)
+		else
+			c=$(derive "$c" $when "$(sed -n 's/^Subject: \[PATCH [0-9/]*\] //p' "$p")" - <"$p")
+		fi
+	done
+	git -C "$tree" tag -f kab-demo/watch "$c" >/dev/null
+	c=$(git -C "$tree" rev-parse kab-demo/base)
+	for n in $(seq 1 10); do
+		when=$((when + 3600))
+		c=$(harmless "$c" $when $((n + 20)))
+	done
+	git -C "$tree" tag -f kab-demo/harmless "$c" >/dev/null
+}
+
 if git -C "$tree" rev-parse -q --verify refs/tags/kab-demo/fix >/dev/null 2>&1; then
 	nulls
+	branches
 	echo "$tree"
 	exit 0
 fi
@@ -124,4 +201,5 @@ commit -m "Documentation: transhuge: a line (kab demo: unrelated)"
 am "$top/examples/0002-mm-only-align-anonymous-mappings-that-are-PMD-size-multiples.patch"
 git -C "$tree" tag kab-demo/fix
 nulls
+branches
 echo "$tree"

@@ -28,6 +28,27 @@ static bool on_branch(const struct kab_commit *c, size_t nr,
 	return false;
 }
 
+/*
+ * git fetch of the watch's remote: the branch's new commits, when it
+ * follows one of the remote's refs.  One that fails (the network, a
+ * remote gone) is said and the pass goes on with the refs as they are.
+ */
+static void fetch(struct kab_watch *w)
+{
+	struct kab_err err;
+	char *out = kab_cmd_line(w->tree, &err, "git", "fetch", "--quiet",
+				 w->fetch, NULL);
+
+	if (!out && w->ui && w->ui->note) {
+		char *msg = xasprintf("git fetch %s: %s: following %s as it "
+				      "is", w->fetch, err.msg, w->branch);
+
+		w->ui->note(w->ui->ctx, msg);
+		free(msg);
+	}
+	free(out);
+}
+
 /* The watch's row: found with the same options, or created. */
 static int open_watch(struct kab_watch *w, const char *from_sha,
 		      bool *created, struct kab_err *err)
@@ -98,6 +119,8 @@ int kab_watch_pass(struct kab_watch *w, struct kab_err *err)
 	size_t nr = 0, np = 0, i, pending = 0, done = 0, points = 0;
 	int created, rc, ret = -1, lock = -1;
 
+	if (w->fetch)
+		fetch(w);
 	created = plan(w, &c, &nr, err);
 	if (created < 0)
 		goto out;

@@ -102,9 +102,12 @@ static int check_revert(struct kab_watch *w,
 				    "before the next change point", rev,
 				    at_head ? "the head" : "it",
 				    k.e.good_boots, k.e.bad_boots, k.e.change,
-				    k.e.p, k.e.floor, k.confirmed ?
+				    k.e.p, k.e.floor, at_head ? (k.confirmed ?
 				    ": the head without it is back" : ": the "
-				    "head without it did not move back"));
+				    "head without it did not move back") :
+				    k.confirmed ? ": that commit without it is "
+				    "back" : ": that commit without it did not "
+				    "move back"));
 	}
 	free(why);
 	free(rev);

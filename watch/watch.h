@@ -29,6 +29,8 @@ struct kab_watch {
 	const char *tree;
 	const char *from;		/* the series' first commit */
 	const char *branch;		/* its head: a ref, followed */
+	const char *fetch;		/* git fetch this remote first, or
+					   NULL */
 	bool all_commits;		/* not only the first-parent line */
 	int every;			/* every Nth commit (1), with the
 					   first and the head */
@@ -183,6 +185,36 @@ struct kab_watch_mail {
  */
 int kab_watch_mail(struct kab_watch *w, const struct kab_watch_mail *o,
 		   struct kab_watch_series *s, struct kab_err *err);
+
+/* lkp's other rows that moved at a change point. */
+struct kab_moved_row {
+	char *metric;
+	double base, head;		/* the means either side */
+	double change;			/* lkp's %change, or absolute */
+	bool absolute;
+	double p;			/* adjusted over the family */
+	double sure;			/* interval from 0, in its widths */
+};
+
+struct kab_watch_rows {
+	struct kab_moved_row *v;	/* surest first, at most max */
+	size_t nr;
+	size_t moved;			/* how many moved in all */
+	size_t family;			/* the other rows tested */
+};
+
+/*
+ * The other rows at change point i of s (metric's): the boots of the
+ * points from the change point of the mean before it (or the first) to
+ * it, against those from it to the next (or the last), compared as kab
+ * compare compares two sides, metric the KPI, the rest a second family
+ * at FDR 0.05; those that moved, surest first, at most max.  0, or -1
+ * with err.
+ */
+int kab_watch_rows(struct kab_db *db, const struct kab_watch_series *s,
+		   size_t i, const char *metric, size_t max,
+		   struct kab_watch_rows *out, struct kab_err *err);
+void kab_watch_rows_free(struct kab_watch_rows *r);
 
 /* The series' page. */
 struct kab_watch_html {

@@ -116,6 +116,9 @@ test_expect "kab watch measures the branch, killed goes on, and finds the one ch
 	grep -q "^  ${C6:0:12} .* 1  c6: slub_debug, the regression\$" $TMP/o2
 	test "$(grep -c "^change point" $TMP/o2)" = 1
 	grep -q "^change point 1: between ${C5:0:12} and ${C6:0:12}: -[0-9.]*% \[.* (new)\$" $TMP/o2
+	# lkp'"'"'s other rows, compared at the change: the workload moved with it
+	grep -q "^  other rows that moved with it: [1-9][0-9]* of [1-9][0-9]* at FDR 0.05" $TMP/o2
+	grep -q "^ *-[0-9.]*% *[0-9,.]* -> [0-9,.]* *will-it-scale.workload\$" $TMP/o2
 	# checked as KernelCI checks a culprit: against its parent, and
 	# reverted on top of the head against the head, 2 boots a side
 	grep -qx "  culprit: ${C6:0:12} c6: slub_debug, the regression (verified)" $TMP/o2
@@ -232,9 +235,32 @@ test_expect "a branch of harmless commits has no change point, and takes the boo
 
 test_expect "a change whose ends are not neighbours is bisected, then checked" '
 	# every 2nd commit: c4 and c6 are points, c5 is not
+	eval "exec $KAB watch $WATCH --from $C0 --every 2 --alpha 0.1 --name sparse --once" >$TMP/o5 2>$TMP/e5a &
+	pid=$!
+	trap "kill -9 $pid 2>/dev/null || true" EXIT
+	# killed -9 as soon as its bisect has begun
+	range="good = '"'"'$C4'"'"' AND bad = '"'"'$C6'"'"'"
+	for i in $(seq 1200); do
+		test "$(sql "SELECT count(*) FROM bisects WHERE $range" 2>/dev/null)" = 1 && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.5
+	done
+	kill -9 $pid
+	wait $pid || true
+	cat $TMP/e5a
+	grep -q "^kab: watch: 7 points on the branch, 7 to measure (a new series)\$" $TMP/e5a
+	# its kab bisect went with it, cut short
+	for i in $(seq 300); do
+		pgrep -f "bisect.*$C4" >/dev/null || break
+		sleep 0.2
+	done
+	not pgrep -f "bisect.*$C4"
+	test "$(sql "SELECT status FROM bisects WHERE $range")" = running
+	# started again: that bisect resumed, not a second one
 	eval "$KAB watch $WATCH --from $C0 --every 2 --alpha 0.1 --name sparse --once" >$TMP/o5 2>$TMP/e5
 	cat $TMP/e5 $TMP/o5
-	grep -q "^kab: watch: 7 points on the branch, 7 to measure (a new series)\$" $TMP/e5
+	test "$(sql "SELECT count(*) FROM bisects WHERE $range")" = 1
+	grep -q "^kab: bisect [0-9]* of $M between good ${C4:0:12} and bad ${C6:0:12}" $TMP/e5
 	# its points are the first series'"'"': none booted again
 	test "$(sql "SELECT count(*) FROM watch_points p WHERE p.watch_id = (SELECT id FROM watches WHERE name = '"'"'sparse'"'"') AND p.runs NOT IN (SELECT runs FROM watch_points WHERE watch_id != p.watch_id AND runs IS NOT NULL)")" = 0
 	grep -q "^change point 1: between ${C4:0:12} and ${C6:0:12}: -" $TMP/o5

@@ -488,6 +488,68 @@ static void test_revert_base(void **state)
 	assert_string_equal(kab_watch_revert_base(&w, &s, 2), "head");
 }
 
+static char noted[512];
+
+static void note(void *ctx, const char *msg)
+{
+	(void)ctx;
+	snprintf(noted, sizeof(noted), "%s", msg);
+}
+
+/* --fetch: a clone follows its remote's branch as the remote grows. */
+static void test_fetch(void **state)
+{
+	struct kab_db *db = open_db("fetch.db");
+	struct kab_drv_build_args build = { .tree = NULL };
+	struct kab_drv_ui ui = { .note = note };
+	char *clone = xasprintf("%s/clone", dir);
+	char *cache = xasprintf("%s/cache", dir);
+	struct kab_watch w;
+	struct kab_err err;
+	struct seen s = { 0 };
+
+	(void)state;
+	sh("git clone -q %s %s", repo, clone);
+	build.tree = clone;
+	build.cache_dir = cache;
+	memset(&w, 0, sizeof(w));
+	w.db = db;
+	w.name = "origin";
+	w.tree = clone;
+	w.from = shas[0];
+	w.branch = "origin/master";
+	w.fetch = "origin";
+	w.every = 1;
+	w.boots = 1;
+	w.argv_json = "[]";
+	w.d.db = db;
+	w.d.tree = clone;
+	w.d.build_cmd = "exit 3";
+	w.d.build = &build;
+	w.ui = &ui;
+	w.ctx = &s;
+	w.planned = planned;
+	w.point_done = point_done;
+	assert_int_equal(kab_watch_pass(&w, &err), 0);
+	assert_int_equal(s.planned, 4);
+	/* the remote grows: the next pass fetches its new commit */
+	sh("git -C %s -c user.name=t -c user.email=t@t commit -q --allow-empty "
+	   "-m 'c3: later'", repo);
+	assert_int_equal(kab_watch_pass(&w, &err), 0);
+	assert_int_equal(s.planned, 5);
+	assert_int_equal(s.pending, 1);
+	assert_string_equal(noted, "");
+	/* a remote that answers nothing is said, and the pass goes on */
+	w.fetch = "nosuch";
+	assert_int_equal(kab_watch_pass(&w, &err), 0);
+	assert_int_equal(s.planned, 5);
+	assert_non_null(strstr(noted, "git fetch nosuch: "));
+	assert_non_null(strstr(noted, ": following origin/master as it is"));
+	free(clone);
+	free(cache);
+	kab_db_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -498,6 +560,7 @@ int main(void)
 		cmocka_unit_test(test_revert),
 		cmocka_unit_test(test_check_paths),
 		cmocka_unit_test(test_revert_base),
+		cmocka_unit_test(test_fetch),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
