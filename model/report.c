@@ -384,8 +384,9 @@ static char *reproduce(const struct report *r, const struct report_job *j,
 		strbuf_add_shell_word(&sb, b->label);
 		strbuf_addstr(&sb, " --b-label ");
 		strbuf_add_shell_word(&sb, h->label);
-		strbuf_addf(&sb, " --boots %zu --runs-per-boot %d --job %s\n",
-			    t->runs[1].nr, head->nr_iterations, file);
+		strbuf_addf(&sb, " --boots %zu --runs-per-boot %d%s --job %s\n",
+			    t->runs[1].nr, head->nr_iterations,
+			    t->exact ? " --clock icount" : "", file);
 		strbuf_addstr(&sb, "# LINUX: a clone holding both commits "
 			      "(here: ");
 		{
@@ -405,12 +406,15 @@ static char *reproduce(const struct report *r, const struct report_job *j,
 					      "BZIMAGE");
 			strbuf_addstr(&sb, " --kernel-label ");
 			strbuf_add_shell_word(&sb, side[i]->kernel.label);
-			strbuf_addf(&sb, " --runs %d %s\n",
-				    side[i]->nr_iterations, file);
+			strbuf_addf(&sb, " --runs %d%s %s\n",
+				    side[i]->nr_iterations, t->exact ?
+				    " --clock icount --layout-seed K" : "",
+				    file);
 		}
-		strbuf_addf(&sb, "# repeat both %zu time%s, interleaved; the "
+		strbuf_addf(&sb, "# repeat both %zu time%s, interleaved%s; the "
 			    "command line the kernels had is in 'kab show'\n",
-			    t->runs[1].nr, t->runs[1].nr == 1 ? "" : "s");
+			    t->runs[1].nr, t->runs[1].nr == 1 ? "" : "s",
+			    t->exact ? ", round K at layout seed K" : "");
 	} else {
 		strbuf_addf(&sb, "# on each kernel in turn, %zu time%s:\n",
 			    t->runs[1].nr, t->runs[1].nr == 1 ? "" : "s");

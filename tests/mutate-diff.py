@@ -498,7 +498,16 @@ def map_one(m, t):
 
 
 def retest(m, tests):
-    """Run tests for the map again (one that failed, say), in place."""
+    """Run tests for the map again (one that failed, say), in place.
+    Their lines are recorded as the sources are now: a source changed
+    since the map would mix two numberings, so that is refused."""
+    now = file_hashes()
+    stale = sorted(f for f in now if f in m["files"] and
+                   m["files"][f] != now[f])
+    if stale:
+        die("--retest: %s changed since the map; their lines would mix "
+            "two versions: make the map again with --remap" %
+            " ".join(stale[:5]) + (" ..." if len(stale) > 5 else ""))
     build_cov()
     for t in tests:
         map_one(m, t)

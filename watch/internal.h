@@ -17,4 +17,12 @@ int watch_culprit_report(struct kab_watch *w, const char *culprit,
 			 struct report_opts *ro, struct report *r,
 			 struct kab_err *err);
 
+/*
+ * The points around change point i of s: [*a, *b), from the change
+ * point of the mean before it (or the first point) to the one after it
+ * (or the end).
+ */
+void watch_segment(const struct kab_watch_series *s, size_t i, size_t *a,
+		   size_t *b);
+
 #endif /* KAB_WATCH_INTERNAL_H */

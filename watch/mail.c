@@ -53,9 +53,40 @@ static void add_prose(struct strbuf *sb, const char *text, size_t n,
 	strbuf_release(&v);
 }
 
+/*
+ * The numbers of the series' chart around change point i: each commit
+ * from the change point before it to the one after, its boots' mean
+ * and how many, a line each, the change marked where it lies.
+ */
+static void add_series(struct strbuf *sb, const struct kab_watch_series *s,
+		       size_t i)
+{
+	size_t a, b, k;
+
+	watch_segment(s, i, &a, &b);
+	strbuf_addstr(sb, "\nThe series around it (each commit's boots' mean):"
+		      "\n\n");
+	for (k = a; k < b; k++) {
+		const struct kab_watch_pt *p = &s->pts[k];
+		char v[32];
+
+		if (k == s->cps[i].at)
+			strbuf_addstr(sb, "  -------- the change point --------"
+				      "\n");
+		kab_fmt_readable(v, sizeof(v), p->mean);
+		strbuf_addf(sb, "  %.12s %12s  %zu boot%s  ", p->row->commit, v,
+			    p->n, p->n == 1 ? " " : "s");
+		strbuf_add_visible(sb, p->row->subject ? p->row->subject : "",
+				   p->row->subject ?
+				   strnlen(p->row->subject, 28) : 0);
+		strbuf_addstr(sb, "\n");
+	}
+}
+
 /* What the robot's message says first: how the watch found the change. */
 static char *preface(const struct kab_watch *w, const char *metric,
-		     const struct kab_change_row *c)
+		     const struct kab_change_row *c,
+		     const struct kab_watch_series *s, size_t i)
 {
 	struct strbuf sb = STRBUF_INIT, t = STRBUF_INIT;
 	const char *l, *e;
@@ -73,6 +104,7 @@ static char *preface(const struct kab_watch *w, const char *metric,
 			  "  ");
 		e = e ? e + 1 : l + strlen(l);
 	}
+	add_series(&sb, s, i);
 	return strbuf_detach(&sb);
 }
 
@@ -100,8 +132,10 @@ int watch_culprit_report(struct kab_watch *w, const char *culprit,
 
 /* The message of change c: malloc'd, or NULL with err. */
 static char *message(struct kab_watch *w, const struct kab_watch_mail *o,
-		     const struct kab_change_row *c, struct kab_err *err)
+		     const struct kab_watch_series *s, size_t i,
+		     struct kab_err *err)
 {
+	const struct kab_change_row *c = &s->stored[i];
 	struct report_opts ro = {
 		.c = { .test = KAB_TEST_WELCH, .fdr = 0.05, .noise = -1 },
 		.reported_by = o->from,
@@ -119,7 +153,7 @@ static char *message(struct kab_watch *w, const struct kab_watch_mail *o,
 
 	if (watch_culprit_report(w, c->culprit, &ro, &r, err))
 		return NULL;
-	r.preface = preface(w, o->metric, c);
+	r.preface = preface(w, o->metric, c, s, i);
 	msg = report_mbox(&r, &m, err);
 	report_free(&r);
 	return msg;
@@ -199,7 +233,7 @@ int kab_watch_mail(struct kab_watch *w, const struct kab_watch_mail *o,
 
 		if (strcmp(c->status, "verified") || c->mailed || !c->culprit)
 			continue;
-		msg = message(w, o, c, err);
+		msg = message(w, o, s, i, err);
 		if (!msg)
 			return -1;
 		/* marked first: a kill between the two loses one message */

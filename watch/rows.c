@@ -14,6 +14,23 @@
 
 #include "internal.h"
 
+void watch_segment(const struct kab_watch_series *s, size_t i, size_t *a,
+		   size_t *b)
+{
+	size_t at = s->cps[i].at, k;
+
+	*a = 0;
+	*b = s->nr;
+	for (k = 0; k < s->nr_cps; k++) {
+		if (s->cps[k].noise_only)
+			continue;
+		if (s->cps[k].at < at && s->cps[k].at > *a)
+			*a = s->cps[k].at;
+		if (s->cps[k].at > at && s->cps[k].at < *b)
+			*b = s->cps[k].at;
+	}
+}
+
 /* Point indices [a, b) of s as a side: their runs, "3,5,7". */
 static char *side(const struct kab_watch_series *s, size_t a, size_t b)
 {
@@ -56,20 +73,12 @@ int kab_watch_rows(struct kab_db *db, const struct kab_watch_series *s,
 	};
 	struct cmp_sel sel = { 0 };
 	struct cmp_set set;
-	size_t a = 0, b = s->nr, at = s->cps[i].at, k, t;
+	size_t a, b, at = s->cps[i].at, k, t;
 	char *specs[2];
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	/* between the change points of the mean either side of it */
-	for (k = 0; k < s->nr_cps; k++) {
-		if (s->cps[k].noise_only)
-			continue;
-		if (s->cps[k].at < at && s->cps[k].at > a)
-			a = s->cps[k].at;
-		if (s->cps[k].at > at && s->cps[k].at < b)
-			b = s->cps[k].at;
-	}
+	watch_segment(s, i, &a, &b);
 	specs[0] = side(s, a, at);
 	specs[1] = side(s, at, b);
 	rc = cmp_set_build(db, specs, 2, &c, &sel, &set, err);

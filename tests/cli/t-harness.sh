@@ -289,6 +289,26 @@ test_expect "make mutate-diff: a line gcov gives no count takes the tests that r
 	test "$(cat $TMP/got)" = "[[\"a\"], [\"c\"], [\"d\"], [\"e\"], []]"
 '
 
+test_expect "make mutate-diff --retest refuses a map whose sources changed" '
+	cat >$TMP/r.py <<-\EOF
+	import importlib.util, sys
+	spec = importlib.util.spec_from_file_location("md", sys.argv[1])
+	md = importlib.util.module_from_spec(spec)
+	spec.loader.exec_module(md)
+	# a map made when common/common.c was other than it is
+	m = {"files": {"common/common.c": "0" * 40}, "lines": {}, "times": {},
+	     "failing": [], "not_ok": {}, "texts": {}}
+	md.build_cov = lambda: sys.exit("built")
+	md.retest(m, ["t0-basics.sh"])
+	EOF
+	rc=0
+	python3 $TMP/r.py $TOP/tests/mutate-diff.py >$TMP/out 2>&1 || rc=$?
+	cat $TMP/out
+	test $rc != 0
+	grep -q "^mutate-diff: --retest: common/common.c changed since the map; .*: make the map again with --remap" $TMP/out
+	not grep -q built $TMP/out
+'
+
 test_expect "every mutant of make mutate still applies and names its killer" '
 	(cd $TOP && tests/mutate.sh --check) >$TMP/check
 	cat $TMP/check

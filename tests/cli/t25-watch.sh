@@ -65,6 +65,11 @@ test_expect "kab watch refuses what it cannot follow, in one line, storing nothi
 		kab watch --tree $R --from $C0 --job $JOB --metric $M --sendmail cat --mail-from robot
 	expect_error 2 "^kab: --mail-to, --mail-cc and --trailer are a message.s: add --mbox FILE or --sendmail CMD\$" -- \
 		kab watch --tree $R --from $C0 --job $JOB --metric $M --mail-cc dev@example.org
+	# a sender from git config that is no address is refused before
+	# anything is measured, as --mail-from would be
+	printf "[user]\n\tname = Robot\n\temail = robot\n" >$TMP/gitcfg
+	expect_error 2 "^kab: the sender in git config user.email .Robot <robot>. is not a mail address: .*: pass --mail-from\$" -- \
+		env GIT_CONFIG_GLOBAL=$TMP/gitcfg $KAB watch --tree $R --from $C0 --job $JOB --metric $M --mbox $TMP/m
 	expect_error 2 "^kab: --sendmail ..: give a command" -- \
 		kab watch --tree $R --from $C0 --job $JOB --metric $M --sendmail ""
 	not test -e $KAB_DB
@@ -151,6 +156,15 @@ test_expect "kab watch measures the branch, killed goes on, and finds the one ch
 	test "$(wc -l <$TMP/preface)" -gt 5
 	test -z "$(awk "length > 72" $TMP/preface)"
 	grep -q "Reported-by: kab robot <robot@example.org>" $TMP/w.mbox
+	# the numbers of the series'"'"' chart: every commit, the change marked
+	grep -qx "The series around it (each commit.s boots. mean):" $TMP/w.mbox
+	test "$(grep -c "^  [0-9a-f]\{12\} *[0-9,.]*  [0-9]* boots\? *c[0-9]*: " $TMP/w.mbox)" = 12
+	grep -A1 "^  ${C5:0:12} " $TMP/w.mbox | grep -q "^  -* the change point -*\$"
+	# its A/B to reproduce it, in exact mode as the watch measured
+	sed -e ":a" -e "N;\$!ba" -e "s/ \\\\\n */ /g" $TMP/w.mbox >$TMP/joined
+	sed -n "/^To reproduce with kab:/,/^=====/p" $TMP/joined >$TMP/repro
+	grep "^        kab " $TMP/repro
+	test "$(grep -c "^        kab \(ab\|run\) .* --clock icount" $TMP/repro)" -ge 1
 	# found once, checked once, mailed once: a pass with nothing new
 	# boots nothing and writes nothing
 	runs=$(sql "SELECT count(*) FROM runs")
