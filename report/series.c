@@ -20,7 +20,8 @@ static const char style[] =
 	"table{border-collapse:collapse}td,th{padding:.2em .6em;"
 	"text-align:left}\n"
 	"tr:nth-child(even){background:#f6f6f6}\n"
-	"td.num{text-align:right;font-family:monospace}\n";
+	"td.num{text-align:right;font-family:monospace}\n"
+	"td pre{white-space:pre-wrap;font-size:75%}\n";
 
 static void text(FILE *out, const char *s)
 {

@@ -78,7 +78,7 @@ static void add_series(struct strbuf *sb, const struct kab_watch_series *s,
 			    p->n, p->n == 1 ? " " : "s");
 		strbuf_add_visible(sb, p->row->subject ? p->row->subject : "",
 				   p->row->subject ?
-				   strnlen(p->row->subject, 28) : 0);
+				   strnlen(p->row->subject, 34) : 0);
 		strbuf_addstr(sb, "\n");
 	}
 }

@@ -124,6 +124,10 @@ test_expect "kab watch measures the branch, killed goes on, and finds the one ch
 	# lkp'"'"'s other rows, compared at the change: the workload moved with it
 	grep -q "^  other rows that moved with it: [1-9][0-9]* of [1-9][0-9]* at FDR 0.05" $TMP/o2
 	grep -q "^ *-[0-9.]*% *[0-9,.]* -> [0-9,.]* *will-it-scale.workload\$" $TMP/o2
+	# each of them, up to the eight surest
+	moved=$(sed -n "s/^  other rows that moved with it: \([0-9]*\) of .*/\1/p" $TMP/o2)
+	shown=$(sed -n "/^  other rows that moved with it/,/^  culprit:/p" $TMP/o2 | grep -c "^    ")
+	test "$shown" = $((moved < 8 ? moved : 8))
 	# checked as KernelCI checks a culprit: against its parent, and
 	# reverted on top of the head against the head, 2 boots a side
 	grep -qx "  culprit: ${C6:0:12} c6: slub_debug, the regression (verified)" $TMP/o2

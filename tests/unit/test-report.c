@@ -118,6 +118,12 @@ static void test_series_page(void **state)
 	assert_non_null(strstr(html, "&lt;script&gt;x&lt;/script&gt;"));
 	assert_non_null(strstr(html, "a &amp; b"));
 	assert_non_null(strstr(html, "<h1>linux:mm&quot;</h1>"));
+	assert_non_null(strstr(html, "<title>linux:mm&quot;: will-it-scale."
+			       "per_process_ops</title>"));
+	assert_non_null(strstr(html, "<p>kab watch follows <code>mm-unstable"
+			       "</code> of <code>/src/linux</code> from <code>"
+			       "v6.1</code>.</p>\n<h2><code>will-it-scale."
+			       "per_process_ops</code></h2>"));
 	free(html);
 }
 
