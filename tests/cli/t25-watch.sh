@@ -222,6 +222,10 @@ test_expect "--html: the series' page, a dot a boot, the change marked and linke
 	grep -q "<title>.*${C6:0:10}: will-it-scale.per_process_ops [0-9.]*% regression</title>" $TMP/page/${C6:0:12}.html
 	grep -q "<td><code>${C5:0:12}</code> .. <code>${C6:0:12}</code></td><td class=\"num\">-[0-9.]*%</td>" $TMP/page/index.html
 	grep -q "<a href=\"${C6:0:12}.html\"><code>${C6:0:12}</code></a> (verified)" $TMP/page/index.html
+	# its interval and p as the watch printed them
+	iv=$(sed -n "s/^change point 1: between ${C5:0:12} and ${C6:0:12}: [-+0-9.]*% \(\[[^]]*\]\) .*, p = \([0-9.e-]*\) .*/\1<\/td><td class=\"num\">\2/p" $TMP/o3)
+	test -n "$iv"
+	grep -qF "<td class=\"num\">$iv</td>" $TMP/page/index.html
 	# painted: the dots (blue) and the mark of a fall (red)
 	chromium_shot $TMP/page/index.html $TMP/page.png
 	python3 $TOP/tests/cli/png-colours.py $TMP/page.png 4575b4 d73027 >$TMP/px
