@@ -82,12 +82,22 @@ int bisect_ctx_init(struct bisect_ctx *b, const struct bisect_opts *o,
 	b->d.q.timeout = o->timeout;
 	b->d.q.cache_dir = b->cache;
 	b->d.lava = o->lava.url ? &o->lava : NULL;
+	if (o->setup) {
+		struct kab_err err;
+
+		if (kab_ssh_parse(o->target, &b->ssh, &err))
+			return cli_error(EXIT_USAGE, "%s", err.msg);
+		b->d.ssh = &b->ssh;
+		b->d.setup = o->setup;
+		b->d.setup_timeout = o->setup_timeout;
+	}
 	return 0;
 }
 
 void bisect_ctx_free(struct bisect_ctx *b)
 {
 	kab_joblist_free(&b->jobs);
+	kab_ssh_free(&b->ssh);
 	free(b->agent);
 	free(b->cache);
 	free(b->plugin);

@@ -23,6 +23,33 @@ static int number(const char *opt, const char *arg, double lo, double hi,
 	return 0;
 }
 
+/* --target ssh://: a test machine that --setup boots each commit on. */
+static int ssh_check(const struct bisect_opts *o)
+{
+	struct kab_ssh ssh;
+	struct kab_err err;
+
+	if (!o->target || strncmp(o->target, "ssh://", 6)) {
+		if (o->setup)
+			return cli_error(EXIT_USAGE, "--setup boots a commit's "
+					 "kernel on a test machine: give "
+					 "--target ssh://host too");
+		return 0;
+	}
+	if (kab_ssh_parse(o->target, &ssh, &err))
+		return cli_error(EXIT_USAGE, "%s", err.msg);
+	kab_ssh_free(&ssh);
+	if (!o->setup)
+		return cli_error(EXIT_USAGE, "--target %s: each commit's kernel "
+				 "is booted there by --setup CMD, e.g. 'kexec "
+				 "-l \"$KAB_KERNEL\" --append=\"$KAB_CMDLINE\" "
+				 "&& systemctl kexec'", o->target);
+	if (o->clock.clock.kind || o->clock.model)
+		return cli_error(EXIT_USAGE, "--clock and --model are QEMU's: a "
+				 "test machine is timed by its own clock");
+	return 0;
+}
+
 void bisect_options_help(FILE *f, bool watch)
 {
 	fprintf(f, "  --tree DIR           the kernel tree (a git checkout)\n");
@@ -81,8 +108,20 @@ void bisect_options_help(FILE *f, bool watch)
 		"                       may wait queued too)\n"
 		"  --target T           qemu (the default), lava:URL or "
 		"lava:local: each boot\n"
-		"                       a LAVA job, as for kab run\n"
+		"                       a LAVA job, as for kab run; or "
+		"ssh://[user@]host[:port]:\n"
+		"                       a test machine that --setup boots\n"
 		"  --device-type T      the lab's device type (qemu)\n"
+		"  --setup CMD          ssh://: run there (sh -c) before each "
+		"boot of a commit,\n"
+		"                       with its image shipped there as "
+		"$KAB_KERNEL, and\n"
+		"                       KAB_CMDLINE, KAB_COMMIT, KAB_RELEASE "
+		"set: it boots that\n"
+		"                       kernel (kexec, or a boot entry and a "
+		"reboot)\n"
+		"  --setup-timeout S    how long the machine may take to "
+		"come back (600)\n"
 		"  --db PATH            database\n", watch ? "follows" :
 		"bisects");
 }
@@ -127,6 +166,8 @@ int bisect_parse(int argc, char **argv, enum bisect_cmd cmd,
 		{ "target", required_argument, NULL, 2 },
 		{ "device-type", required_argument, NULL, 3 },
 		{ "model", required_argument, NULL, 4 },
+		{ "setup", required_argument, NULL, 5 },
+		{ "setup-timeout", required_argument, NULL, 6 },
 		{ "help", no_argument, NULL, 'h' },
 		/* kab bisect's own */
 		{ "resume", required_argument, NULL, 'R' },
@@ -171,6 +212,7 @@ int bisect_parse(int argc, char **argv, enum bisect_cmd cmd,
 	o->term_new = "bad";
 	o->every = 1;
 	o->interval = 3600;
+	o->setup_timeout = 600;
 	optind = 1;
 	/* each command takes the common options and its own */
 	for (i = j = 0; opts[i].name; i++)
@@ -266,12 +308,26 @@ int bisect_parse(int argc, char **argv, enum bisect_cmd cmd,
 			o->db = optarg;
 			break;
 		case 2:
-			if (strcmp(optarg, "qemu") && strncmp(optarg, "lava:", 5))
+			if (strcmp(optarg, "qemu") && strncmp(optarg, "lava:", 5) &&
+			    strncmp(optarg, "ssh://", 6))
 				return cli_error(EXIT_USAGE, "--target '%s': a "
 						 "bisect boots its commits: give "
-						 "qemu, lava:URL or lava:local",
+						 "qemu, lava:URL, lava:local or "
+						 "ssh://host with --setup",
 						 optarg);
 			o->target = optarg;
+			break;
+		case 5:
+			if (!*optarg)
+				return cli_error(EXIT_USAGE, "--setup '': give "
+						 "the command that boots "
+						 "$KAB_KERNEL there");
+			o->setup = optarg;
+			break;
+		case 6:
+			if (number("--setup-timeout", optarg, 1, 1e6,
+				   &o->setup_timeout))
+				return EXIT_USAGE;
 			break;
 		case 4:
 			o->clock.model = optarg;
@@ -414,6 +470,8 @@ int bisect_parse(int argc, char **argv, enum bisect_cmd cmd,
 				return cli_error(EXIT_USAGE, "%s", err.msg);
 		}
 	}
+	if (ssh_check(o))
+		return EXIT_USAGE;
 	if (o->show || o->list || o->resume || (step && o->bisect_id))
 		return 0;
 	if (!o->metric)

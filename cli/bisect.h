@@ -39,8 +39,11 @@ struct bisect_opts {
 	struct kab_qemu_opts clock;	/* --clock, in .clock */
 	const char *mem;
 	double timeout;
-	const char *target;	/* NULL or qemu, lava:URL, lava:local */
+	const char *target;	/* NULL or qemu, lava:URL, lava:local,
+				   ssh://[user@]host[:port] */
 	struct kab_lava_opts lava;	/* its LAVA options */
+	const char *setup;	/* ssh://: boots a commit's kernel there */
+	double setup_timeout;
 	struct kab_drv_build_args build;
 	/* bisect-step only */
 	long long bisect_id;
@@ -87,6 +90,7 @@ struct bisect_ctx {
 	struct kab_drv_build_args build;	/* o's, in kab's cache */
 	struct runjob_ui ui;
 	struct kab_joblist jobs;	/* exactly one job */
+	struct kab_ssh ssh;		/* --target ssh:// */
 	char *agent;
 	char *cache;
 	char *plugin;

@@ -153,7 +153,8 @@ static int ssh_sides(const char *target, struct side *sides,
 					 "--%c-rev are for QEMU: on a test "
 					 "machine, --%c-setup switches kernels",
 					 'a' + i, 'a' + i, 'a' + i, 'a' + i);
-		ds[i].ssh.letter = 'a' + i;
+		ds[i].ssh.setup_opt = i ? "--b-setup" : "--a-setup";
+		ds[i].ssh.release_opt = i ? "--b-release" : "--a-release";
 	}
 	if (kab_ssh_parse(target, ssh, &err))
 		return cli_error(EXIT_USAGE, "%s", err.msg);

@@ -114,7 +114,8 @@ static json_t *path_value(const char *opt, size_t len, const char *val)
 /*
  * The options that say how a point is measured: what makes two points
  * compare.  Which commits are points, how the series is tested and
- * how the loop runs are not among them.
+ * how the loop runs are not among them, nor how a test box is switched
+ * to a kernel (a setup fixed is the same box).
  */
 static char *measuring_args(int argc, char **argv)
 {
@@ -127,6 +128,7 @@ static char *measuring_args(int argc, char **argv)
 					    "--mail-from", "--mail-to",
 					    "--mail-cc", "--trailer",
 					    "--sendmail", "--html", "--fetch",
+					    "--setup", "--setup-timeout",
 					    NULL };
 	static const char *const flags[] = { "--once", "--all-commits",
 					     "--help", NULL };
@@ -365,6 +367,8 @@ struct watch_ctx {
 	const char *tree;
 	const char *argv_json;
 	int boots;
+	const char *setup;		/* a test box's, or NULL */
+	double setup_timeout;
 };
 
 /*
@@ -440,6 +444,13 @@ static int run_bisect(void *ctx, const char *good, const char *bad,
 	bool again = false;
 
 	*first_bad = *why = NULL;
+	if (x->setup) {
+		json_array_append_new(a, json_string("--setup"));
+		json_array_append_new(a, json_string(x->setup));
+		snprintf(boots, sizeof(boots), "%g", x->setup_timeout);
+		json_array_append_new(a, json_string("--setup-timeout"));
+		json_array_append_new(a, json_string(boots));
+	}
 	id = kab_db_bisect_find_range(x->db, good, bad);
 	if (id && !kab_db_bisect_get(x->db, id, &row, err)) {
 		again = ours(&row, metric, a);
@@ -687,6 +698,8 @@ int cmd_watch(struct cli *cli, int argc, char **argv)
 		.tree = o.tree,
 		.argv_json = args,
 		.boots = o.max_boots < 2 ? 2 : o.max_boots,
+		.setup = o.setup,
+		.setup_timeout = o.setup_timeout,
 	};
 	w.ctx = &wctx;
 	w.bisect = run_bisect;

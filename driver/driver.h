@@ -184,18 +184,26 @@ bool kab_drv_looks_round(struct kab_drv_looks *a, size_t round,
 struct cmp_seq *kab_drv_looks_verdicts(const struct kab_drv_looks *a,
 				       size_t *nr);
 
-/* A side of an A/B on a test machine: how it is switched to. */
+/*
+ * A kernel on a test machine (a side of an A/B, a commit of a bisect):
+ * how it is switched to.
+ */
 struct kab_drv_ssh_side {
 	const char *label;
-	char letter;		/* 'a' or 'b', for messages */
 	const char *setup;	/* shell command run there, or NULL */
+	const char *const *env;	/* NAME=VALUE each, set for it, or NULL */
 	const char *release;	/* uname -r expected after it, or NULL */
+	const char *version;	/* and uname -v, or NULL */
+	/* for messages: the option that gave setup, and what release */
+	const char *setup_opt;	/* "--a-setup" */
+	const char *release_opt;	/* "--a-release" */
 };
 
 /*
  * Switch the machine s reaches to side's kernel: run its setup, wait
  * (up to timeout seconds) until the machine answers with the release
- * asked for.  0 with *release (malloc'd), else -1 said through ui.
+ * (and version) asked for.  0 with *release (malloc'd), else -1 said
+ * through ui.
  */
 int kab_drv_ssh_switch(struct kab_ssh *s, const struct kab_drv_ssh_side *side,
 		       double timeout, const struct kab_drv_ui *ui,
@@ -294,6 +302,17 @@ struct kab_drv_bisect {
 	struct kab_qemu_opts q;		/* all but kernel and cmdline */
 	const struct kab_lava_opts *lava;	/* boots as LAVA jobs, or
 						   NULL */
+	/*
+	 * Or a test machine: before each boot its kernel's image is
+	 * shipped there and setup run there (sh -c) with KAB_KERNEL (the
+	 * image's path there), KAB_CMDLINE, KAB_COMMIT and KAB_RELEASE
+	 * set; it boots that kernel (kexec, or a boot entry and a
+	 * reboot), and kab waits up to setup_timeout seconds for the
+	 * machine to run the image's release and version.
+	 */
+	struct kab_ssh *ssh;
+	const char *setup;
+	double setup_timeout;
 	const char *agent;
 	const struct kab_drv_ui *ui;
 };

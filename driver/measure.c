@@ -82,9 +82,64 @@ static char *why_not(enum kab_boot_outcome outcome)
 			 kab_boot_outcome_name(outcome));
 }
 
+/* A commit's kernel on the test machine: what its boots switch to. */
+struct on_box {
+	char *remote;		/* its image there */
+	char *release, *version;
+	char *env[5];
+	struct kab_drv_ssh_side side;
+};
+
+static void on_box_free(struct on_box *x)
+{
+	size_t i;
+
+	free(x->remote);
+	free(x->release);
+	free(x->version);
+	for (i = 0; i < ARRAY_SIZE(x->env); i++)
+		free(x->env[i]);
+}
+
+/*
+ * Ship the image there and say how to switch to it: 0; 1 when the image
+ * does not say what it is (m->why); -1 when it could not be shipped.
+ */
+static int on_box_init(const struct kab_drv_bisect *b, const char *commit,
+		       const char *label, const char *kernel,
+		       const char *cmdline, struct kab_drv_measured *m,
+		       struct on_box *x)
+{
+	struct kab_err err;
+
+	memset(x, 0, sizeof(*x));
+	if (kab_kernel_version(kernel, &x->release, &x->version, &err)) {
+		m->why = xstrdup(err.msg);
+		return 1;
+	}
+	if (kab_ssh_ship(b->ssh, kernel, "bzImage", &x->remote, &err))
+		return drv_error(b->ui, -1, "cannot ship %s's kernel to %s: %s",
+				 label, b->ssh->dest, err.msg);
+	x->env[0] = xasprintf("KAB_KERNEL=%s", x->remote);
+	x->env[1] = xasprintf("KAB_CMDLINE=%s", cmdline ? cmdline : "");
+	x->env[2] = xasprintf("KAB_COMMIT=%s", commit);
+	x->env[3] = xasprintf("KAB_RELEASE=%s", x->release);
+	x->side = (struct kab_drv_ssh_side){
+		.label = label,
+		.setup = b->setup,
+		.env = (const char *const *)x->env,
+		.release = x->release,
+		.version = x->version,
+		.setup_opt = "--setup",
+		.release_opt = "that it boots $KAB_KERNEL",
+	};
+	return 0;
+}
+
 int kab_drv_measure(const struct kab_drv_bisect *b, const char *commit,
 		    int boots, struct kab_drv_measured *m)
 {
+	struct on_box box = { 0 };
 	char *kernel = NULL, *cmdline = NULL, label[13];
 	struct kab_build build = { 0 };
 	struct kab_drv_run c = { .iterations = b->iterations };
@@ -123,12 +178,18 @@ int kab_drv_measure(const struct kab_drv_bisect *b, const char *commit,
 		ret = 1;
 		goto out;
 	}
+	if (b->ssh) {
+		ret = on_box_init(b, commit, label, kernel, cmdline, m, &box);
+		if (ret)
+			goto out;
+	}
 	c.db = b->db;
 	c.job = b->job;
 	c.label = label;
 	c.commit = commit;
 	c.monitors = b->monitors;
-	c.qemu = &q;
+	c.qemu = b->ssh ? NULL : &q;
+	c.ssh = b->ssh;
 	c.lava = b->lava;
 	c.agent = b->agent;
 	c.ui = b->ui;
@@ -141,6 +202,18 @@ int kab_drv_measure(const struct kab_drv_bisect *b, const char *commit,
 		 * other commit's, whatever step measures it
 		 */
 		q.seed = m->earlier + m->nr + 1;
+		/* a test machine boots the commit's kernel each time */
+		if (b->ssh) {
+			char *release;
+
+			if (kab_drv_ssh_switch(b->ssh, &box.side,
+					       b->setup_timeout, b->ui,
+					       &release)) {
+				ret = -1;
+				goto out;
+			}
+			free(release);
+		}
 		if (kab_drv_run_one(&c, &fatal)) {
 			/* an interrupted boot says nothing of the commit */
 			if (fatal || kab_stop_requested ||
@@ -156,6 +229,7 @@ int kab_drv_measure(const struct kab_drv_bisect *b, const char *commit,
 		m->runs[m->nr++] = c.run_id;
 	}
 out:
+	on_box_free(&box);
 	kab_build_free(&build);
 	free(kernel);
 	free(cmdline);

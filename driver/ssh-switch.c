@@ -63,51 +63,81 @@ int kab_drv_ssh_switch(struct kab_ssh *s, const struct kab_drv_ssh_side *side,
 	return rc;
 }
 
+/* Is the machine running side's kernel?  rel and ver: what it says. */
+static bool there(const struct kab_drv_ssh_side *side, const char *rel,
+		  const char *ver)
+{
+	if (!rel)
+		return false;
+	if (side->release && strcmp(rel, side->release))
+		return false;
+	return !side->version || (ver && !strcmp(ver, side->version));
+}
+
+static int run_setup(struct kab_ssh *s, const struct kab_drv_ssh_side *side,
+		     const struct kab_drv_ui *ui)
+{
+	const char **words;
+	struct kab_err err;
+	size_t n = 0, i;
+	int rc;
+
+	for (i = 0; side->env && side->env[i]; i++)
+		;
+	words = xcalloc(i + 5, sizeof(*words));
+	if (i) {
+		words[n++] = "env";
+		for (i = 0; side->env[i]; i++)
+			words[n++] = side->env[i];
+	}
+	words[n++] = "sh";
+	words[n++] = "-c";
+	words[n++] = side->setup;
+	drv_info(ui, "%s: switching %s: %s", side->label, s->dest,
+		 side->setup);
+	rc = kab_ssh_run(s, words, NULL, &err);
+	free(words);
+	/* 255: the connection went down with the machine: fine */
+	if (rc && rc != 255)
+		return drv_error(ui, -1, "the setup of %s failed on %s (exit "
+				 "%d): fix %s", side->label, s->dest, rc,
+				 side->setup_opt);
+	return 0;
+}
+
 static int ssh_switch(struct kab_ssh *s, const struct kab_drv_ssh_side *side,
 		      double timeout, const struct kab_drv_ui *ui,
 		      char **release)
 {
-	static const char *const uname[] = { "uname", "-r", NULL };
-	char *before = boot_id(s), *now = NULL, *rel = NULL;
+	static const char *const uname_r[] = { "uname", "-r", NULL };
+	static const char *const uname_v[] = { "uname", "-v", NULL };
+	char *before = boot_id(s), *now = NULL, *rel = NULL, *ver = NULL;
 	double deadline;
-	struct kab_err err;
-	int rc;
 
 	*release = NULL;
 	if (!before)
 		return drv_error(ui, -1, "cannot reach %s over ssh before "
 				 "switching to %s: check 'ssh %s true'",
 				 s->dest, side->label, s->dest);
-	if (side->setup) {
-		const char *const words[] = { "sh", "-c", side->setup, NULL };
-
-		drv_info(ui, "%s: switching %s: %s", side->label, s->dest,
-			 side->setup);
-		rc = kab_ssh_run(s, words, NULL, &err);
-		/* 255: the connection went down with the machine: fine */
-		if (rc && rc != 255) {
-			free(before);
-			return drv_error(ui, -1, "the setup of %s failed on "
-					 "%s (exit %d): fix --%c-setup",
-					 side->label, s->dest, rc,
-					 side->letter);
-		}
+	if (side->setup && run_setup(s, side, ui)) {
+		free(before);
+		return -1;
 	}
 	deadline = now_mono() + timeout;
 	for (;;) {
 		free(now);
 		free(rel);
+		free(ver);
 		now = boot_id(s);
-		rel = now ? ask(s, uname) : NULL;
-		if (rel && (!side->release || !strcmp(rel, side->release)))
+		rel = now ? ask(s, uname_r) : NULL;
+		ver = rel && side->version ? ask(s, uname_v) : NULL;
+		if (there(side, rel, ver))
 			break;
 		/* the right kernel is not there yet: a reboot may be coming */
 		if (kab_stop_requested) {
-			free(before);
-			free(now);
-			free(rel);
-			return drv_error(ui, -1, "interrupted while waiting "
-					 "for %s", s->dest);
+			drv_error(ui, -1, "interrupted while waiting for %s",
+				  s->dest);
+			goto fail;
 		}
 		if (now_mono() > deadline) {
 			if (!rel)
@@ -115,16 +145,19 @@ static int ssh_switch(struct kab_ssh *s, const struct kab_drv_ssh_side *side,
 					  "%.0f s of %s's setup: see to the "
 					  "machine, or raise --setup-timeout",
 					  s->dest, timeout, side->label);
+			else if (side->release && strcmp(rel, side->release))
+				drv_error(ui, -1, "after %s's setup %s runs "
+					  "%s, not %s: check %s and %s",
+					  side->label, s->dest, rel,
+					  side->release, side->setup_opt,
+					  side->release_opt);
 			else
 				drv_error(ui, -1, "after %s's setup %s runs "
-					  "%s, not %s: check --%c-setup and "
-					  "--%c-release", side->label, s->dest,
-					  rel, side->release, side->letter,
-					  side->letter);
-			free(before);
-			free(now);
-			free(rel);
-			return -1;
+					  "%s '%s', not '%s': check %s and %s",
+					  side->label, s->dest, rel,
+					  ver ? ver : "", side->version,
+					  side->setup_opt, side->release_opt);
+			goto fail;
 		}
 		sleep(1);
 	}
@@ -132,6 +165,13 @@ static int ssh_switch(struct kab_ssh *s, const struct kab_drv_ssh_side *side,
 		 strcmp(now, before) ? " (rebooted)" : "");
 	free(before);
 	free(now);
+	free(ver);
 	*release = rel;
 	return 0;
+fail:
+	free(before);
+	free(now);
+	free(rel);
+	free(ver);
+	return -1;
 }

@@ -341,6 +341,14 @@ static char *wrap_block(char *text)
 	return strbuf_detach(&sb);
 }
 
+/* A commit id for a comment line: its hex, or what names it instead. */
+static const char *hex_or(const char *commit, const char *other)
+{
+	size_t n = strspn(commit, "0123456789abcdef");
+
+	return n >= 12 || (n && !commit[n]) ? commit : other;
+}
+
 static char *reproduce(const struct report *r, const struct report_job *j,
 		       const struct kab_run *base, const struct kab_run *head)
 {
@@ -370,6 +378,19 @@ static char *reproduce(const struct report *r, const struct report_job *j,
 			strbuf_add_shell_word(&sb, head->kernel.image_path);
 			strbuf_addstr(&sb, "\n");
 		}
+	} else if (b->commit && h->commit && !strcmp(head->target, "ssh")) {
+		/* a test machine: its setups boot the commits' kernels */
+		strbuf_addstr(&sb, "kab ab --target ssh://BOX --a-setup "
+			      "SETUP_A --b-setup SETUP_B --a-label ");
+		strbuf_add_shell_word(&sb, b->label);
+		strbuf_addstr(&sb, " --b-label ");
+		strbuf_add_shell_word(&sb, h->label);
+		strbuf_addf(&sb, " --boots %zu --runs-per-boot %d --job %s\n",
+			    t->runs[1].nr, head->nr_iterations, file);
+		strbuf_addf(&sb, "# BOX: the test machine; SETUP_A and SETUP_B "
+			    "boot the kernels of %.12s and %.12s there (as "
+			    "--setup did)\n", hex_or(b->commit, "A"),
+			    hex_or(h->commit, "B"));
 	} else if (b->commit && h->commit && j->facts.tree) {
 		char *brev = xstrndup(b->commit, 12);
 		char *hrev = xstrndup(h->commit, 12);

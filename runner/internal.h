@@ -119,6 +119,10 @@ struct sha256_ctx;
 int kab_files_hash_one(struct sha256_ctx *h, const char *path,
 		       struct kab_err *err);
 
+/* The remote's cache directory (s->home) and stress-ng, asked once. */
+struct kab_ssh;
+int kab_ssh_probe(struct kab_ssh *s, struct kab_err *err);
+
 /* ---- targets ---- */
 
 /*

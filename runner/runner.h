@@ -586,6 +586,12 @@ pid_t kab_ssh_spawn(const struct kab_ssh *s, const char *const *words,
  */
 int kab_ssh_stage(struct kab_ssh *s, const char *agent,
 		  const struct kab_job *job, struct kab_err *err);
+/*
+ * Ship the file at path to $XDG_CACHE_HOME/kab/kernels/<hash>/name
+ * there, once per content: *remote (malloc'd) is its path there.
+ */
+int kab_ssh_ship(struct kab_ssh *s, const char *path, const char *name,
+		 char **remote, struct kab_err *err);
 /* As kab_target_local, on the machine s names. */
 int kab_target_ssh(const struct kab_target_opts *o, struct kab_ssh *s,
 		   struct kab_collector *c, struct kab_err *err);
@@ -786,6 +792,13 @@ char *kab_default_kernel(void);
 int kab_parse_cpulist(const char *s, void *cpu_set, struct kab_err *err);
 /* Is path a bzImage? */
 int kab_kernel_check(const char *path, struct kab_err *err);
+/*
+ * What the bzImage at path will say it is once it runs: its uname -r
+ * (*release) and uname -v (*version, NULL when its header does not
+ * say), malloc'd; -1 with err when it is no bzImage or says neither.
+ */
+int kab_kernel_version(const char *path, char **release, char **version,
+		       struct kab_err *err);
 /* The QEMU a boot runs: $KAB_QEMU, else PATH's; or NULL. */
 char *kab_qemu_find(void);
 /*

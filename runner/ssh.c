@@ -261,7 +261,7 @@ static int tar_stream(int fd, const struct kab_files *l, const char *wrapper,
 }
 
 /* What the remote is: its cache directory, its own stress-ng if any. */
-static int probe(struct kab_ssh *s, struct kab_err *err)
+int kab_ssh_probe(struct kab_ssh *s, struct kab_err *err)
 {
 	static const char *const words[] = {
 		"sh", "-c", "echo \"${XDG_CACHE_HOME:-$HOME/.cache}\"; "
@@ -341,7 +341,7 @@ int kab_ssh_stage(struct kab_ssh *s, const char *agent,
 	int rc = -1, in_fd;
 	pid_t pid;
 
-	if (!s->home && probe(s, err))
+	if (!s->home && kab_ssh_probe(s, err))
 		return -1;
 	kab_files_add(&l, agent, "kab-agent");
 	if (kab_files_add_deps(&l, agent, "lib", err))

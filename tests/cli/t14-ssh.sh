@@ -213,4 +213,125 @@ test_expect "an ssh A/B killed with kill -9 resumes where it stopped" '
 	[ "$(sqlite3 $TMP/r.db "select count(distinct ab_seq) from boots where outcome = \"ok\"")" = 4 ]
 '
 
+# A test box whose reboots are faked (this machine cannot boot another
+# kernel): the setup "boots" an image by copying it to $TMP/box/booted,
+# and the box's uname then says what that image says of itself, read
+# from its boot header, as the kernel would once it ran.
+fake_box() {
+	mkdir -p $TMP/box
+	rm -f $TMP/box/booted $TMP/box/setup.log
+	ln -sf "$(command -v cp)" "$TMP/rbin/cp"
+	rm -f "$TMP/rbin/uname"
+	cat >"$TMP/rbin/uname" <<-EOF
+	#!/usr/bin/python3
+	import struct, subprocess, sys
+	try:
+	    d = open("$TMP/box/booted", "rb").read()
+	except OSError:
+	    sys.exit(subprocess.call(["$(command -v uname)"] + sys.argv[1:]))
+	o = struct.unpack_from("<H", d, 0x20e)[0] + 0x200
+	s = d[o:o + 256].split(b"\0")[0].decode()
+	print(s.split(" ")[0] if sys.argv[1:] == ["-r"] else s[s.index(") #") + 2:])
+	EOF
+	chmod +x "$TMP/rbin/uname"
+}
+unfake_box() {
+	ln -sf "$(command -v uname)" "$TMP/rbin/uname"
+}
+
+test_expect "kab watch on a test box: each commit's kernel shipped and booted by --setup (a faked reboot)" '
+	K=$(ls /boot/vmlinuz-* | sort -V | tail -1)
+	# a second build of the kernel: the same release, "#2" in uname -v
+	cp $K $TMP/k2
+	python3 -c "
+import struct, sys
+d = bytearray(open(sys.argv[1], \"rb\").read())
+o = struct.unpack_from(\"<H\", d, 0x20e)[0] + 0x200
+i = d.index(b\") #1 \", o)
+d[i + 3] = ord(\"2\")
+open(sys.argv[1], \"wb\").write(d)" $TMP/k2
+	R=$TMP/wrepo
+	mkdir -p $R && git -C $R init -q
+	c() { git -C $R add -A; git -C $R -c user.name=t -c user.email=t@t commit -qm "$1"; git -C $R rev-parse HEAD; }
+	echo "echo kernel $K" >$R/build.sh; C0=$(c base)
+	echo "echo cmdline quiet" >>$R/build.sh; C1=$(c "c1: a cmdline")
+	echo "echo kernel $TMP/k2" >>$R/build.sh; C2=$(c "c2: another build")
+	fake_box
+	kab --db $TMP/wb.db watch --target ssh://kabtest --tree $R --from $C0 --once \
+		--setup "cp \"\$KAB_KERNEL\" $TMP/box/booted && echo \"\$KAB_COMMIT \$KAB_RELEASE \$KAB_CMDLINE\" >>$TMP/box/setup.log" \
+		--job $JOB $QUICK --monitors none --metric will-it-scale.per_process_ops \
+		--build-cmd "sh build.sh" --boots 2 --runs 1 >$TMP/o 2>$TMP/e || { cat $TMP/o $TMP/e; unfake_box; false; }
+	unfake_box
+	cat $TMP/o $TMP/e
+	rel=$(basename $K | sed s/vmlinuz-//)
+	# each commit booted before each of its boots, with its kernel
+	printf "%s\n" "$C0 $rel " "$C0 $rel " "$C1 $rel quiet" "$C1 $rel quiet" \
+		"$C2 $rel quiet" "$C2 $rel quiet" | diff - $TMP/box/setup.log
+	[ "$(sqlite3 $TMP/wb.db "select group_concat(c || target || status, \" \") from (select substr(k.commit_sha, 1, 7) c, r.target, r.status from runs r join kernels k on k.id = r.kernel_id order by r.id)")" = \
+		"${C0:0:7}sshok ${C0:0:7}sshok ${C1:0:7}sshok ${C1:0:7}sshok ${C2:0:7}sshok ${C2:0:7}sshok" ]
+	# the two images, shipped once each, whole
+	ls "$TMP/remote cache/it'"'"'s"/kab/kernels/*/bzImage >$TMP/shipped
+	[ $(wc -l <$TMP/shipped) = 2 ]
+	while read f; do cmp -s "$f" $K || cmp "$f" $TMP/k2; done <$TMP/shipped
+	grep -q "^kab: ${C2:0:12}: kabtest runs $rel$" $TMP/e
+	grep -q "^kab: watch: 3 points on the branch, 3 to measure" $TMP/e
+	grep -q "^no change points yet: 3 points measured" $TMP/o
+	# kab bisect measures its endpoints there the same way, shipping
+	# nothing again
+	while read f; do stat -c "%y %n" "$f"; done <$TMP/shipped >$TMP/stamps
+	fake_box
+	kab --db $TMP/wb.db bisect --target ssh://kabtest --tree $R --good $C0 --bad $C2 \
+		--setup "cp \"\$KAB_KERNEL\" $TMP/box/booted && echo \"\$KAB_COMMIT\" >>$TMP/box/setup.log" \
+		--job $JOB $QUICK --monitors none --metric will-it-scale.per_process_ops \
+		--build-cmd "sh build.sh" --boots 2 --runs 1 >$TMP/o 2>$TMP/e || true
+	unfake_box
+	cat $TMP/o $TMP/e
+	# interleaved, as its endpoints are measured on QEMU
+	printf "%s\n" $C0 $C2 $C0 $C2 | diff - $TMP/box/setup.log
+	while read f; do stat -c "%y %n" "$f"; done <$TMP/shipped | diff $TMP/stamps -
+	# the report says how to reproduce it on a test machine too
+	kab --db $TMP/wb.db report ${C0:0:12} ${C2:0:12} >$TMP/rep 2>&1 || { cat $TMP/rep; false; }
+	grep -q "^ *kab ab --target ssh://BOX --a-setup SETUP_A --b-setup SETUP_B .$" $TMP/rep
+	grep -q "^ *--a-label ${C0:0:12} --b-label ${C2:0:12} --boots 4 .$" $TMP/rep
+	grep -q "^ *# BOX: the test machine; SETUP_A and SETUP_B boot the kernels of$" $TMP/rep
+	grep -q "^ *#   ${C0:0:12} and ${C2:0:12} there (as --setup did)$" $TMP/rep
+	[ "$(sqlite3 $TMP/wb.db "select count(*) from runs r join kernels k on k.id = r.kernel_id where r.target = \"ssh\" and r.status = \"ok\"")" = 10 ]
+'
+
+test_expect "a test box that does not boot the commit's kernel stops the watch in one line" '
+	R=$TMP/wrepo
+	C0=$(git -C $R rev-parse HEAD~2)
+	rel=$(basename $(ls /boot/vmlinuz-* | sort -V | tail -1) | sed s/vmlinuz-//)
+	fake_box
+	# a setup that boots nothing: the box keeps its own kernel
+	rc=0
+	kab --db $TMP/wn.db watch --target ssh://kabtest --tree $R --from $C0 --once \
+		--setup true --setup-timeout 2 --job $JOB $QUICK --monitors none \
+		--metric will-it-scale.per_process_ops --build-cmd "sh build.sh" \
+		--boots 1 --runs 1 >$TMP/o 2>$TMP/e || rc=$?
+	cat $TMP/e
+	[ $rc = 1 ]
+	grep -q "^kab: after ${C0:0:12}.s setup kabtest runs $(uname -r), not $rel: check --setup and that it boots \$KAB_KERNEL$" $TMP/e
+	# the box boots the first build where the commit wants the second
+	rc=0
+	kab --db $TMP/wn.db watch --target ssh://kabtest --tree $R --from $C0 --once \
+		--setup "cp $(ls /boot/vmlinuz-* | sort -V | tail -1) $TMP/box/booted" \
+		--setup-timeout 2 --job $JOB $QUICK --monitors none \
+		--metric will-it-scale.per_process_ops --build-cmd "sh build.sh" \
+		--boots 1 --runs 1 >$TMP/o 2>$TMP/e || rc=$?
+	unfake_box
+	cat $TMP/e
+	[ $rc = 1 ]
+	grep -q "setup kabtest runs $rel .#1 SMP.*., not .#2 SMP.*.: check --setup" $TMP/e
+	[ "$(sqlite3 $TMP/wn.db "select count(*) from runs where status = \"ok\"")" = 2 ]
+	expect_error 2 "^kab: --target ssh://kabtest: each commit.s kernel is booted there by --setup CMD" -- \
+		kab watch --target ssh://kabtest --tree $R --from $C0 --job $JOB --metric M
+	expect_error 2 "^kab: --setup boots a commit.s kernel on a test machine: give --target ssh://host too$" -- \
+		kab bisect --setup true --tree $R --good $C0 --bad HEAD --job $JOB --metric M
+	expect_error 2 "^kab: --clock and --model are QEMU.s" -- \
+		kab bisect --target ssh://kabtest --setup true --clock icount --tree $R --good $C0 --bad HEAD --job $JOB --metric M
+	expect_error 2 "not a host" -- \
+		kab bisect --target "ssh://-oProxyCommand=false" --setup true --tree $R --good $C0 --bad HEAD --job $JOB --metric M
+'
+
 test_done
