@@ -589,6 +589,10 @@ int cmd_watch(struct cli *cli, int argc, char **argv)
 			       o.tree);
 		goto out_opts;
 	}
+	/* a branch of the remote may only be there once fetched */
+	if (o.fetch && kab_watch_fetch(o.tree, o.fetch, &err))
+		cli_note("git fetch %s: %s: following %s as it is", o.fetch,
+			 err.msg, o.branch);
 	/* the range is the user's to fix: said before anything is stored */
 	{
 		struct kab_commit *c;
@@ -683,6 +687,7 @@ int cmd_watch(struct cli *cli, int argc, char **argv)
 	w.from = o.from;
 	w.branch = o.branch;
 	w.fetch = o.fetch;
+	w.fetched = o.fetch != NULL;
 	w.all_commits = o.all_commits;
 	w.every = o.every;
 	w.max_points = o.max_points;

@@ -33,20 +33,30 @@ static bool on_branch(const struct kab_commit *c, size_t nr,
  * follows one of the remote's refs.  One that fails (the network, a
  * remote gone) is said and the pass goes on with the refs as they are.
  */
+int kab_watch_fetch(const char *tree, const char *remote,
+		    struct kab_err *err)
+{
+	char *out = kab_cmd_line(tree, err, "git", "fetch", "--quiet", remote,
+				 NULL);
+
+	if (!out)
+		return -1;
+	free(out);
+	return 0;
+}
+
 static void fetch(struct kab_watch *w)
 {
 	struct kab_err err;
-	char *out = kab_cmd_line(w->tree, &err, "git", "fetch", "--quiet",
-				 w->fetch, NULL);
 
-	if (!out && w->ui && w->ui->note) {
+	if (kab_watch_fetch(w->tree, w->fetch, &err) && w->ui &&
+	    w->ui->note) {
 		char *msg = xasprintf("git fetch %s: %s: following %s as it "
 				      "is", w->fetch, err.msg, w->branch);
 
 		w->ui->note(w->ui->ctx, msg);
 		free(msg);
 	}
-	free(out);
 }
 
 /* The watch's row: found with the same options, or created. */
@@ -119,8 +129,9 @@ int kab_watch_pass(struct kab_watch *w, struct kab_err *err)
 	size_t nr = 0, np = 0, i, pending = 0, done = 0, points = 0;
 	int created, rc, ret = -1, lock = -1;
 
-	if (w->fetch)
+	if (w->fetch && !w->fetched)
 		fetch(w);
+	w->fetched = false;
 	created = plan(w, &c, &nr, err);
 	if (created < 0)
 		goto out;

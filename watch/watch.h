@@ -31,6 +31,8 @@ struct kab_watch {
 	const char *branch;		/* its head: a ref, followed */
 	const char *fetch;		/* git fetch this remote first, or
 					   NULL */
+	bool fetched;			/* the caller just did: the next pass
+					   need not */
 	bool all_commits;		/* not only the first-parent line */
 	int every;			/* every Nth commit (1), with the
 					   first and the head */
@@ -77,6 +79,9 @@ int kab_watch_lock(const char *db_path, struct kab_err *err);
  * kab_stop_requested: the points done stay done).
  */
 int kab_watch_pass(struct kab_watch *w, struct kab_err *err);
+/* git fetch remote in tree: 0, or -1 with err (what git said). */
+int kab_watch_fetch(const char *tree, const char *remote,
+		    struct kab_err *err);
 
 /* A series of one metric: each measured point's boot means. */
 struct kab_watch_pt {

@@ -75,6 +75,25 @@ test_expect "kab watch refuses what it cannot follow, in one line, storing nothi
 	not test -e $KAB_DB
 '
 
+test_expect "--fetch brings a branch of the remote before the range is checked" '
+	git clone -q $R $TMP/fclone
+	git -C $R branch later $C5
+	expect_error 2 "no commit .origin/later. in this git tree" -- \
+		kab --db $TMP/f.db watch --tree $TMP/fclone --from $C0 --branch origin/later \
+		--job $JOB --metric $M --build-cmd "exit 3" --once
+	# no commit builds: each is a skipped point, nothing boots
+	kab --db $TMP/f.db watch --tree $TMP/fclone --from $C0 --branch origin/later \
+		--fetch origin --job $JOB --metric $M --build-cmd "exit 3" --once >$TMP/o 2>$TMP/e ||
+		{ cat $TMP/e; false; }
+	grep -q "^kab: watch: 6 points on the branch, 6 to measure" $TMP/e
+	[ "$(sqlite3 $TMP/f.db "SELECT count(*) FROM watch_points WHERE status = \"skipped\"")" = 6 ]
+	# a remote that answers nothing is a note, and the watch goes on
+	kab --db $TMP/f.db watch --tree $TMP/fclone --from $C0 --branch origin/later \
+		--fetch nosuch --job $JOB --metric $M --build-cmd "exit 3" --once >$TMP/o 2>$TMP/e
+	grep -q "^kab: note: git fetch nosuch: .*: following origin/later as it is" $TMP/e
+	git -C $R branch -D later
+'
+
 test_expect "kab watch measures the branch, killed goes on, and finds the one change point" '
 	eval "exec $KAB watch $WATCH --from $C0 --once" >$TMP/o1 2>$TMP/e1 &
 	pid=$!
