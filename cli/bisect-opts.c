@@ -132,9 +132,10 @@ int bisect_parse(int argc, char **argv, enum bisect_cmd cmd,
 	/* the options each command does not take */
 	static const char *const not_mine[] = {
 		[CMD_BISECT] = "iOGZ\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11"
-			       "\x12\x13\x14\x15\x16\x17\x18\x19",
+			       "\x12\x13\x14\x15\x16\x17\x18\x19\x1a",
 		[CMD_BISECT_STEP] = "RSl\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11"
-				    "\x12\x13\x14\x15\x16\x17\x18\x19",
+				    "\x12\x13\x14\x15\x16\x17\x18\x19"
+				    "\x1a",
 		[CMD_WATCH] = "gboNRSliOGZ",
 	};
 	bool step = cmd == CMD_BISECT_STEP;
@@ -195,6 +196,7 @@ int bisect_parse(int argc, char **argv, enum bisect_cmd cmd,
 		{ "sendmail", required_argument, NULL, 0x17 },
 		{ "html", required_argument, NULL, 0x18 },
 		{ "fetch", required_argument, NULL, 0x19 },
+		{ "merges", no_argument, NULL, 0x1a },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct option mine[ARRAY_SIZE(opts)];
@@ -393,6 +395,9 @@ int bisect_parse(int argc, char **argv, enum bisect_cmd cmd,
 			break;
 		case 0x11:
 			o->all_commits = true;
+			break;
+		case 0x1a:
+			o->merges = true;
 			break;
 		case 0x12:
 			o->mbox = optarg;

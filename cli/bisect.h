@@ -57,7 +57,7 @@ struct bisect_opts {
 	const char *from, *branch, *name;
 	int every, max_points;
 	double interval;
-	bool once, all_commits;
+	bool once, all_commits, merges;
 	const char *mbox, *mail_from;	/* the robot's messages */
 	char **mail_to, **mail_cc, **trailers;
 	int nr_mail_to, nr_mail_cc, nr_trailers;

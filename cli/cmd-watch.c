@@ -55,6 +55,9 @@ static void watch_usage(FILE *f)
 		"  --interval S         else look at the branch again every S "
 		"seconds (3600)\n"
 		"  --every N            every Nth commit (1)\n"
+		"  --merges             only the merges (the trees pulled), "
+		"and --from and\n"
+		"                       the head; --every N: every Nth merge\n"
 		"  --max-points N       measure at most N points a pass\n"
 		"  --name NAME          the series' name in the database\n"
 		"  --html DIR           the series' page, DIR/index.html, "
@@ -123,6 +126,7 @@ static char *measuring_args(int argc, char **argv)
 					    "--max-points", "--name",
 					    "--tree", "--from", "--branch",
 					    "--every", "--all-commits",
+					    "--merges",
 					    "--alpha", "--noise",
 					    "--max-boots", "--mbox",
 					    "--mail-from", "--mail-to",
@@ -131,7 +135,7 @@ static char *measuring_args(int argc, char **argv)
 					    "--setup", "--setup-timeout",
 					    NULL };
 	static const char *const flags[] = { "--once", "--all-commits",
-					     "--help", NULL };
+					     "--merges", "--help", NULL };
 	json_t *args = json_array();
 	char *s;
 	int i, k;
@@ -690,6 +694,7 @@ int cmd_watch(struct cli *cli, int argc, char **argv)
 	w.fetched = o.fetch != NULL;
 	w.all_commits = o.all_commits;
 	w.every = o.every;
+	w.merges = o.merges;
 	w.max_points = o.max_points;
 	w.boots = o.boots;
 	w.argv_json = args;

@@ -78,6 +78,7 @@ char *kab_tree_checkout(const char *tree, const char *commit,
 struct kab_commit {
 	char *sha;
 	char *subject;
+	bool merge;		/* it has more than one parent */
 };
 
 /*

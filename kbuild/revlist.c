@@ -20,7 +20,7 @@ void kab_commits_free(struct kab_commit *c, size_t nr)
 }
 
 static void add(struct kab_commit **c, size_t *nr, size_t *alloc,
-		const char *sha, size_t len, const char *subject)
+		const char *sha, size_t len, const char *subject, bool merge)
 {
 	if (*nr == *alloc) {
 		*alloc = *alloc ? 2 * *alloc : 64;
@@ -28,6 +28,7 @@ static void add(struct kab_commit **c, size_t *nr, size_t *alloc,
 	}
 	(*c)[*nr].sha = xstrndup(sha, len);
 	(*c)[*nr].subject = xstrdup(subject);
+	(*c)[*nr].merge = merge;
 	(*nr)++;
 }
 
@@ -72,7 +73,8 @@ int kab_tree_revlist(const char *tree, const char *base, const char *head,
 	argv[i++] = "--reverse";
 	if (first_parent)
 		argv[i++] = "--first-parent";
-	argv[i++] = "--format=%H %s";
+	/* the parents, then the subject after a byte no name has */
+	argv[i++] = "--format=%H %P%x01%s";
 	argv[i++] = range;
 	argv[i] = NULL;
 	rc = kab_run_capture(&s, &o, err);
@@ -88,18 +90,27 @@ int kab_tree_revlist(const char *tree, const char *base, const char *head,
 			   NULL);
 	if (!tab)
 		goto fail;
-	add(&c, &n, &alloc, b, strlen(b), tab);
+	add(&c, &n, &alloc, b, strlen(b), tab, false);
 	free(tab);
 	for (line = o.buf; line && *line; line = next) {
+		char *subject;
+		size_t len;
+
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
 		tab = strchr(line, ' ');
-		/* a sha-1 or a sha-256 object name */
-		if (!tab || (tab - line != 40 && tab - line != 64) ||
+		subject = strchr(line, '\x01');
+		/* a sha-1 or a sha-256 object name, then its parents' */
+		if (!tab || !subject || subject < tab ||
+		    (tab - line != 40 && tab - line != 64) ||
 		    strspn(line, "0123456789abcdef") != (size_t)(tab - line))
 			continue;
-		add(&c, &n, &alloc, line, tab - line, tab + 1);
+		len = (size_t)(tab - line);
+		*subject++ = '\0';
+		/* "P1 P2": a second parent's name after a space */
+		add(&c, &n, &alloc, line, len, subject,
+		    strchr(tab + 1, ' ') != NULL);
 	}
 	strbuf_release(&o);
 	free(b);

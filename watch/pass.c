@@ -12,9 +12,24 @@
 #include "internal.h"
 
 /* Is commit i of nr a point of a series measuring every Nth? */
-static bool chosen(size_t i, size_t nr, int every)
+/*
+ * Which commits of the branch are points: the first and the head
+ * always; of the others, the merges when only they are asked for, and
+ * of those every Nth.
+ */
+static void choose(const struct kab_watch *w, const struct kab_commit *c,
+		   size_t nr, bool *chosen)
 {
-	return every <= 1 || i % (size_t)every == 0 || i + 1 == nr;
+	size_t i, k = 0;
+
+	for (i = 0; i < nr; i++) {
+		chosen[i] = i == 0 || i + 1 == nr;
+		if (chosen[i] || (w->merges && !c[i].merge))
+			continue;
+		/* the k-th candidate after the first */
+		k++;
+		chosen[i] = w->every <= 1 || k % (size_t)w->every == 0;
+	}
 }
 
 static bool on_branch(const struct kab_commit *c, size_t nr,
@@ -79,7 +94,7 @@ static int open_watch(struct kab_watch *w, const char *from_sha,
 static int plan(struct kab_watch *w, struct kab_commit **c, size_t *nr,
 		struct kab_err *err)
 {
-	bool created;
+	bool created, *chosen;
 	size_t i;
 
 	if (kab_tree_revlist(w->tree, w->from, w->branch, !w->all_commits,
@@ -87,17 +102,23 @@ static int plan(struct kab_watch *w, struct kab_commit **c, size_t *nr,
 		return -1;
 	if (open_watch(w, (*c)[0].sha, &created, err))
 		return -1;
-	if (kab_db_begin(w->db, err))
+	chosen = xcalloc(*nr, sizeof(*chosen));
+	choose(w, *c, *nr, chosen);
+	if (kab_db_begin(w->db, err)) {
+		free(chosen);
 		return -1;
+	}
 	for (i = 0; i < *nr; i++) {
-		if (!chosen(i, *nr, w->every))
+		if (!chosen[i])
 			continue;
 		if (kab_db_point_add(w->db, w->id, (*c)[i].sha,
 				     (*c)[i].subject, (int64_t)i, err)) {
 			kab_db_rollback(w->db);
+			free(chosen);
 			return -1;
 		}
 	}
+	free(chosen);
 	if (kab_db_commit(w->db, err))
 		return -1;
 	return created ? 1 : 0;

@@ -34,6 +34,8 @@ struct kab_watch {
 	bool fetched;			/* the caller just did: the next pass
 					   need not */
 	bool all_commits;		/* not only the first-parent line */
+	bool merges;			/* only its merges (with the first
+					   and the head) */
 	int every;			/* every Nth commit (1), with the
 					   first and the head */
 	int max_points;			/* a pass measures at most these

@@ -83,6 +83,11 @@ static void test_revlist(void **state)
 	assert_string_equal(c[2].subject, "m: merge side");
 	assert_string_equal(c[3].sha, shas[4]);
 	assert_string_equal(c[3].subject, "c2: it's the head");
+	/* the merge, and only it, is one */
+	assert_false(c[0].merge);
+	assert_false(c[1].merge);
+	assert_true(c[2].merge);
+	assert_false(c[3].merge);
 	kab_commits_free(c, nr);
 	/* every commit: s1 too, before its merge */
 	assert_int_equal(kab_tree_revlist(repo, shas[0], "master", false,
@@ -253,6 +258,60 @@ static void point_done(void *ctx, const struct kab_point_row *p, size_t i,
 	assert_true(s->done < 8);
 	snprintf(s->what[s->done++], sizeof(s->what[0]), "%.7s %s", p->commit,
 		 p->why ? p->why : "");
+}
+
+/* --merges: the first, the merges and the head; --every of the merges */
+static void test_merges(void **state)
+{
+	struct kab_db *db = open_db("merges.db");
+	struct kab_drv_build_args build = { .tree = repo };
+	struct kab_watch w;
+	struct kab_err err;
+	struct seen s = { 0 };
+	char *cache = xasprintf("%s/cache", dir);
+
+	build.cache_dir = cache;
+	memset(&w, 0, sizeof(w));
+	w.db = db;
+	w.name = "merges";
+	w.tree = repo;
+	w.from = shas[0];
+	w.branch = "master";
+	w.every = 1;
+	w.merges = true;
+	w.max_points = 2;
+	w.boots = 1;
+	w.argv_json = "[]";
+	w.d.db = db;
+	w.d.tree = repo;
+	w.d.build_cmd = "exit 3";
+	w.d.build = &build;
+	w.ctx = &s;
+	w.planned = planned;
+	w.point_done = point_done;
+	assert_int_equal(kab_watch_pass(&w, &err), 0);
+	assert_int_equal(s.planned, 3);
+	assert_int_equal(s.done, 2);
+	assert_memory_equal(s.what[0], shas[0], 7);
+	assert_memory_equal(s.what[1], shas[3], 7);
+	/* every second merge: the one merge is the first, not chosen */
+	w.name = "merges2";
+	w.every = 2;
+	assert_int_equal(kab_watch_pass(&w, &err), 0);
+	assert_int_equal(s.planned, 2);
+	/* of all of them, every third: the base and the head alone */
+	w.name = "third";
+	w.merges = false;
+	w.every = 3;
+	assert_int_equal(kab_watch_pass(&w, &err), 0);
+	assert_int_equal(s.planned, 2);
+	/* every second: the merge too */
+	w.name = "second";
+	w.every = 2;
+	assert_int_equal(kab_watch_pass(&w, &err), 0);
+	assert_int_equal(s.planned, 3);
+	free(cache);
+	kab_db_close(db);
 }
 
 static void test_pass_skips(void **state)
@@ -557,6 +616,7 @@ int main(void)
 		cmocka_unit_test(test_points),
 		cmocka_unit_test(test_lock),
 		cmocka_unit_test(test_pass_skips),
+		cmocka_unit_test(test_merges),
 		cmocka_unit_test(test_revert),
 		cmocka_unit_test(test_check_paths),
 		cmocka_unit_test(test_revert_base),
