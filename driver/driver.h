@@ -113,6 +113,8 @@ struct kab_drv_run {
 					   release the target reported (a
 					   utsname's, at most 64 bytes) */
 	enum kab_boot_outcome last_outcome;
+	bool lab_fault;				/* it failed for the lab's
+						   reasons (kab_boot's) */
 	const struct kab_boot *boot;		/* the boot in flight */
 	/* private */
 	pthread_mutex_t *lock;		/* runs in parallel: the db's, the
@@ -138,7 +140,8 @@ struct kab_drv_done {
 /*
  * Run r->job once: on the local machine, over r->ssh, or as one boot
  * of r->qemu (QEMU, or a LAVA job with r->lava), booted once more when
- * the host starved the guest (a host-stall).  Every iteration is stored
+ * the host starved the guest (a host-stall) or the lab failed it (an
+ * infrastructure error).  Every iteration is stored
  * as it arrives, the run and its boot at the end.  0 when the run is
  * ok; *fatal when kab itself failed (storing, the target).
  */

@@ -400,6 +400,8 @@ static int run_once(struct kab_drv_run *c, bool *fatal)
 		*fatal = true;
 	}
 	c->last_outcome = ret ? KAB_BOOT_FAILED : outcome;
+	c->lab_fault = c->qemu && !ret && outcome != KAB_BOOT_OK &&
+		       outcome != KAB_BOOT_INTERRUPTED && boot.lab_fault;
 	d.status = status;
 	d.msg = msg;
 	d.iterations = kab_collector_iterations(col);
@@ -438,6 +440,13 @@ int kab_drv_run_one(struct kab_drv_run *r, bool *fatal)
 			 "as an emulated CPU the host does not run for a "
 			 "minute does: that boot is a host-stall, its samples "
 			 "are not used; booting once more");
+		unlock(r);
+		rc = run_once(r, fatal);
+	} else if (r->lab_fault && !*fatal && !kab_stop_requested) {
+		lock(r);
+		drv_note(r->ui, "the lab ended that job for its own reasons "
+			 "(an infrastructure error), which says nothing of the "
+			 "kernel: booting once more");
 		unlock(r);
 		rc = run_once(r, fatal);
 	}

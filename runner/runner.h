@@ -749,6 +749,11 @@ struct kab_boot {
 	char *console;		/* the whole console log */
 	size_t console_len;
 	char *problem;		/* first alarming console line, or NULL */
+	/*
+	 * The lab ended it for its own reasons (LAVA's Infrastructure
+	 * error, the console quiet): it says nothing of the kernel.
+	 */
+	bool lab_fault;
 	char accel[8];		/* kvm or tcg */
 	char qemu_version[96];
 	char entry[8];		/* pvh (the unpacked vmlinux) or bzimage */

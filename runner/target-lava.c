@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -330,8 +331,11 @@ static void finish_boot(struct kab_boot *boot, struct lava_feed *f,
 	boot->console = f->console.buf ? strbuf_detach(&f->console) :
 					 xstrdup("");
 	boot->problem = kab_console_problem(boot->console, boot->console_len);
-	if (!boot->problem && !kab_collector_ended(c))
+	if (!boot->problem && !kab_collector_ended(c)) {
 		boot->problem = lava_problem(&f->log, c, timed_out);
+		boot->lab_fault = f->log.error_type &&
+				  !strcmp(f->log.error_type, "Infrastructure");
+	}
 	boot->timed_out = timed_out;
 }
 
@@ -456,7 +460,8 @@ static int run_local(const struct kab_target_opts *o,
 			  "lava_device_type", device_type(l), "lava_device",
 			  "kab-qemu", "lava_job", (json_int_t)atoll(id));
 	json_object_set_new(facts, "lava_allowed",
-			    json_integer((json_int_t)job_allowed(o, q, l)));
+			    json_integer((json_int_t)llround(job_allowed(o, q,
+								  l))));
 	{
 		char host[256];
 
@@ -608,7 +613,7 @@ static int run_server(const struct kab_target_opts *o,
 					  "lava_device", st.device,
 					  "lava_job", (json_int_t)id,
 					  "lava_allowed",
-					  (json_int_t)(deadline - t0));
+					  (json_int_t)llround(deadline - t0));
 			if (*st.device &&
 			    !kab_lava_device_worker(&srv, st.device, worker,
 						    sizeof(worker), NULL) &&

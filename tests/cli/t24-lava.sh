@@ -344,6 +344,17 @@ test_expect "a job the server cancels is a failed boot in LAVA's words" '
 	srv_stop
 '
 
+test_expect "a job the lab fails for its own reasons (Infrastructure) is booted once more, not charged to the kernel" '
+	srv_start infra1
+	KAB_LAVA_TOKEN=$TOKEN "$KAB" run --target lava:$URL --runs 1 $QUICK --monitors none $JOB >$TMP/o 2>$TMP/e ||
+		{ cat $TMP/o $TMP/e; false; }
+	cat $TMP/e
+	grep -q "LAVA: Infrastructure: Connection closed" $TMP/e
+	grep -q "^kab: note: the lab ended that job for its own reasons (an infrastructure error), which says nothing of the kernel: booting once more$" $TMP/e
+	[ "$(sql "SELECT status || json_extract(host, \"\$.lava_job\") FROM runs ORDER BY id DESC LIMIT 1")" = ok2 ]
+	srv_stop
+'
+
 test_expect "every wait on a server ends: a log that never ends (?start= ignored), a cancel the server never obeys (at ^C, at the deadline); one line each after [lava] grace" '
 	before=$(sql "SELECT count(*) FROM runs" 2>/dev/null || echo 0)
 	printf "[lava]\n\tgrace = 2\n" >$TMP/grace.conf
