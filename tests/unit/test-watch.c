@@ -260,6 +260,32 @@ static void point_done(void *ctx, const struct kab_point_row *p, size_t i,
 		 p->why ? p->why : "");
 }
 
+/*
+ * A watch of name over the repository's master from its base, every
+ * commit, one boot each, whose builds all fail (so nothing boots).
+ */
+static void watch_init(struct kab_watch *w, struct kab_db *db,
+		       const char *name, struct kab_drv_build_args *build,
+		       struct seen *s)
+{
+	memset(w, 0, sizeof(*w));
+	w->db = db;
+	w->name = name;
+	w->tree = repo;
+	w->from = shas[0];
+	w->branch = "master";
+	w->every = 1;
+	w->boots = 1;
+	w->argv_json = "[]";
+	w->d.db = db;
+	w->d.tree = repo;
+	w->d.build_cmd = "exit 3";
+	w->d.build = build;
+	w->ctx = s;
+	w->planned = planned;
+	w->point_done = point_done;
+}
+
 /* --merges: the first, the merges and the head; --every of the merges */
 static void test_merges(void **state)
 {
@@ -271,24 +297,9 @@ static void test_merges(void **state)
 	char *cache = xasprintf("%s/cache", dir);
 
 	build.cache_dir = cache;
-	memset(&w, 0, sizeof(w));
-	w.db = db;
-	w.name = "merges";
-	w.tree = repo;
-	w.from = shas[0];
-	w.branch = "master";
-	w.every = 1;
+	watch_init(&w, db, "merges", &build, &s);
 	w.merges = true;
 	w.max_points = 2;
-	w.boots = 1;
-	w.argv_json = "[]";
-	w.d.db = db;
-	w.d.tree = repo;
-	w.d.build_cmd = "exit 3";
-	w.d.build = &build;
-	w.ctx = &s;
-	w.planned = planned;
-	w.point_done = point_done;
 	assert_int_equal(kab_watch_pass(&w, &err), 0);
 	assert_int_equal(s.planned, 3);
 	assert_int_equal(s.done, 2);
@@ -326,23 +337,8 @@ static void test_pass_skips(void **state)
 	size_t nr;
 
 	build.cache_dir = cache;
-	memset(&w, 0, sizeof(w));
-	w.db = db;
-	w.name = "master";
-	w.tree = repo;
-	w.from = shas[0];
-	w.branch = "master";
-	w.every = 1;
+	watch_init(&w, db, "master", &build, &s);
 	w.max_points = 3;
-	w.boots = 1;
-	w.argv_json = "[]";
-	w.d.db = db;
-	w.d.tree = repo;
-	w.d.build_cmd = "exit 3";
-	w.d.build = &build;
-	w.ctx = &s;
-	w.planned = planned;
-	w.point_done = point_done;
 	/* three of the four points, in the branch's order */
 	assert_int_equal(kab_watch_pass(&w, &err), 0);
 	assert_int_equal(s.planned, 4);
@@ -571,24 +567,11 @@ static void test_fetch(void **state)
 	sh("git clone -q %s %s", repo, clone);
 	build.tree = clone;
 	build.cache_dir = cache;
-	memset(&w, 0, sizeof(w));
-	w.db = db;
-	w.name = "origin";
-	w.tree = clone;
-	w.from = shas[0];
+	watch_init(&w, db, "origin", &build, &s);
+	w.tree = w.d.tree = clone;
 	w.branch = "origin/master";
 	w.fetch = "origin";
-	w.every = 1;
-	w.boots = 1;
-	w.argv_json = "[]";
-	w.d.db = db;
-	w.d.tree = clone;
-	w.d.build_cmd = "exit 3";
-	w.d.build = &build;
 	w.ui = &ui;
-	w.ctx = &s;
-	w.planned = planned;
-	w.point_done = point_done;
 	assert_int_equal(kab_watch_pass(&w, &err), 0);
 	assert_int_equal(s.planned, 4);
 	/* the remote grows: the next pass fetches its new commit */
