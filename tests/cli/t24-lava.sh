@@ -550,7 +550,10 @@ test_expect "kab bisect --target lava:URL boots every commit as a LAVA job, the 
 	expect_error 2 "--clock is QEMU.s" -- "$KAB" bisect --target lava:local \
 		--clock icount --tree $R --good $C1 --bad $C4 --job $JOB \
 		--metric will-it-scale.per_process_ops
-	expect_error 2 "--target .ssh://x.: a bisect boots its commits" -- \
+	expect_error 2 "--target .local.: a bisect boots its commits: give qemu, lava:URL, lava:local or ssh://host with --setup" -- \
+		"$KAB" bisect --target local --tree $R --good $C1 --bad $C4 \
+		--job $JOB --metric will-it-scale.per_process_ops
+	expect_error 2 "^kab: --target ssh://x: each commit.s kernel is booted there by --setup CMD" -- \
 		"$KAB" bisect --target ssh://x --tree $R --good $C1 --bad $C4 \
 		--job $JOB --metric will-it-scale.per_process_ops
 	srv_stop
