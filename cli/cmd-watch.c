@@ -560,13 +560,51 @@ static void nap(double s)
 	}
 }
 
+/* What one look at the branch needs. */
+struct look {
+	struct kab_watch *w;
+	const struct bisect_opts *o;
+	const char *name;
+	const struct kab_cp_opts *cp;
+	const struct kab_watch_check_opts *ck;
+	const struct kab_watch_html *html;
+	const struct kab_watch_mail *mail;
+};
+
+/*
+ * One look: a pass over the branch, then its series read, its changes
+ * noted and checked, said, drawn and mailed.  0, or -1 with err.
+ */
+static int look(const struct look *l, struct kab_err *err)
+{
+	const struct bisect_opts *o = l->o;
+	struct kab_watch *w = l->w;
+	struct kab_watch_series s;
+	int rc;
+
+	if (kab_watch_pass(w, err) ||
+	    kab_watch_read_series(w->db, w->id, o->metric, l->cp, &s, err))
+		return -1;
+	rc = kab_watch_note_changes(w->db, w->id, o->metric, &s, err) ||
+	     kab_watch_check_changes(w, l->ck, &s, err);
+	if (!rc) {
+		/* what was found is said before its message goes */
+		print_series(w->db, &s, l->name, o->metric);
+		fflush(stdout);
+		rc = (o->html && kab_watch_html(w, l->html, &s, err)) ||
+		     ((o->mbox || o->sendmail) &&
+		      kab_watch_mail(w, l->mail, &s, err));
+	}
+	kab_watch_series_free(&s);
+	return rc ? -1 : 0;
+}
+
 int cmd_watch(struct cli *cli, int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = runjob_on_signal };
 	struct bisect_opts o;
 	struct bisect_ctx b;
 	struct kab_watch w;
-	struct kab_watch_series s;
 	struct kab_cp_opts cp;
 	struct kab_watch_check_opts ck;
 	struct kab_watch_mail mail;
@@ -724,40 +762,12 @@ int cmd_watch(struct cli *cli, int argc, char **argv)
 	if (o.alpha != 0.05)
 		cp.alpha = o.alpha;
 	for (;;) {
-		if (kab_watch_pass(&w, &err)) {
+		struct look l = { &w, &o, name, &cp, &ck, &html, &mail };
+
+		if (look(&l, &err)) {
 			rc = cli_error(EXIT_RUN, "%s", err.msg);
 			break;
 		}
-		if (kab_watch_read_series(db, w.id, o.metric, &cp, &s,
-					  &err)) {
-			rc = cli_error(EXIT_RUN, "%s", err.msg);
-			break;
-		}
-		if (kab_watch_note_changes(db, w.id, o.metric, &s, &err)) {
-			kab_watch_series_free(&s);
-			rc = cli_error(EXIT_RUN, "%s", err.msg);
-			break;
-		}
-		if (kab_watch_check_changes(&w, &ck, &s, &err)) {
-			kab_watch_series_free(&s);
-			rc = cli_error(EXIT_RUN, "%s", err.msg);
-			break;
-		}
-		/* what was found is said before its message goes */
-		print_series(db, &s, name, o.metric);
-		fflush(stdout);
-		if (o.html && kab_watch_html(&w, &html, &s, &err)) {
-			kab_watch_series_free(&s);
-			rc = cli_error(EXIT_RUN, "%s", err.msg);
-			break;
-		}
-		if ((o.mbox || o.sendmail) &&
-		    kab_watch_mail(&w, &mail, &s, &err)) {
-			kab_watch_series_free(&s);
-			rc = cli_error(EXIT_RUN, "%s", err.msg);
-			break;
-		}
-		kab_watch_series_free(&s);
 		rc = EXIT_OK;
 		if (o.once || kab_stop_requested)
 			break;

@@ -361,11 +361,13 @@ int runjob_model_check(const struct kab_qemu_opts *q, const char *target,
 }
 
 int runjob_dry_run(int iterations, const char *monitors,
-		   struct kab_qemu_opts *q, const struct kab_lava_opts *l,
+		   const struct kab_qemu_opts *qemu,
+		   const struct kab_lava_opts *l,
 		   const struct kab_joblist *lists, int nr_files)
 {
 	char *kernel = NULL, *cache, *agent, *yaml, *desc;
 	struct strbuf sb = STRBUF_INIT, vis = STRBUF_INIT;
+	struct kab_qemu_opts boot = *qemu, *q = &boot;
 	struct kab_err err;
 	int i, j, rc = EXIT_OK;
 
@@ -413,8 +415,6 @@ int runjob_dry_run(int iterations, const char *monitors,
 			free(desc);
 			free(yaml);
 		}
-	q->kernel = NULL;
-	q->cache_dir = NULL;
 	strbuf_release(&sb);
 	strbuf_release(&vis);
 	free(kernel);

@@ -56,7 +56,8 @@ int runjob_lava_target(const char *target, bool dry_run,
  * YAML documents; nothing is run or stored.  An exit status.
  */
 int runjob_dry_run(int iterations, const char *monitors,
-		   struct kab_qemu_opts *q, const struct kab_lava_opts *l,
+		   const struct kab_qemu_opts *q,
+		   const struct kab_lava_opts *l,
 		   const struct kab_joblist *lists, int nr_files);
 
 #endif /* KAB_CLI_RUNJOB_H */

@@ -72,6 +72,10 @@ test_expect "kab watch refuses what it cannot follow, in one line, storing nothi
 		env GIT_CONFIG_GLOBAL=$TMP/gitcfg $KAB watch --tree $R --from $C0 --job $JOB --metric $M --mbox $TMP/m
 	expect_error 2 "^kab: --sendmail ..: give a command" -- \
 		kab watch --tree $R --from $C0 --job $JOB --metric $M --sendmail ""
+	# refused after options that kept lists (under ASan: none leaks)
+	expect_error 2 "^kab: watch: unknown option .--bogus." -- \
+		kab watch --tree $R --from $C0 --job $JOB --metric $M --set nr_task=1 \
+		--only mode=process --mail-to a@example.org --trailer "Closes: x" --bogus
 	not test -e $KAB_DB
 '
 

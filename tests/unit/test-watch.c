@@ -191,6 +191,25 @@ static void test_points(void **state)
 	assert_int_equal(kab_db_points(db, id2, &p, &nr, &err), 0);
 	assert_int_equal(nr, 0);
 	kab_points_free(p, nr);
+	/* a measured point's runs, for a culprit's checks; none else */
+	{
+		int64_t *r;
+		size_t n;
+
+		assert_int_equal(kab_db_point_runs(db, id, shas[1], &r, &n,
+						   &err), 0);
+		assert_int_equal(n, 3);
+		assert_int_equal(r[0], 7);
+		assert_int_equal(r[2], 9);
+		free(r);
+		assert_int_equal(kab_db_point_runs(db, id, shas[4], &r, &n,
+						   &err), 0);
+		assert_int_equal(n, 0);
+		assert_null(r);
+		assert_int_equal(kab_db_point_runs(db, id2, shas[1], &r, &n,
+						   &err), 0);
+		assert_int_equal(n, 0);
+	}
 
 	/* another watch measuring alike takes c1's boots, not c0's */
 	{
