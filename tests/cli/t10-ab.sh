@@ -202,6 +202,19 @@ test_expect "--max-boots: kab ab looks after every round and stops when the KPI 
 	grep -q "^kab noticed a [0-9.]*% regression of will-it-scale.per_process_ops: plain -> slub$" $TMP/o
 '
 
+test_expect "a KPI the looks call unchanged has their note alone under the table" '
+	agent=
+	[ -z "${KAB_SAN:-}" ] || agent=$TOP/build/kab-agent
+	# one kernel on both sides, exact mode: within a 50% noise at once
+	KAB_AGENT=$agent kab --db $TMP/same.db ab --a-label one --b-label two \
+		--clock icount --job $JOB $QUICK --monitors none \
+		--boots 2 --max-boots 3 --runs-per-boot 1 --noise 50 \
+		>$TMP/o 2>$TMP/e || { cat $TMP/e; false; }
+	cat $TMP/o
+	grep -q "^note: one -> two: will-it-scale.per_process_ops is decided by kab ab.s looks: equivalent, .* within the noise$" $TMP/o
+	[ "$(grep -c "^note: one -> two: .*will-it-scale.per_process_ops" $TMP/o)" = 1 ]
+'
+
 test_expect "bad kab ab input is refused" '
 	# a job named as an installed kab finds it, not by a path in a checkout
 	expect_error 2 "no job: kab ab --job will-it-scale-malloc1 (kab run --list-jobs lists the jobs)" -- "$KAB" ab
