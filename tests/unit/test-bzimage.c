@@ -4,6 +4,7 @@
  * header's version string): the release and version a test box must
  * report once it runs the image, and images that say neither.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,15 +13,13 @@
 #include "test.h"
 #include "../../runner/runner.h"
 
-/* An image of a boot header whose version string is s, at offset off. */
-static char *image(const char *s, unsigned off, bool magic)
+/* Write at path a boot header whose version string is s, at offset off. */
+static const char *image(const char *path, const char *s, unsigned off,
+			 bool magic)
 {
-	static char path[] = "/tmp/kab-bzimage-XXXXXX";
 	char buf[4096] = { 0 };
-	int fd;
+	int fd = open(path, O_WRONLY | O_TRUNC);
 
-	strcpy(path, "/tmp/kab-bzimage-XXXXXX");
-	fd = mkstemp(path);
 	assert_true(fd >= 0);
 	if (magic)
 		memcpy(buf + 0x202, "HdrS", 4);
@@ -35,10 +34,15 @@ static char *image(const char *s, unsigned off, bool magic)
 
 static void test_kernel_version(void **state)
 {
-	char *rel, *ver, *p;
+	char path[] = "/tmp/kab-bzimage-XXXXXX", *rel, *ver;
+	const char *p;
 	struct kab_err err;
+	int fd = mkstemp(path);
 
-	p = image("6.1.0-57-amd64 (debian-kernel@lists.debian.org) #1 SMP "
+	assert_true(fd >= 0);
+	close(fd);
+
+	p = image(path, "6.1.0-57-amd64 (debian-kernel@lists.debian.org) #1 SMP "
 		  "PREEMPT_DYNAMIC Debian 6.1.192-3 (2026-11-26)", 0x600, true);
 	assert_int_equal(kab_kernel_version(p, &rel, &ver, &err), 0);
 	assert_string_equal(rel, "6.1.0-57-amd64");
@@ -46,15 +50,13 @@ static void test_kernel_version(void **state)
 			    "(2026-11-26)");
 	free(rel);
 	free(ver);
-	unlink(p);
 
 	/* no builder's part: the release alone is checked */
-	p = image("6.1.192+", 0x800, true);
+	p = image(path, "6.1.192+", 0x800, true);
 	assert_int_equal(kab_kernel_version(p, &rel, &ver, &err), 0);
 	assert_string_equal(rel, "6.1.192+");
 	assert_null(ver);
 	free(rel);
-	unlink(p);
 
 	/* the release is a utsname's: 64 characters at most */
 	{
@@ -62,37 +64,32 @@ static void test_kernel_version(void **state)
 
 		memset(longrel, 'x', 65);
 		longrel[65] = '\0';
-		p = image(longrel, 0x800, true);
+		p = image(path, longrel, 0x800, true);
 		assert_int_equal(kab_kernel_version(p, &rel, &ver, &err), -1);
 		assert_non_null(strstr(err.msg, "not a kernel release"));
-		unlink(p);
-		longrel[64] = '\0';
-		p = image(longrel, 0x800, true);
+			longrel[64] = '\0';
+		p = image(path, longrel, 0x800, true);
 		assert_int_equal(kab_kernel_version(p, &rel, &ver, &err), 0);
 		assert_int_equal(strlen(rel), 64);
 		free(rel);
-		unlink(p);
-	}
+		}
 
 	/* a terminal escape is no release */
-	p = image("6.1\033]0;x\a (a@b) #1", 0x800, true);
+	p = image(path, "6.1\033]0;x\a (a@b) #1", 0x800, true);
 	assert_int_equal(kab_kernel_version(p, &rel, &ver, &err), -1);
 	assert_null(rel);
-	unlink(p);
 
 	/* no pointer, or no bzImage at all */
-	p = image("6.1.0", 0, true);
+	p = image(path, "6.1.0", 0, true);
 	assert_int_equal(kab_kernel_version(p, &rel, &ver, &err), -1);
 	assert_non_null(strstr(err.msg, "no version string"));
-	unlink(p);
-	p = image("6.1.0", 0x800, false);
+	p = image(path, "6.1.0", 0x800, false);
 	assert_int_equal(kab_kernel_version(p, &rel, &ver, &err), -1);
 	assert_non_null(strstr(err.msg, "not a bzImage"));
-	unlink(p);
 	/* a pointer past the end of the file */
-	p = image(NULL, 0xf000, true);
+	p = image(path, NULL, 0xf000, true);
 	assert_int_equal(kab_kernel_version(p, &rel, &ver, &err), -1);
-	unlink(p);
+	unlink(path);
 }
 
 int main(void)
