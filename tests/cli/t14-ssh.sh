@@ -298,6 +298,22 @@ open(sys.argv[1], \"wb\").write(d)" $TMP/k2
 	[ "$(sqlite3 $TMP/wb.db "select count(*) from runs r join kernels k on k.id = r.kernel_id where r.target = \"ssh\" and r.status = \"ok\"")" = 10 ]
 '
 
+test_expect "--cmdline goes before what the build prints, in the setup's KAB_CMDLINE" '
+	R=$TMP/wrepo
+	C0=$(git -C $R rev-parse HEAD~2)
+	C1=$(git -C $R rev-parse HEAD~1)
+	fake_box
+	kab --db $TMP/wc.db watch --target ssh://kabtest --tree $R --from $C0 --branch $C1 --once \
+		--setup "cp \"\$KAB_KERNEL\" $TMP/box/booted && echo \"\$KAB_COMMIT \$KAB_CMDLINE\" >>$TMP/box/setup.log" \
+		--cmdline "mitigations=off nosmt" --job $JOB $QUICK --monitors none \
+		--metric will-it-scale.per_process_ops --build-cmd "sh build.sh" \
+		--boots 1 --runs 1 >$TMP/o 2>$TMP/e || { cat $TMP/o $TMP/e; unfake_box; false; }
+	unfake_box
+	# the base prints no cmdline: the option alone; c1 prints "quiet"
+	printf "%s\n" "$C0 mitigations=off nosmt" "$C1 mitigations=off nosmt quiet" | diff - $TMP/box/setup.log
+	[ "$(sqlite3 $TMP/wc.db "select group_concat(r.status, \" \") from runs r")" = "ok ok" ]
+'
+
 test_expect "a test box that does not boot the commit's kernel stops the watch in one line" '
 	R=$TMP/wrepo
 	C0=$(git -C $R rev-parse HEAD~2)
