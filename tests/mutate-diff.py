@@ -159,6 +159,10 @@ def arid(code, prev_code):
         return True
     if re.fullmatch(r"[{}();,]*|else|do|\w+:", s):
         return True
+    # a parameter marked unused: no code (kab builds with
+    # -Wno-unused-parameter, so its deletion is an equivalent mutant)
+    if re.fullmatch(r"\(void\)\s*\w+\s*;", s):
+        return True
     # the middle or end of a statement begun above, unless a condition
     if prev_code is not None and not re.search(r"[;{}:)]\s*$", prev_code) \
             and not prev_code.strip().startswith("#") and prev_code.strip():
@@ -568,7 +572,9 @@ def agent_side(path):
 def statement_tests(cov, path, line):
     """gcov counts a statement of several lines on one of them: a line
     within it that gcov left out takes the tests of the lines above it
-    in the same statement."""
+    in the same statement (an initializer's lines those of the
+    declaration; a function's static table those of the function's
+    first counted line after it)."""
     with open(os.path.join(TOP, path), errors="replace") as f:
         full = f.read()
     text = full.split("\n")
@@ -580,17 +586,41 @@ def statement_tests(cov, path, line):
                                         len(text[line - 1])]).strip()
     if re.fullmatch(r"(break|continue)\s*;", here):
         return jump_tests(cov, text, line)
+    if here.startswith("static") and re.search(r"=\s*\{$", here) and \
+            text[line - 1].startswith("\t"):
+        return tests_after(cov, text, line)
     ln = line - 1
-    while ln > 0 and line - ln < 12:
+    while ln > 0 and line - ln < 40:
         prev = code_of(text[ln - 1],
                        mask[offs[ln - 1]:offs[ln - 1] + len(text[ln - 1])]
                        ).rstrip()
+        if prev.endswith("{") and re.search(r"=\s*\{$", prev):
+            # an initializer's opening: its lines are its statement's,
+            # and a function's static table is read by what follows
+            if cov.get(str(ln)):
+                return cov[str(ln)]
+            if prev.lstrip().startswith("static") and \
+                    text[ln - 1].startswith("\t"):
+                return tests_after(cov, text, line)
+            ln -= 1
+            continue
         if not prev or re.search(r"[;{}]$", prev) or \
                 prev.lstrip().startswith("#"):
             return []
         if cov.get(str(ln)):
             return cov[str(ln)]
         ln -= 1
+    return []
+
+
+def tests_after(cov, text, line):
+    """The tests of the first line counted after line, in its function
+    (which ends at a "}" in the first column)."""
+    for ln in range(line + 1, min(len(text), line + 120) + 1):
+        if text[ln - 1].startswith("}"):
+            break
+        if cov.get(str(ln)):
+            return cov[str(ln)]
     return []
 
 

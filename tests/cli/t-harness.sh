@@ -270,7 +270,10 @@ test_expect "make mutate-diff: a line gcov gives no count takes the tests that r
 	printf "%s\n" "int f(int c, int x)" "{" "	switch (c) {" \
 		"	case 1:" "		if (x)" "			return 2;" "		break;" \
 		"	case 2:" "		break;" "	}" "	while (x--)" "		if (x == 3)" \
-		"			continue;" "	return g(x," "		 c);" "}" >$TMP/f.c
+		"			continue;" "	return g(x," "		 c);" "}" \
+		"int h(int x)" "{" "	struct s v = {" "		.a = 1," \
+		"		.b = { 2, 3 }," "	};" "	static const int t[] = {" \
+		"		4, 5," "	};" "	(void)x;" "	return t[x] + v.a;" "}" >$TMP/f.c
 	cat >$TMP/t.py <<-\EOF
 	import importlib.util, json, sys
 	spec = importlib.util.spec_from_file_location("md", sys.argv[1])
@@ -278,15 +281,21 @@ test_expect "make mutate-diff: a line gcov gives no count takes the tests that r
 	spec.loader.exec_module(md)
 	# gcov counted these lines; 7, 9, 13 and 15 it gives no count
 	cov = {"4": ["a"], "5": ["a"], "6": ["b"], "8": ["c"],
-	       "11": ["d"], "12": ["d"], "14": ["e"]}
+	       "11": ["d"], "12": ["d"], "14": ["e"], "19": ["f"], "27": ["g"]}
 	print(json.dumps([md.statement_tests(cov, sys.argv[2], n)
-	                  for n in (7, 9, 13, 15, 10)]))
+	                  for n in (7, 9, 13, 15, 10, 20, 21, 23, 24)]))
+	# a parameter marked unused is no code
+	print(md.arid("\t(void)x;", "\tstatic const int t[] = {"),
+	      md.arid("\t(void)f(x);", "\tint a;"))
 	EOF
 	python3 $TMP/t.py $TOP/tests/mutate-diff.py $TMP/f.c >$TMP/got
 	cat $TMP/got
 	# the break after an if: the if'"'"'s; a break first in its case: the
-	# case'"'"'s; a continue: its if'"'"'s; a continued line: its first'"'"'s
-	test "$(cat $TMP/got)" = "[[\"a\"], [\"c\"], [\"d\"], [\"e\"], []]"
+	# case'"'"'s; a continue: its if'"'"'s; a continued line: its first'"'"'s;
+	# an initializer'"'"'s lines: its declaration'"'"'s; a static table:
+	# the function'"'"'s first counted line after it
+	test "$(sed -n 1p $TMP/got)" = "[[\"a\"], [\"c\"], [\"d\"], [\"e\"], [], [\"f\"], [\"f\"], [\"g\"], [\"g\"]]"
+	test "$(sed -n 2p $TMP/got)" = "True False"
 '
 
 test_expect "make mutate-diff --retest refuses a map whose sources changed" '
