@@ -511,6 +511,34 @@ test_skip "merge into a full disk: exit 1, as every failed write" \
 	"mounting a small tmpfs needs root"
 fi
 
+if [ "$(id -u)" = 0 ] && mkdir -p $TMP/fill && mount -t tmpfs -o size=1m tmpfs $TMP/fill 2>/dev/null; then
+test_expect "a disk that fills during a run: the run failed, why said, the iteration stored kept" '
+	Q="--set nr_task=1 --set warmup=0 --set testtime=1s"
+	kab --db $TMP/fill/x.db run --runs 1 --monitors none $Q $JOB >/dev/null 2>&1
+	"$KAB" --db $TMP/fill/x.db run --runs 30 $Q $JOB >$TMP/o 2>$TMP/e &
+	pid=$!
+	# full as soon as the second run stored its first iteration
+	for i in $(seq 900); do
+		n=$(sqlite3 $TMP/fill/x.db "SELECT count(*) FROM samples WHERE run_id > 1" 2>/dev/null)
+		[ "${n:-0}" -gt 0 ] && break
+		sleep 0.1
+	done
+	dd if=/dev/zero of=$TMP/fill/zeros bs=4k 2>/dev/null || true
+	rc=0
+	wait $pid || rc=$?
+	rm -f $TMP/fill/zeros
+	n=$(sqlite3 $TMP/fill/x.db "SELECT count(DISTINCT iteration) FROM samples WHERE run_id = 2")
+	umount $TMP/fill
+	cat $TMP/e
+	[ $rc = 1 ]
+	grep -q "^kab: run 2 failed: will-it-scale malloc1: database: cannot write $TMP/fill/x.db (database or disk is full)" $TMP/e
+	[ "$n" -ge 1 ]
+'
+else
+test_skip "a disk that fills during a run: the run failed, why said, the iteration stored kept" \
+	"mounting a small tmpfs needs root"
+fi
+
 test_expect "report -o: a planted symlink is not followed" '
 	ln -s $TMP/victim $TMP/r.html.kab-tmp
 	kab --db $TMP/imp.db report --format html -o $TMP/r.html base head
