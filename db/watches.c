@@ -73,16 +73,19 @@ int kab_db_watch_open(struct kab_db *db, const struct kab_watch_row *want,
 		return -1;
 	if (rc == 0) {
 		if (strcmp(have.tree, want->tree))
-			what = "tree", was = have.tree, now = want->tree;
+			what = "another tree", was = have.tree,
+			now = want->tree;
 		else if (strcmp(have.branch, want->branch))
-			what = "branch", was = have.branch, now = want->branch;
+			what = "another branch", was = have.branch,
+			now = want->branch;
 		else if (strcmp(have.base, want->base))
-			what = "base", was = have.base, now = want->base;
+			what = "another base", was = have.base,
+			now = want->base;
 		else if (strcmp(have.argv, want->argv))
-			what = "measuring options", was = have.argv,
+			what = "other measuring options", was = have.argv,
 			now = want->argv;
 		if (what)
-			kab_err_set(err, "watch '%s' follows another %s (%s, "
+			kab_err_set(err, "watch '%s' follows %s (%s, "
 				    "not %s): its points would not compare; "
 				    "give a new --name for this one",
 				    want->name, what, was, now);

@@ -145,7 +145,7 @@ static void test_points(void **state)
 	/* the same name measured otherwise would not compare */
 	w.argv = "[\"--boots\",\"3\"]";
 	assert_int_equal(kab_db_watch_open(db, &w, &id2, &created, &err), -1);
-	assert_non_null(strstr(err.msg, "watch 'master' follows another "
+	assert_non_null(strstr(err.msg, "watch 'master' follows other "
 			       "measuring options"));
 	assert_non_null(strstr(err.msg, "--name"));
 	w.argv = "[\"--boots\",\"2\"]";
