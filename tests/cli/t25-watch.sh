@@ -98,6 +98,53 @@ test_expect "--fetch brings a branch of the remote before the range is checked" 
 	git -C $R branch -D later
 '
 
+test_expect "a build command killed by a signal stops the watch: no commit is called skipped" '
+	rc=0
+	kab --db $TMP/k.db watch --tree $R --from $C0 --job $JOB --metric $M \
+		--build-cmd "kill -9 \$\$" --once >$TMP/o 2>$TMP/e || rc=$?
+	cat $TMP/e
+	test $rc = 1
+	grep -qx "kab: the build command was stopped (exit 137)" $TMP/e
+	grep -qx "kab: measuring ${C0:0:12} failed (said above)" $TMP/e
+	test "$(sqlite3 $TMP/k.db "SELECT group_concat(DISTINCT status) FROM watch_points")" = pending
+	# one that prints no kernel is the commit'"'"'s fault: skipped, and on
+	kab --db $TMP/k.db watch --tree $R --from $C0 --job $JOB --metric $M \
+		--build-cmd "echo cmdline quiet" --name nokernel --once >$TMP/o 2>$TMP/e
+	grep -qx "kab: watch: ${C0:0:12} skipped: the build command printed no .kernel PATH. line" $TMP/e
+	test "$(sqlite3 $TMP/k.db "SELECT count(*) FROM watch_points WHERE status = \"skipped\"")" = 12
+'
+
+test_expect "without --once it looks again every --interval, takes what the branch grew, and ends on SIGTERM" '
+	git clone -q $R $TMP/gclone
+	git -C $TMP/gclone reset -q --hard $C5
+	# at most two points a look; no commit builds, nothing boots
+	kab --db $TMP/g.db watch --tree $TMP/gclone --from $C0 --job $JOB --metric $M \
+		--build-cmd "exit 3" --max-points 2 --interval 1.5 >$TMP/o 2>$TMP/e &
+	pid=$!
+	trap "kill -9 $pid 2>/dev/null || true" EXIT
+	skipped() { sqlite3 $TMP/g.db "SELECT count(*) FROM watch_points WHERE status = \"skipped\"" 2>/dev/null; }
+	for i in $(seq 1200); do test "$(skipped)" = 6 && break; sleep 0.1; done
+	test "$(skipped)" = 6
+	echo grown >>$TMP/gclone/README
+	git -C $TMP/gclone -c user.name=t -c user.email=t@t commit -qam "c6: grown while it waits"
+	for i in $(seq 1200); do test "$(skipped)" = 7 && break; sleep 0.1; done
+	kill -TERM $pid
+	rc=0; wait $pid || rc=$?
+	cat $TMP/e
+	# stopped between looks, or in one: as a shell says of SIGTERM
+	test $rc = 0 || test $rc = 143
+	grep "points on the branch" $TMP/e | grep -v ", 0 to measure\$" >$TMP/looks
+	printf "%s\n" "kab: watch: 6 points on the branch, 6 to measure (a new series)" \
+		"kab: watch: 6 points on the branch, 4 to measure" \
+		"kab: watch: 6 points on the branch, 2 to measure" \
+		"kab: watch: 7 points on the branch, 1 to measure" | diff - $TMP/looks
+	# two skipped between one look and the next
+	sed -n "/6 to measure/,/4 to measure/p" $TMP/e >$TMP/first
+	test "$(grep -c " skipped: the build command failed (exit 3)\$" $TMP/first)" = 2
+	grep -q "^  [0-9a-f]\{12\}  *(skipped)  *c6: grown while it waits\$" $TMP/o
+	test "$(grep -c "^series [^ ]*, $M:\$" $TMP/o)" -ge 4
+'
+
 test_expect "kab watch measures the branch, killed goes on, and finds the one change point" '
 	eval "exec $KAB watch $WATCH --from $C0 --once" >$TMP/o1 2>$TMP/e1 &
 	pid=$!
@@ -132,6 +179,10 @@ test_expect "kab watch measures the branch, killed goes on, and finds the one ch
 	cat $TMP/o2
 	test "$(sql "SELECT count(*) FROM watch_changes WHERE mailed_at IS NULL")" = 1
 	not test -e $TMP/w.mbox
+	# nor one that cannot be kept
+	expect_error 1 "^kab: the message of ${C6:0:12} (kept for the next pass): $TMP/nodir/m: No such file or directory\$" -- \
+		eval "$KAB watch $WATCH --from $C0 --once --mbox $TMP/nodir/m --mail-from robot@example.org"
+	test "$(sql "SELECT count(*) FROM watch_changes WHERE mailed_at IS NULL")" = 1
 	grep -q "^kab: watch: 12 points on the branch, [0-9]* to measure\$" $TMP/e2
 	left=$(sed -n "s/^kab: watch: 12 points on the branch, \([0-9]*\) to measure\$/\1/p" $TMP/e2)
 	test "$left" -le 9
@@ -144,6 +195,7 @@ test_expect "kab watch measures the branch, killed goes on, and finds the one ch
 	grep -q "^  ${C6:0:12} .* 1  c6: slub_debug, the regression\$" $TMP/o2
 	test "$(grep -c "^change point" $TMP/o2)" = 1
 	grep -q "^change point 1: between ${C5:0:12} and ${C6:0:12}: -[0-9.]*% \[.* (new)\$" $TMP/o2
+	grep -qx "  first after: c6: slub_debug, the regression" $TMP/o2
 	# lkp'"'"'s other rows, compared at the change: the workload moved with it
 	grep -q "^  other rows that moved with it: [1-9][0-9]* of [1-9][0-9]* at FDR 0.05" $TMP/o2
 	grep -q "^ *-[0-9.]*% *[0-9,.]* -> [0-9,.]* *will-it-scale.workload\$" $TMP/o2
@@ -267,7 +319,7 @@ test_expect "a branch of harmless commits has no change point, and takes the boo
 	grep -qx "no change point in 6 points" $TMP/o3
 	test "$(sql "SELECT count(*) FROM runs")" = "$runs"
 	# the same name measured otherwise would not compare
-	expect_error 1 "^kab: watch .tail. follows another measuring options" -- \
+	expect_error 1 "^kab: watch .tail. follows other measuring options" -- \
 		eval "kab watch $WATCH --from $C6 --name tail --once --boots 2"
 	# the same measuring spelt otherwise (the job by a relative path
 	# from elsewhere, --opt=value) is the same series
