@@ -70,6 +70,7 @@ test_expect "JSON carries every number of every row" '
 	d = json.load(open(sys.argv[1]))
 	t = d["tables"][0]
 	assert d["test"] == "welch" and t["heads"] == ["align", "fix"]
+	assert t["exact"] is False
 	rows = {r["metric"]: r for r in t["rows"]}
 	assert len(rows) == 8
 	c = rows["will-it-scale.per_process_ops"]["heads"][0]
@@ -358,6 +359,9 @@ test_expect "ls, show, compare, report and ci gate speak JSON with a schema vers
 	not grep -q "timed in guest instructions" $TMP/ex
 	kab --db $TMP/exact.db compare --format markdown ia ib >$TMP/ex
 	grep -q "^\*timed in guest instructions (QEMU icount): cache and TLB effects are not modelled" $TMP/ex
+	# JSON says which tables are exact
+	kab --db $TMP/exact.db compare --format json ia ib >$TMP/ex
+	$PY -c "import json, sys; assert json.load(open(sys.argv[1]))[\"tables\"][0][\"exact\"] is True" $TMP/ex
 	# and the report'"'"'s disclaimer
 	kab --db $TMP/exact.db report --kpi will-it-scale.per_process_ops ia ib | grep -A2 "The machine is emulated" | tr "\n" " " >$TMP/ex
 	grep -q "timed in guest instructions (icount): cache and TLB effects are not modelled" $TMP/ex

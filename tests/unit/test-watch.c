@@ -5,6 +5,7 @@
  * back, a watch's options kept, the one-watcher lock, and a pass whose
  * commits do not build (skipped, each once, --max-points at a time).
  */
+#include <sqlite3.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -232,6 +233,23 @@ static void test_points(void **state)
 						   &err), 0);
 		assert_int_equal(kab_db_point_measured_elsewhere(db, id3,
 				 shas[1], &o, &err), 1);
+	}
+	/* a series that cannot be read leaves nothing to free */
+	{
+		char *path = xasprintf("%s/points.db", dir);
+		sqlite3 *h;
+
+		assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+		assert_int_equal(sqlite3_exec(h, "DROP TABLE watch_points",
+					      NULL, NULL, NULL), SQLITE_OK);
+		sqlite3_close(h);
+		free(path);
+		p = (struct kab_point_row *)&err;
+		nr = 7;
+		assert_int_equal(kab_db_points(db, id, &p, &nr, &err), -1);
+		assert_null(p);
+		assert_int_equal(nr, 0);
+		assert_non_null(strstr(err.msg, "reading the series"));
 	}
 	kab_db_close(db);
 }
