@@ -46,7 +46,7 @@ struct wis_opts {
 };
 
 struct wis_result {
-	unsigned long long average;	/* ops/s summed over tasks */
+	unsigned long long average;	/* wall: ops/s summed over tasks */
 	unsigned long long total;	/* every iteration, warmup included */
 	unsigned long long min, max;	/* per task, last measured second */
 	double rate;			/* exact: ops/s summed over tasks */

@@ -309,7 +309,6 @@ static int sample_exact(struct task *tasks, const struct wis_opts *o,
 		if ((unsigned long long)r > res->max)
 			res->max = (unsigned long long)r;
 	}
-	res->average = (unsigned long long)res->rate;
 	return 0;
 }
 
