@@ -135,12 +135,11 @@ int cli_error(int code, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
+	msg = xvasprintf(fmt, ap);
 	va_end(ap);
 	if (opt_line)
 		strbuf_addf(&sb, "%s:%d: ", cli_config_path(), opt_line);
-	strbuf_add_visible(&sb, msg ? msg : fmt, strlen(msg ? msg : fmt));
+	strbuf_add_visible(&sb, msg, strlen(msg));
 	fprintf(stderr, "kab: %s\n", sb.len ? sb.buf : "");
 	strbuf_release(&sb);
 	free(msg);
@@ -171,10 +170,9 @@ void cli_note(const char *fmt, ...)
 	if (cli_verbosity < 0)
 		return;
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
+	msg = xvasprintf(fmt, ap);
 	va_end(ap);
-	strbuf_add_visible(&sb, msg ? msg : fmt, strlen(msg ? msg : fmt));
+	strbuf_add_visible(&sb, msg, strlen(msg));
 	fprintf(stderr, "kab: note: %s\n", sb.len ? sb.buf : "");
 	strbuf_release(&sb);
 	free(msg);

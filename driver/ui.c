@@ -17,8 +17,7 @@ static void say(const struct kab_drv_ui *ui, say_fn fn, const char *fmt,
 
 	if (!ui || !fn)
 		return;
-	if (vasprintf(&msg, fmt, ap) < 0)
-		return;
+	msg = xvasprintf(fmt, ap);
 	fn(ui->ctx, msg);
 	free(msg);
 }
