@@ -332,7 +332,7 @@ static int run_once(struct kab_drv_run *c, bool *fatal)
 			lava.submitted = lava_submitted;
 			lava.followed = lava_followed;
 			lock(c);
-			lava.job = c->ab_id && on_server(c) ?
+			lava.job = c->ab_id && on_server(c) && !c->new_job ?
 				   kab_db_ab_job_get(c->db, c->ab_id,
 						     c->ab_seq, c->lava->url) :
 				   0;
@@ -448,7 +448,10 @@ int kab_drv_run_one(struct kab_drv_run *r, bool *fatal)
 			 "(an infrastructure error), which says nothing of the "
 			 "kernel: booting once more");
 		unlock(r);
+		/* a new job: the A/B's stored one is the job that failed */
+		r->new_job = true;
 		rc = run_once(r, fatal);
+		r->new_job = false;
 	}
 	return rc;
 }

@@ -353,6 +353,19 @@ test_expect "a job the lab fails for its own reasons (Infrastructure) is booted 
 	grep -q "^kab: note: the lab ended that job for its own reasons (an infrastructure error), which says nothing of the kernel: booting once more$" $TMP/e
 	[ "$(sql "SELECT status || json_extract(host, \"\$.lava_job\") FROM runs ORDER BY id DESC LIMIT 1")" = ok2 ]
 	srv_stop
+	# in an A/B, whose turns keep their job for a resume: a new job,
+	# not the failed one read again
+	srv_start infra1 infra-ab
+	KAB_LAVA_TOKEN=$TOKEN "$KAB" ab --target lava:$URL --a-label A --b-label B \
+		--job $JOB $QUICK --monitors none --boots 1 --runs-per-boot 1 >$TMP/o 2>$TMP/e ||
+		{ cat $TMP/o $TMP/e; false; }
+	cat $TMP/e
+	grep -q "booting once more$" $TMP/e
+	not grep -q "went on while kab was stopped" $TMP/e
+	[ "$(grep -c "^POST /api/v0.2/jobs/ " $SRV/requests)" = 3 ]
+	ab=$(sql "SELECT max(id) FROM abs")
+	[ "$(sql "SELECT count(*) FROM boots WHERE ab_id = $ab AND outcome = \"ok\"")" = 2 ]
+	srv_stop
 '
 
 test_expect "every wait on a server ends: a log that never ends (?start= ignored), a cancel the server never obeys (at ^C, at the deadline); one line each after [lava] grace" '
