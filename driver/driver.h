@@ -117,8 +117,6 @@ struct kab_drv_run {
 						   reasons (kab_boot's) */
 	const struct kab_boot *boot;		/* the boot in flight */
 	/* private */
-	bool new_job;			/* submit, never follow the job an
-					   A/B stored for this boot */
 	pthread_mutex_t *lock;		/* runs in parallel: the db's, the
 					   ui's */
 	struct kab_err err;

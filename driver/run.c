@@ -290,8 +290,11 @@ static void store_boot(struct kab_drv_run *c, const struct kab_boot *boot,
 	unlock(c);
 }
 
-/* Run one expanded job; returns 0 when it ran ok. */
-static int run_once(struct kab_drv_run *c, bool *fatal)
+/*
+ * Run one expanded job; returns 0 when it ran ok.  new_job: submit a
+ * LAVA job, never follow the one an A/B stored for this turn.
+ */
+static int run_once(struct kab_drv_run *c, bool *fatal, bool new_job)
 {
 	struct kab_target_opts o = {
 		.job = c->job,
@@ -332,7 +335,7 @@ static int run_once(struct kab_drv_run *c, bool *fatal)
 			lava.submitted = lava_submitted;
 			lava.followed = lava_followed;
 			lock(c);
-			lava.job = c->ab_id && on_server(c) && !c->new_job ?
+			lava.job = c->ab_id && on_server(c) && !new_job ?
 				   kab_db_ab_job_get(c->db, c->ab_id,
 						     c->ab_seq, c->lava->url) :
 				   0;
@@ -431,7 +434,7 @@ static int run_once(struct kab_drv_run *c, bool *fatal)
  */
 int kab_drv_run_one(struct kab_drv_run *r, bool *fatal)
 {
-	int rc = run_once(r, fatal);
+	int rc = run_once(r, fatal, false);
 
 	if (r->qemu && r->last_outcome == KAB_BOOT_HOST_STALL && !*fatal &&
 	    !kab_stop_requested) {
@@ -441,7 +444,7 @@ int kab_drv_run_one(struct kab_drv_run *r, bool *fatal)
 			 "minute does: that boot is a host-stall, its samples "
 			 "are not used; booting once more");
 		unlock(r);
-		rc = run_once(r, fatal);
+		rc = run_once(r, fatal, false);
 	} else if (r->lab_fault && !*fatal && !kab_stop_requested) {
 		lock(r);
 		drv_note(r->ui, "the lab ended that job for its own reasons "
@@ -449,9 +452,7 @@ int kab_drv_run_one(struct kab_drv_run *r, bool *fatal)
 			 "kernel: booting once more");
 		unlock(r);
 		/* a new job: the A/B's stored one is the job that failed */
-		r->new_job = true;
-		rc = run_once(r, fatal);
-		r->new_job = false;
+		rc = run_once(r, fatal, true);
 	}
 	return rc;
 }
