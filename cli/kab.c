@@ -118,16 +118,16 @@ static void usage(FILE *f)
 }
 
 /*
- * One line whatever it quotes: a value from the command line, a file or
- * a guest may hold a newline or a terminal escape, shown as \n or \x1b.
- */
-/*
  * The config file's line of the option cli_getopt() returned last, 0
  * when it came from the command line or parsing is over: an error while
  * the option is taken names the line it came from.
  */
 static int opt_line;
 
+/*
+ * One line whatever it quotes: a value from the command line, a file or
+ * a guest may hold a newline or a terminal escape, shown as \n or \x1b.
+ */
 int cli_error(int code, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
