@@ -145,6 +145,43 @@ test_expect "without --once it looks again every --interval, takes what the bran
 	test "$(grep -c "^series [^ ]*, $M:\$" $TMP/o)" -ge 4
 '
 
+test_expect "--merges takes the merges of the first-parent line; --all-commits the side branches too" '
+	# b0 - m1 - M1 - m2 - M2 - m3, side branches s1, s2 into M1 and t1 into M2
+	H=$TMP/hist
+	g() { git -C $H -c user.name=t -c user.email=t@t "$@"; }
+	git init -q $H
+	echo 0 >$H/f; g add f; g commit -qm "b0: base"
+	B0=$(g rev-parse HEAD)
+	g checkout -qb side
+	for s in s1 s2; do echo $s >$H/$s; g add $s; g commit -qm "$s: side"; done
+	g checkout -q -
+	echo 1 >>$H/f; g commit -qam "m1: main"
+	g merge -q --no-ff side -m "M1: pull side"
+	g checkout -qb topic
+	echo t1 >$H/t1; g add t1; g commit -qm "t1: topic"
+	g checkout -q -
+	echo 2 >>$H/f; g commit -qam "m2: main"
+	g merge -q --no-ff topic -m "M2: pull topic"
+	echo 3 >>$H/f; g commit -qam "m3: the head"
+	# nothing builds: each point is a skipped one with its subject
+	w() { kab --db $TMP/h.db watch --tree $H --from $B0 --job $JOB --metric $M \
+		--build-cmd "exit 3" --once "$@" >$TMP/o 2>$TMP/e || { cat $TMP/e; false; }; }
+	points() { sed -n "s/^  [0-9a-f]\{12\}  *(skipped)  *\([a-zA-Z0-9]*\): .*/\1/p" $TMP/o | tr "\n" " "; }
+	w --name line
+	grep -qx "kab: watch: 6 points on the branch, 6 to measure (a new series)" $TMP/e
+	test "$(points)" = "b0 m1 M1 m2 M2 m3 "
+	w --name merges --merges
+	grep -qx "kab: watch: 4 points on the branch, 4 to measure (a new series)" $TMP/e
+	test "$(points)" = "b0 M1 M2 m3 "
+	w --name every2 --merges --every 2
+	test "$(points)" = "b0 M2 m3 "
+	w --name all --all-commits
+	grep -qx "kab: watch: 9 points on the branch, 9 to measure (a new series)" $TMP/e
+	for c in b0 s1 s2 m1 M1 t1 m2 M2 m3; do points | grep -qw $c; done
+	# a side commit is older than the merge that pulled it
+	points | grep -q "s2 .*M1 .*t1 .*M2 m3 \$"
+'
+
 test_expect "kab watch measures the branch, killed goes on, and finds the one change point" '
 	eval "exec $KAB watch $WATCH --from $C0 --once" >$TMP/o1 2>$TMP/e1 &
 	pid=$!
