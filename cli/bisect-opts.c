@@ -274,6 +274,8 @@ int bisect_parse(int argc, char **argv, enum bisect_cmd cmd,
 			o->build_cmd = optarg;
 			break;
 		case 'k':
+			if (cli_check_kconfig(optarg))
+				return EXIT_USAGE;
 			kab_drv_build_args_add_kconfig(&o->build, optarg);
 			break;
 		case 'K':

@@ -494,6 +494,10 @@ static int ab_main(struct cli *cli, int argc, char **argv, int64_t resume)
 			sides[1].rev = optarg;
 			break;
 		case 'k':
+			if (cli_check_kconfig(optarg)) {
+				rc = EXIT_USAGE;
+				goto out;
+			}
 			kab_drv_build_args_add_kconfig(&ba, optarg);
 			break;
 		case 'c':

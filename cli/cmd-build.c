@@ -78,6 +78,10 @@ int cmd_build(struct cli *cli, int argc, char **argv)
 			rev = optarg;
 			break;
 		case 'k':
+			if (cli_check_kconfig(optarg)) {
+				free(a.kconfigs);
+				return EXIT_USAGE;
+			}
 			kab_drv_build_args_add_kconfig(&a, optarg);
 			break;
 		case 'b':

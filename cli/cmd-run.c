@@ -293,6 +293,12 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 			rev = optarg;
 			break;
 		case 'K':
+			if (cli_check_kconfig(optarg)) {
+				free(sets);
+				free(only);
+				free(ba.kconfigs);
+				return EXIT_USAGE;
+			}
 			kab_drv_build_args_add_kconfig(&ba, optarg);
 			break;
 		case 'B':

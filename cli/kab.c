@@ -218,6 +218,18 @@ int cli_check_monitors(const char *list)
 	return EXIT_USAGE;
 }
 
+/*
+ * A config fragment that cannot be read is the user's to fix: said
+ * while the options are taken, before anything is built or stored.
+ */
+int cli_check_kconfig(const char *path)
+{
+	if (!access(path, R_OK))
+		return 0;
+	return cli_error(EXIT_USAGE, "--kconfig %s: %s: give a readable file "
+			 "of CONFIG_ lines", path, strerror(errno));
+}
+
 void cli_push_arg(char ***v, int *n, char *arg)
 {
 	*v = xrealloc(*v, (*n + 1) * sizeof(**v));

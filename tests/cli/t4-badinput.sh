@@ -73,7 +73,7 @@ test_expect "a database from a newer kab is refused, not rewritten" '
 	test "$(sqlite3 $TMP/newer.db "PRAGMA user_version")" = $next
 '
 
-test_expect "a bad --monitors list is refused by run, ab and bisect" '
+test_expect "a bad --monitors list or --kconfig is refused by the commands that take it" '
 	# what kab ab and kab bisect pass on reaches a guest'"'"'s kernel
 	# command line: only monitor names and perf-profile=HZ do
 	expect_error 2 "--monitors: .nosuch. is not a monitor: use all, none, or some of proc-vmstat,meminfo,numa-vmstat" \
@@ -90,6 +90,19 @@ test_expect "a bad --monitors list is refused by run, ab and bisect" '
 	mkdir -p $TMP/notree
 	expect_error 2 "^kab: $TMP/notree is not the top of a kernel tree (no Kconfig and arch/x86/Kconfig there): give one with --tree DIR$" \
 		-- "$KAB" build --tree $TMP/notree
+	# a config fragment that cannot be read: one line before anything
+	# is built, booted or stored, whichever command builds
+	mkdir -p $TMP/kt/arch/x86
+	touch $TMP/kt/Kconfig $TMP/kt/arch/x86/Kconfig $TMP/frag
+	for cmd in "build --tree $TMP/kt" "run --tree $TMP/kt $JOB" \
+		"ab --tree $TMP/kt --a-rev a --b-rev b --job $JOB" \
+		"bisect --tree $TMP/kt --good a --bad b --job $JOB --metric x" \
+		"watch --tree $TMP/kt --from a --job $JOB --metric x"; do
+		# shellcheck disable=SC2086
+		expect_error 2 "^kab: --kconfig $TMP/nofrag: No such file or directory: give a readable file of CONFIG_ lines\$" \
+			-- timeout 60 "$KAB" --db $TMP/kc.db $cmd --kconfig $TMP/frag --kconfig $TMP/nofrag
+	done
+	not test -e $TMP/kc.db
 	# and kab-agent itself, whatever starts it
 	rc=0
 	"$KAB_AGENT" --job /nonexistent --monitors "all quiet" 2>$TMP/e || rc=$?
