@@ -731,6 +731,22 @@ int cmd_bisect(struct cli *cli, int argc, char **argv)
 				       "the top of a git tree");
 			goto out;
 		}
+		/* a range git bisect cannot walk costs no boot */
+		if (!strcmp(good, bad) ||
+		    !kab_tree_is_ancestor(o.tree, good, bad)) {
+			rc = cli_error(EXIT_USAGE, "--good %s %s --bad %s "
+				       "in %s: give the last good commit and "
+				       "a later bad one%s", o.good,
+				       strcmp(good, bad) ? "is not an "
+				       "ancestor of" : "is the same commit as",
+				       o.bad, o.tree,
+				       strcmp(good, bad) &&
+				       kab_tree_is_ancestor(o.tree, bad, good) ?
+				       " (these are the other way round)" : "");
+			free(good);
+			free(bad);
+			goto out;
+		}
 		/* a job that cannot be bisected leaves no bisect behind */
 		rc = bisect_check_job(&o);
 		if (rc) {

@@ -61,6 +61,8 @@ void kab_build_free(struct kab_build *b);
 bool kab_tree_is_git(const char *dir);
 /* The full sha of rev in tree, or NULL with err. */
 char *kab_tree_commit(const char *tree, const char *rev, struct kab_err *err);
+/* Is commit a an ancestor of commit b (or b itself) in tree? */
+bool kab_tree_is_ancestor(const char *tree, const char *a, const char *b);
 /* kab's worktree for tree (created at need), or NULL with err. */
 char *kab_tree_worktree(const char *tree, const char *cache_dir,
 			struct kab_err *err);

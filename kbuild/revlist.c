@@ -55,11 +55,7 @@ int kab_tree_revlist(const char *tree, const char *base, const char *head,
 		free(b);
 		return -1;
 	}
-	if (strcmp(b, h) && kab_wait(kab_spawn(&(struct kab_spawn){
-			.argv = (char *const[]){ "git", "merge-base",
-						 "--is-ancestor", b, h,
-						 NULL },
-			.cwd = tree, .quiet = true }, NULL, NULL))) {
+	if (strcmp(b, h) && !kab_tree_is_ancestor(tree, b, h)) {
 		kab_err_set(err, "%s is not an ancestor of %s in %s: give "
 			    "--from a commit the branch grew from", base,
 			    head, tree);

@@ -48,6 +48,17 @@ char *kab_tree_commit(const char *tree, const char *rev, struct kab_err *err)
 	return sha;
 }
 
+bool kab_tree_is_ancestor(const char *tree, const char *a, const char *b)
+{
+	pid_t pid = kab_spawn(&(struct kab_spawn){
+			.argv = (char *const[]){ "git", "merge-base",
+						 "--is-ancestor", (char *)a,
+						 (char *)b, NULL },
+			.cwd = tree, .quiet = true }, NULL, NULL);
+
+	return pid > 0 && kab_wait(pid) == 0;
+}
+
 /* A short stable name for a path or a repository. */
 char *kbuild_name_hash(const char *s)
 {

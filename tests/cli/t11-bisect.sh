@@ -273,6 +273,18 @@ test_expect "bad kab bisect input is refused" '
 		--good nosuch --bad $C7 --job $JOB --metric $M
 	expect_error 2 "needs the top of a git tree" -- "$KAB" bisect \
 		--tree $TMP --good a --bad b --job $JOB --metric $M
+	# a range git bisect cannot walk, refused before a bisect is stored
+	expect_error 2 "^kab: --good HEAD is the same commit as --bad $C7 in $R: give the last good commit and a later bad one\$" -- \
+		"$KAB" --db $TMP/range.db bisect --tree $R --good HEAD --bad $C7 --job $JOB --metric $M
+	expect_error 2 "^kab: --good $C7 is not an ancestor of --bad $C0 in $R: give the last good commit and a later bad one (these are the other way round)\$" -- \
+		"$KAB" --db $TMP/range.db bisect --tree $R --good $C7 --bad $C0 --job $JOB --metric $M
+	git -C $R checkout -q -b elsewhere $C1
+	echo elsewhere >>$R/README
+	E=$(commit "e1: on another branch")
+	git -C $R checkout -q -
+	expect_error 2 "^kab: --good $E is not an ancestor of --bad $C7 in $R: give the last good commit and a later bad one\$" -- \
+		"$KAB" --db $TMP/range.db bisect --tree $R --good $E --bad $C7 --job $JOB --metric $M
+	test "$(sqlite3 $TMP/range.db "SELECT count(*) FROM bisects")" = 0
 	expect_error 2 "no bisect 9" -- "$KAB" bisect --show 9
 '
 
