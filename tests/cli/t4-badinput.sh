@@ -110,6 +110,34 @@ test_expect "a bad --monitors list or --kconfig is refused by the commands that 
 	grep -q "kab-agent: --monitors: .all quiet. is not a monitor" $TMP/e
 '
 
+test_expect "options a target cannot honour are refused by run and ab, each in a line" '
+	K=$TMP/k
+	: >$K
+	AB="ab --a $K --b $K --job $JOB"
+	while IFS="|" read -r args msg; do
+		# shellcheck disable=SC2086
+		expect_error 2 "^kab: $msg\$" -- timeout 60 "$KAB" $args
+	done <<-EOF
+	run --target bogus $JOB|--target .bogus.: use local, qemu, ssh://\[user@\]host\[:port\], lava:URL or lava:local
+	run --device-type a/b $JOB|--device-type .a/b.: give a LAVA device type.s name, such as qemu
+	run|no job: try .kab run will-it-scale-malloc1. (.kab run --list-jobs. lists them)
+	run --device-type qemu --target local $JOB|--device-type and --dry-run need --target lava:URL or lava:local
+	run --dry-run $JOB|--device-type and --dry-run need --target lava:URL or lava:local
+	run --dry-run --target lava:local --tree $TMP $JOB|--dry-run prints the job of a kernel built already: give --kernel PATH, not --tree
+	run --kernel $K --target local $JOB|--kernel, --cmdline and --clock need --target qemu (or lava:)
+	run --cmdline quiet $JOB|--kernel, --cmdline and --clock need --target qemu (or lava:)
+	run --clock icount --target ssh://h $JOB|--kernel, --cmdline and --clock need --target qemu (or lava:)
+	$AB --devices 2 --target lava:local|--devices 2: lava:local has one device (the dispatcher here); several are a LAVA server.s: --target lava:URL
+	$AB --device-type a/b --target lava:local|--device-type .a/b.: give a LAVA device type.s name, such as qemu
+	$AB --devices 0 --target lava:local|--devices .0.: give 1 to 64 devices
+	$AB --devices 65 --target lava:local|--devices .65.: give 1 to 64 devices
+	$AB --device-type qemu|--device-type and --devices need --target lava:URL or lava:local
+	$AB --devices 2 --target ssh://h|--device-type and --devices need --target lava:URL or lava:local
+	$AB --clock icount --target lava:local|--clock is QEMU.s: a LAVA device is timed by its own clock
+	$AB --clock icount --target ssh://h|--clock is QEMU.s: a test machine is timed by its own clock
+	EOF
+'
+
 test_expect "option values out of their range are refused by run, ab, bisect and ci, each in a line" '
 	K=$TMP/k
 	: >$K
