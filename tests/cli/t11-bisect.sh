@@ -286,6 +286,25 @@ test_expect "bad kab bisect input is refused" '
 		"$KAB" --db $TMP/range.db bisect --tree $R --good $E --bad $C7 --job $JOB --metric $M
 	test "$(sqlite3 $TMP/range.db "SELECT count(*) FROM bisects")" = 0
 	expect_error 2 "no bisect 9" -- "$KAB" bisect --show 9
+	# the options of kab bisect (and kab watch), refused as taken
+	B="--tree $R --good $C0 --bad $C7 --job $JOB --metric $M"
+	while IFS="|" read -r args msg; do
+		# shellcheck disable=SC2086
+		expect_error 2 "^kab: $msg\$" -- timeout 60 "$KAB" --db $TMP/opts.db $args
+	done <<-EOF
+	bisect $B --setup=|--setup ..: give the command that boots \$KAB_KERNEL there
+	bisect $B --setup x|--setup boots a commit.s kernel on a test machine: give --target ssh://host too
+	bisect $B --target ssh://h|--target ssh://h: each commit.s kernel is booted there by --setup CMD, e.g. .kexec -l "\$KAB_KERNEL" --append="\$KAB_CMDLINE" && systemctl kexec.
+	bisect $B --target ssh://h --setup x --clock icount|--clock and --model are QEMU.s: a test machine is timed by its own clock
+	bisect $B --target local|--target .local.: a bisect boots its commits: give qemu, lava:URL, lava:local or ssh://host with --setup
+	bisect $B --setup-timeout 0|--setup-timeout .0.: give a number from 1 to 1e+06
+	bisect $B --device-type a/b|--device-type .a/b.: give a LAVA device type.s name, such as qemu
+	bisect $B --device-type qemu|--device-type needs --target lava:URL or lava:local
+	bisect $B --target lava:local --clock icount|--clock is QEMU.s: a LAVA device is timed by its own clock
+	bisect $B extra|unexpected argument .extra.
+	watch --tree $R --from $C0 --job $JOB --metric $M --fetch -x|--fetch .-x.: give a remote of the tree, e.g. origin
+	EOF
+	not test -e $TMP/opts.db
 '
 
 test_done

@@ -119,6 +119,12 @@ json.dump(d, open(\"$TMP/bad.json\", \"w\"))"
 	test "$(sql "SELECT count(*) FROM samples")" = "$before"
 	test "$(sql "SELECT count(*) FROM runs")" = 1
 	test "$(sql "SELECT count(DISTINCT run_id) FROM stacks")" = 1
+	# files taken in order, each run whole: what came before stays, said
+	expect_error 1 "^kab: note: 1 run imported into $TMP/part.db before that error stay\$" -- \
+		"$KAB" --db $TMP/part.db import $TMP/x.json $TMP/bad.json
+	test "$(sqlite3 $TMP/part.db "SELECT count(*) FROM runs")" = 1
+	expect_error 2 "^kab: --format .yaml.: use json, csv or lkp\$" -- \
+		"$KAB" --db $TMP/part.db import --format yaml $TMP/x.json
 '
 
 test_expect "CSV samples from anywhere import as runs, once, checked whole" '
