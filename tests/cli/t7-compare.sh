@@ -211,6 +211,8 @@ test_expect "a misspelt label or KPI, or a run on two sides, is refused; an empt
 	grep -q "^kab: note: 1 of 1 job has no row that lkp.s rule shows" $TMP/lkp.err
 	# kab plan: missing data and a misspelt KPI are 2, never 1
 	expect_error 2 "^kab: nothing to plan from 1: measure what the notes above ask$" -- "$KAB" plan --detect 5 1
+	grep -qx "  will-it-scale.per_process_ops: 1 boot, 5 iterations" $TMP/stdout
+	grep -qx "  cannot tell the variance between boots from the variance within them: measure 2 boots (or runs) or more of 2 iterations or more (kab run --repeat 2 --runs 2 on each kernel)" $TMP/stdout
 	expect_error 2 "1 of 1 jobs of base have no will-it-scale.per_proces_ops (did you mean .will-it-scale.per_process_ops.?)" -- \
 		"$KAB" plan --detect 5 --kpi will-it-scale.per_proces_ops base
 	# a plan names its job in words and prints a command to paste
