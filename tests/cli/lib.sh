@@ -24,8 +24,22 @@ TMP=$(mktemp -d /tmp/kab-test.XXXXXX)
 export KAB_DB=$TMP/kab.db
 export HOME=$TMP/home
 mkdir -p "$HOME"
-# KAB_KEEP=1 keeps the scratch directory for a look afterwards
-trap '[ -n "${KAB_KEEP:-}" ] && echo "# kept $TMP" >&2 || rm -rf "$TMP"' EXIT
+# KAB_KEEP=1 keeps the scratch directory for a look afterwards; a
+# file system a test mounted there and left (it failed, or was not run)
+# goes first
+scratch_done() {
+	local m
+
+	if [ -n "${KAB_KEEP:-}" ]; then
+		echo "# kept $TMP" >&2
+		return
+	fi
+	for m in $(awk -v t="$TMP/" 'index($2, t) == 1 { print $2 }' /proc/mounts | sort -r); do
+		umount -l "$m" 2>/dev/null || true
+	done
+	rm -rf "$TMP"
+}
+trap scratch_done EXIT
 
 test_count=0
 test_failed=0

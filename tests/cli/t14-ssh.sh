@@ -17,7 +17,7 @@ if ! sshd_start >$TMP/sshd.out 2>&1; then
 	test_done
 	exit 1
 fi
-trap 'sshd_stop; rm -rf "$TMP"' EXIT
+trap 'sshd_stop; scratch_done' EXIT
 
 test_expect "kab run --target ssh:// ships the agent and stores the remote run" '
 	kab run --target ssh://kabtest --runs 2 $QUICK --monitors none $JOB >$TMP/o 2>&1

@@ -422,6 +422,9 @@ test_expect "stored arguments and text are untrusted: a merged A/B is not resume
 	sqlite3 $TMP/src.db "UPDATE abs SET argv = json_array(\"--boots\", 7, \"--a\", \"/k\")"
 	expect_error 1 "A/B 1.s stored arguments are damaged (argument 2 is not text): start it again" -- \
 		kab --db $TMP/src.db ab --resume 1
+	sqlite3 $TMP/src.db "UPDATE abs SET argv = json_object(\"--a\", \"/k\")"
+	expect_error 1 "^kab: A/B 1.s stored arguments are damaged (not a list): start it again\$" -- \
+		kab --db $TMP/src.db ab --resume 1
 	sqlite3 $TMP/src.db "UPDATE abs SET status = \"done\""
 	kab --db $TMP/src.db ab --resume 1 >$TMP/o 2>$TMP/e
 	grep -q "A/B 1 is finished: nothing to resume" $TMP/e

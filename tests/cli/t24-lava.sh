@@ -275,7 +275,7 @@ srv_stop() {
 	wait $SRV_PID 2>/dev/null || true
 	SRV_PID=
 }
-trap 'pkill -f "fake-lava-server [0-9]* $TMP/" 2>/dev/null; rm -rf "$TMP"' EXIT
+trap 'pkill -f "fake-lava-server [0-9]* $TMP/" 2>/dev/null; scratch_done' EXIT
 
 test_expect "lava:URL submits through the REST API with the token and stores device and worker (a stand-in server in front of lava-run)" '
 	srv_start ok
