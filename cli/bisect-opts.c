@@ -55,7 +55,8 @@ void bisect_options_help(FILE *f, bool watch)
 	fprintf(f, "  --tree DIR           the kernel tree (a git checkout)\n");
 	if (!watch)
 		fprintf(f, "  --good REV, --bad REV  the endpoints: old and new "
-			"behaviour\n");
+			"behaviour (--good\n"
+			"                       an ancestor of --bad)\n");
 	fprintf(f,
 		"  --job JOB            the job: a file or a name (kab run "
 		"--list-jobs)\n"
