@@ -445,7 +445,7 @@ static int run_bisect(void *ctx, const char *good, const char *bad,
 	int64_t id;
 	pid_t pid;
 	int status = 0;
-	bool again = false;
+	bool again = false, told = false;
 
 	*first_bad = *why = NULL;
 	if (x->setup) {
@@ -506,15 +506,26 @@ spawn:
 		execv(exe, argv);
 		_exit(127);
 	}
-	if (pid > 0)
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
+	/* the watch stopped (SIGTERM, ^C) stops its bisect, resumed later */
+	while (pid > 0) {
+		if (kab_stop_requested && !told) {
+			kill(pid, SIGTERM);
+			told = true;
+		}
+		if (waitpid(pid, &status, 0) >= 0 || errno != EINTR)
+			break;
+	}
 	free(argv);
 	free(exe);
 	json_decref(a);
 	if (pid < 0)
 		return kab_err_set(err, "cannot run kab bisect: %s",
 				   strerror(errno));
+	/* cut short, it named nothing: not a verdict on the change */
+	if (told)
+		return kab_err_set(err, "stopped while bisecting %.12s..%.12s:"
+				   " the next pass resumes the bisect", good,
+				   bad);
 read_back:
 	id = kab_db_bisect_find_range(x->db, good, bad);
 	if (!id) {

@@ -372,23 +372,41 @@ test_expect "a change whose ends are not neighbours is bisected, then checked" '
 	eval "exec $KAB watch $WATCH --from $C0 --every 2 --alpha 0.1 --name sparse --once" >$TMP/o5 2>$TMP/e5a &
 	pid=$!
 	trap "kill -9 $pid 2>/dev/null || true" EXIT
-	# killed -9 as soon as its bisect has begun
+	# stopped (SIGTERM) as soon as its bisect has begun
 	range="good = '"'"'$C4'"'"' AND bad = '"'"'$C6'"'"'"
 	for i in $(seq 1200); do
 		test "$(sql "SELECT count(*) FROM bisects WHERE $range" 2>/dev/null)" = 1 && break
 		kill -0 $pid 2>/dev/null || break
 		sleep 0.5
 	done
-	kill -9 $pid
-	wait $pid || true
+	kill -TERM $pid
+	rc=0; wait $pid || rc=$?
 	cat $TMP/e5a
+	test $rc = 143
 	grep -q "^kab: watch: 7 points on the branch, 7 to measure (a new series)\$" $TMP/e5a
-	# its kab bisect went with it, cut short
-	for i in $(seq 300); do
-		pgrep -f "bisect.*$C4" >/dev/null || break
+	grep -qx "kab: stopped while bisecting ${C4:0:12}..${C6:0:12}: the next pass resumes the bisect" $TMP/e5a
+	# no verdict on the change: it is checked when the bisect ends
+	test "$(sql "SELECT c.status FROM watch_changes c JOIN watches w ON w.id = c.watch_id WHERE w.name = '"'"'sparse'"'"'")" = found
+	# its kab bisect stopped with it, cut short
+	not pgrep -f "bisect.*$C4"
+	test "$(sql "SELECT status FROM bisects WHERE $range")" = running
+	id=$(sql "SELECT id FROM bisects WHERE $range")
+	# started again and killed -9 once it resumed that bisect: the
+	# bisect goes with it
+	eval "exec $KAB watch $WATCH --from $C0 --every 2 --alpha 0.1 --name sparse --once" >$TMP/o5 2>$TMP/e5b &
+	pid=$!
+	for i in $(seq 1200); do
+		pgrep -f "bisect --resume $id\$" >/dev/null && break
+		kill -0 $pid 2>/dev/null || break
 		sleep 0.2
 	done
-	not pgrep -f "bisect.*$C4"
+	kill -9 $pid
+	wait $pid || true
+	for i in $(seq 300); do
+		pgrep -f "bisect.*$C4\|bisect --resume $id\$" >/dev/null || break
+		sleep 0.2
+	done
+	not pgrep -f "bisect.*$C4\|bisect --resume $id\$"
 	test "$(sql "SELECT status FROM bisects WHERE $range")" = running
 	# started again: that bisect resumed, not a second one
 	eval "$KAB watch $WATCH --from $C0 --every 2 --alpha 0.1 --name sparse --once" >$TMP/o5 2>$TMP/e5
