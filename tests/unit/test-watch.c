@@ -254,6 +254,66 @@ static void test_points(void **state)
 	kab_db_close(db);
 }
 
+/*
+ * A database whose watch tables are gone (another kab's, damaged):
+ * every reader and writer of a series fails with its reason, and
+ * leaves nothing to free.
+ */
+static void test_tables_gone(void **state)
+{
+	struct kab_db *db = open_db("gone.db");
+	struct kab_watch_row w = { .name = "gone", .tree = repo,
+				   .branch = "master", .base = shas[0],
+				   .argv = "[]" };
+	struct kab_change_row c = { .metric = "m", .before = shas[0],
+				    .after = shas[1], .pct = -10 };
+	struct kab_point_row o;
+	struct kab_err err;
+	int64_t id = 1, runs[] = { 1 }, *r = runs;
+	size_t n = 7;
+	bool b;
+	char *path = xasprintf("%s/gone.db", dir);
+	sqlite3 *h;
+
+	assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, "DROP TABLE watch_changes; DROP "
+				      "TABLE watch_points; DROP TABLE watches",
+				      NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+	free(path);
+#define GONE(call, what) do {						\
+		err.msg[0] = '\0';					\
+		assert_int_equal(call, -1);				\
+		assert_non_null(strstr(err.msg, what));			\
+	} while (0)
+	GONE(kab_db_watch_get(db, "gone", &w, &err), "reading the watch");
+	assert_null(w.name);
+	w = (struct kab_watch_row){ .name = "gone", .tree = repo,
+				    .branch = "master", .base = shas[0],
+				    .argv = "[]" };
+	GONE(kab_db_watch_open(db, &w, &id, &b, &err), "reading the watch");
+	GONE(kab_db_point_add(db, 1, shas[0], "c0", 0, &err),
+	     "storing the series");
+	GONE(kab_db_point_done(db, 1, shas[0], KAB_POINT_MEASURED, runs, 1,
+			       NULL, &err), "storing a point of the series");
+	GONE(kab_db_point_measured_elsewhere(db, 1, shas[0], &o, &err),
+	     "reading the series");
+	GONE(kab_db_point_runs(db, 1, shas[0], &r, &n, &err),
+	     "reading the series");
+	assert_null(r);
+	assert_int_equal(n, 0);
+	GONE(kab_db_change_note(db, 1, &c, &b, &err),
+	     "storing a change point");
+	GONE(kab_db_change_checked(db, 1, "verified", shas[1], "e", &err),
+	     "storing a change point's check");
+	GONE(kab_db_change_mailed(db, 1, &err),
+	     "marking a change point mailed");
+	GONE(kab_db_change_unmailed(db, 1, &err),
+	     "unmarking a change point mailed");
+#undef GONE
+	kab_db_close(db);
+}
+
 static void test_lock(void **state)
 {
 	char *path = xasprintf("%s/lock.db", dir);
@@ -634,6 +694,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_revlist),
 		cmocka_unit_test(test_points),
+		cmocka_unit_test(test_tables_gone),
 		cmocka_unit_test(test_lock),
 		cmocka_unit_test(test_pass_skips),
 		cmocka_unit_test(test_merges),
