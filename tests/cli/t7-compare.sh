@@ -449,6 +449,10 @@ json.dump(d, sys.stdout)" >$TMP/prof.json
 	test "$(grep -c "perf-profile.children" $TMP/pa)" = 30
 	kab --db $TMP/prof.db compare --profile-rows 3 base head >$TMP/p3
 	test "$(grep -c "perf-profile.children" $TMP/p3)" = 3
+	# the surest one alone
+	kab --db $TMP/prof.db compare --profile-rows 1 base head >$TMP/p1
+	test "$(grep -c "perf-profile.children" $TMP/p1)" = 1
+	grep -q "perf-profile.children.cpu-clock.f29$" $TMP/p1
 	expect_error 2 "--profile-rows .x." -- "$KAB" --db $TMP/prof.db compare --profile-rows x base head
 	# kab show: the KPI on the first line of the table, the profile counted
 	kab --db $TMP/prof.db show head >$TMP/s
