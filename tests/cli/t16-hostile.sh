@@ -339,6 +339,14 @@ test_expect "a run's message is one line: refused at import, shown escaped" '
 	kab --db $TMP/dmg.db export --format json >$TMP/msg.json
 	rm -f $TMP/msg.db
 	expect_error 1 "message (one line of text" -- kab --db $TMP/msg.db import $TMP/msg.json
+	# up to 4096 bytes: one more is refused
+	for n in 4096 4097; do
+		python3 -c "import json, sys; d = json.load(open(sys.argv[1])); d[\"runs\"][0][\"message\"] = \"m\" * $n; json.dump(d, open(sys.argv[2], \"w\"))" $TMP/msg.json $TMP/msg$n.json
+	done
+	kab --db $TMP/msg.db import $TMP/msg4096.json >/dev/null
+	test "$(sqlite3 $TMP/msg.db "SELECT count(*) FROM runs WHERE length(message) = 4096")" = 1
+	rm -f $TMP/msg.db
+	expect_error 1 "message (one line of text, up to 4096 bytes)" -- kab --db $TMP/msg.db import $TMP/msg4097.json
 '
 
 test_expect "ten concurrent writers (runs, imports of one file, fresh database) lose nothing" '
