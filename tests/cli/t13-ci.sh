@@ -231,7 +231,9 @@ test_expect "ci gate: exit 1 on a regression, JUnit and summary say which" '
 	assert f is not None and "regression" in f.get("message"), f
 	PY
 	grep -q "^## kab ci gate: :x: 2 of 2 KPIs regressed" $TMP/s.md
-	grep -q "| \`will-it-scale.per_process_ops\` | .* | \*\*fail\*\* |$" $TMP/s.md
+	# a row a KPI: its job, the KPI, both means with their %stddev, the change
+	grep -q "^| will-it-scale: bind=core .* | \`will-it-scale.per_process_ops\` | [0-9,]* ±[0-9.]*% | [0-9,]* ±[0-9.]*% | -8[0-9.]*% regression \\\\(p = [0-9.e-]*\\\\) | \*\*fail\*\* |$" $TMP/s.md
+	grep -q "^| stress-ng: .* | \`stress-ng.radixsort.ops_per_sec\` | [0-9,]* ±[0-9.]*% | [0-9,]* ±[0-9.]*% | -[0-9.]*% regression \\\\(p = [0-9.e-]*\\\\) | \*\*fail\*\* |$" $TMP/s.md
 '
 
 test_expect "ci gate: exit 0 without a change, under the threshold, or on an improvement" '
