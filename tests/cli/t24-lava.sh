@@ -298,6 +298,9 @@ test_expect "lava:URL submits through the REST API with the token and stores dev
 	# machine'"'"'s, and is not measured
 	[ "$(sql "SELECT block FROM runs WHERE id = $id")" = fake01 ]
 	[ "$(sql "SELECT count(*) FROM boots WHERE run_id = $id AND host_busy IS NULL")" = 1 ]
+	# the agent'"'"'s hello and its first sample, timed from the
+	# submission as the log brings them
+	[ "$(sql "SELECT hello > 0 AND first_sample > hello AND seconds > first_sample FROM boots WHERE run_id = $id")" = 1 ]
 	# every request carried the token; it is nowhere in the database
 	not grep -q "no-token" $TMP/srv-ok/requests
 	grep -q "^POST /api/v0.2/jobs/ token$" $TMP/srv-ok/requests
