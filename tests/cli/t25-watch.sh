@@ -118,7 +118,8 @@ test_expect "without --once it looks again every --interval, takes what the bran
 	git clone -q $R $TMP/gclone
 	git -C $TMP/gclone reset -q --hard $C5
 	# at most two points a look; no commit builds, nothing boots
-	kab --db $TMP/g.db watch --tree $TMP/gclone --from $C0 --job $JOB --metric $M \
+	# "$KAB", not the function: the signal is for kab itself
+	"$KAB" --db $TMP/g.db watch --tree $TMP/gclone --from $C0 --job $JOB --metric $M \
 		--build-cmd "exit 3" --max-points 2 --interval 1.5 >$TMP/o 2>$TMP/e &
 	pid=$!
 	trap "kill -9 $pid 2>/dev/null || true" EXIT
@@ -133,6 +134,7 @@ test_expect "without --once it looks again every --interval, takes what the bran
 	cat $TMP/e
 	# stopped between looks, or in one: as a shell says of SIGTERM
 	test $rc = 0 || test $rc = 143
+	not pgrep -f "$TMP/g.db watch"
 	grep "points on the branch" $TMP/e | grep -v ", 0 to measure\$" >$TMP/looks
 	printf "%s\n" "kab: watch: 6 points on the branch, 6 to measure (a new series)" \
 		"kab: watch: 6 points on the branch, 4 to measure" \
