@@ -441,4 +441,17 @@ test_expect "a culprit that does not revert cleanly on the head is not isolated"
 	test "$(sql "SELECT c.status, c.culprit IS NULL FROM watch_changes c JOIN watches w ON w.id = c.watch_id WHERE w.name = '"'"'conflict'"'"'")" = "not-isolated|1"
 '
 
+test_expect "a point whose runs were removed is shown without a value, not measured again" '
+	w=$(sql "SELECT id FROM watches WHERE name = (SELECT name FROM watches ORDER BY id LIMIT 1)")
+	runs=$(sql "SELECT runs FROM watch_points WHERE watch_id = $w AND commit_sha = '"'"'$C11'"'"'")
+	test -n "$runs"
+	kab rm $runs >/dev/null
+	before=$(sql "SELECT count(*) FROM runs")
+	eval "$KAB watch $WATCH --from $C0 --once" >$TMP/o8 2>$TMP/e8
+	cat $TMP/e8 $TMP/o8
+	grep -qx "kab: watch: 12 points on the branch, 0 to measure" $TMP/e8
+	grep -q "^  ${C11:0:12}  *(no value)  *c11: unrelated\$" $TMP/o8
+	test "$(sql "SELECT count(*) FROM runs")" = "$before"
+'
+
 test_done
