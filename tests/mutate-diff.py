@@ -853,6 +853,7 @@ def main():
                             res["status"] = "killed"
                             res["by"] = t + (" (timeout)" if st == "timeout"
                                              else "")
+                            res["failed"] = not_ok(out)
                             break
                     # what only ASan/UBSan/LSan see: a leak, an overflow;
                     # kab on the host, the fast files (the guests run
@@ -868,6 +869,14 @@ def main():
                             if st == "fail":
                                 res["status"] = "killed"
                                 res["by"] = t + " (SAN=1)"
+                                res["failed"] = not_ok(out)
+                                # a sanitizer's own report, or only
+                                # a failure (a loaded host's waits?)
+                                res["sanitizer"] = bool(re.search(
+                                    r"Sanitizer|runtime error:", out))
+                                if not res["sanitizer"]:
+                                    res["by"] = t + " (SAN=1, no " \
+                                        "sanitizer report)"
                                 break
                     # the files that boot guests reach it too: run
                     # them before calling it a survivor (a lane's lock
@@ -888,6 +897,7 @@ def main():
                                 res["status"] = "killed"
                                 res["by"] = t + (" (timeout)"
                                                  if st == "timeout" else "")
+                                res["failed"] = not_ok(out)
                                 break
                 with open(full, "w") as f:
                     f.write(orig)
@@ -900,6 +910,9 @@ def main():
                 tag[res["status"]], m["key"], m["path"], m["line"], m["op"],
                 m["new"].strip()[:70],
                 " [by %s]" % res["by"] if "by" in res else ""), flush=True)
+            # what failed, for a reader to tell a kill from a flake
+            for name in res.get("failed", [])[:3]:
+                print("#   not ok: %s" % name[:100], flush=True)
         build()
     finally:
         shutil.rmtree(work, ignore_errors=True)
