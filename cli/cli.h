@@ -106,6 +106,7 @@ bool cli_live_progress(void);
 void cli_show_command(void *ctx, const char *const *argv);
 /* 0, or EXIT_USAGE with the error printed: what --monitors may say. */
 int cli_check_monitors(const char *list);
+/* 0, or EXIT_USAGE with the error printed: a --kconfig to read. */
 int cli_check_kconfig(const char *path);
 /*
  * A job file's jobs (sel: --set and --only); what the file holds that
