@@ -465,9 +465,12 @@ test_expect "kab ab --devices 2: both kernels on each device every round, the de
 	}
 	cat $TMP/e
 	grep -q "^kab: 2 devices, each a block with both kernels every round: fake01 fake02$" $TMP/e
-	[ "$(grep -c "^POST /api/v0.2/jobs/ " $SRV/requests)" = 4 ]
+	# four jobs, and one more for each the lab ended in an
+	# Infrastructure error (lava-run on a loaded host)
+	again=$(grep -c "the lab ended that job for its own reasons" $TMP/e || true)
+	[ "$(grep -c "^POST /api/v0.2/jobs/ " $SRV/requests)" = $((4 + again)) ]
 	# every job went to a device by its tag
-	[ "$(cat $SRV/job-*/job.yaml | grep -c "^- fake0[12]$")" = 4 ]
+	[ "$(cat $SRV/job-*/job.yaml | grep -c "^- fake0[12]$")" = $((4 + again)) ]
 	ab=$(sql "SELECT max(id) FROM abs")
 	[ "$(sql "SELECT group_concat(x, \" \") FROM (SELECT k.label || \"@\" || r.block AS x FROM boots b JOIN runs r ON r.id = b.run_id JOIN kernels k ON k.id = r.kernel_id WHERE b.ab_id = $ab AND b.outcome = \"ok\" ORDER BY x)")" = "A@fake01 A@fake02 B@fake01 B@fake02" ]
 	# in parallel: the round'"'"'s first jobs ran at once, one a device
