@@ -296,12 +296,21 @@ static int on_record(void *ctx, const char *type, json_t *body)
 		if (json_unpack(body, "{s:s}", "status", &msg))
 			return -1;
 		c->ended = true;
-		if (!strcmp(msg, "ok") && c->done + c->lost == c->expected)
-			c->status = KAB_RUN_OK;
-		else if (!strcmp(msg, "interrupted"))
-			c->status = KAB_RUN_INTERRUPTED;
-		else
+		if (!strcmp(msg, "ok") && !c->started) {
+			/* an "ok" of a run whose start never came whole */
 			c->status = KAB_RUN_FAILED;
+			if (!c->message)
+				set_message(c, "the run's start record was "
+					    "lost on the way (damaged records): "
+					    "nothing of the run can be stored");
+		} else if (!strcmp(msg, "ok") &&
+			   c->done + c->lost == c->expected) {
+			c->status = KAB_RUN_OK;
+		} else if (!strcmp(msg, "interrupted")) {
+			c->status = KAB_RUN_INTERRUPTED;
+		} else {
+			c->status = KAB_RUN_FAILED;
+		}
 	} else {
 		rc = -1;	/* unknown type: a newer agent; ignore it */
 	}

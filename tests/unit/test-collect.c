@@ -262,6 +262,43 @@ static void test_short_ok_is_failure(void **state)
 	strbuf_release(&sb);
 }
 
+/*
+ * A start record damaged on a lossy console: the records after it are
+ * refused, and the agent's "ok" at the end is no run that went well.
+ */
+static void test_lost_start_is_failure(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct kab_reader_stats stats;
+	struct got g = { 0 };
+	const char *msg = NULL;
+	size_t at;
+	int it;
+
+	put(&sb, "start", start);
+	at = sb.len / 2;
+	sb.buf[at] = sb.buf[at] == 'x' ? 'y' : 'x';	/* a byte changed */
+	for (it = 1; it <= 2; it++) {
+		char body[64];
+
+		snprintf(body, sizeof(body), "{\"iteration\":%d}", it);
+		put(&sb, "iter", body);
+		snprintf(body, sizeof(body),
+			 "{\"iteration\":%d, \"metrics\":{\"a\":1}}", it);
+		put(&sb, "sample", body);
+		snprintf(body, sizeof(body), "{\"iteration\":%d}", it);
+		put(&sb, "iter_end", body);
+	}
+	put(&sb, "end", "{\"status\":\"ok\"}");
+	assert_int_equal(run(&sb, &g, &stats, &msg), KAB_RUN_FAILED);
+	assert_int_equal(g.started, 0);
+	assert_int_equal(g.nr_iter, 0);
+	assert_non_null(msg);
+	assert_non_null(strstr(msg, "start record was lost"));
+	assert_int_equal(stats.bad_records, 7);
+	strbuf_release(&sb);
+}
+
 /* An iteration missing a record is dropped whole; the next one counts. */
 static void test_lost_record_drops_iteration(void **state)
 {
@@ -739,6 +776,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_values),
 		cmocka_unit_test(test_cut_stream),
 		cmocka_unit_test(test_short_ok_is_failure),
+		cmocka_unit_test(test_lost_start_is_failure),
 		cmocka_unit_test(test_lost_record_drops_iteration),
 		cmocka_unit_test(test_repeated_iteration_refused),
 		cmocka_unit_test(test_console_stall),
