@@ -13,7 +13,9 @@
  * that cannot see them (over ssh).  --console: PATH is the console that
  * the kernel and a lab (LAVA) read too: kernel messages below ALERT stay
  * off it and what the workload prints waits in a file, whose last lines
- * follow the end record, so that nothing splits a record.
+ * follow the end record, so that nothing splits a record; a console
+ * also loses bytes (a UART has no flow control), so every record but a
+ * profile's stacks goes out twice, numbered, and the host keeps one.
  *
  * Reads one expanded job as JSON, runs it and writes the record stream
  * to stdout (or PATH, a serial port in a guest).  Whatever the workload
@@ -241,6 +243,7 @@ int main(int argc, char **argv)
 	o.job = &job;
 	o.tmpdir = tmpl;
 	o.guest = guest;
+	o.twice = console;
 	if (guest)
 		fprintf(stderr, "kab-agent: %s %s, %d iterations, records on "
 			"%s\n", job.suite, job.test, o.iterations, out_path);

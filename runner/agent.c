@@ -41,12 +41,25 @@ struct agent {
 	const struct kab_workload *w;
 	int nr_cpus;
 	bool dead_host;		/* the stream cannot be written any more */
+	json_int_t seq;		/* records numbered on a lossy console */
 };
 
+/*
+ * One record; on a console that loses bytes, numbered and written twice
+ * (the reader keeps the first whole copy), but for a profile's stacks:
+ * large, and an iteration is whole without them.
+ */
 static void emit(struct agent *a, const char *type, json_t *body)
 {
-	if (!a->dead_host && kab_record_write(a->o->out_fd, type, body))
-		a->dead_host = true;
+	int copies = 1;
+
+	if (a->o->twice && strcmp(type, "stacks")) {
+		json_object_set_new(body, "seq", json_integer(++a->seq));
+		copies = 2;
+	}
+	while (copies-- && !a->dead_host)
+		if (kab_record_write(a->o->out_fd, type, body))
+			a->dead_host = true;
 	json_decref(body);
 }
 

@@ -8,7 +8,8 @@
  * after it and parses as a JSON object with a "t" string.  Otherwise the
  * reader moves one byte past the '@' and looks for the next magic, so a
  * kernel message printed into the middle of a record costs that record,
- * never the rest of the stream.
+ * never the rest of the stream.  Of records numbered by "seq" (written
+ * twice on a lossy console) the first whole copy is handed over.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -63,6 +64,7 @@ struct kab_reader {
 	void *ctx;
 	char *buf;
 	size_t len, alloc;
+	json_int_t seq;		/* the last "seq" handed over */
 	struct kab_reader_stats stats;
 };
 
@@ -171,7 +173,7 @@ static enum frame frame_check(const char *s, size_t n, size_t *hdr,
 static int deliver(struct kab_reader *r, const char *payload, size_t n,
 		   int *cb_ret)
 {
-	json_t *obj, *t;
+	json_t *obj, *t, *seq;
 
 	obj = json_loadb(payload, n, JSON_REJECT_DUPLICATES, NULL);
 	if (!obj || !json_is_object(obj) ||
@@ -179,6 +181,19 @@ static int deliver(struct kab_reader *r, const char *payload, size_t n,
 		json_decref(obj);
 		return 1;
 	}
+	seq = json_object_get(obj, "seq");
+	if (seq && (!json_is_integer(seq) || json_integer_value(seq) < 1)) {
+		json_decref(obj);
+		return 1;
+	}
+	if (seq && json_integer_value(seq) <= r->seq) {
+		/* the second copy of one handed over already */
+		r->stats.duplicates++;
+		json_decref(obj);
+		return 0;
+	}
+	if (seq)
+		r->seq = json_integer_value(seq);
 	r->stats.records++;
 	*cb_ret = r->fn(r->ctx, json_string_value(t), obj);
 	json_decref(obj);

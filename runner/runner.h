@@ -355,6 +355,12 @@ int kab_nr_cpus(void);
  * payload is <len> bytes of JSON, an object whose "t" names the type:
  * start, iter, sample, monitor, iter_end, error, end, log.  Anything
  * between records (kernel messages, line noise) is skipped and counted.
+ *
+ * An agent on a console that loses bytes (a UART, or QEMU's serial port
+ * whose reader is slow: it drops a byte it cannot hand over) numbers its
+ * records with "seq" (1, 2, ...) and writes each twice; the reader hands
+ * over the first whole copy of a number and drops a record whose number
+ * is not above the last one handed over.
  */
 char *kab_record_encode(const char *type, json_t *body, size_t *len);
 int kab_record_write(int fd, const char *type, json_t *body);
@@ -364,6 +370,7 @@ struct kab_reader_stats {
 	uint64_t garbage_bytes;
 	uint64_t bad_records;	/* framed right but failing crc or json */
 	uint64_t future_records; /* a newer stream version */
+	uint64_t duplicates;	/* second copies of a "seq" */
 };
 
 /* type is the payload's "t"; body is borrowed for the call. */
@@ -391,6 +398,7 @@ struct kab_agent_opts {
 	bool exact;		/* kab_runctx's: time is guest instructions */
 	bool host_load;		/* say how busy others kept the machine */
 	unsigned long long seed;	/* the boot's layout seed, or 0 */
+	bool twice;		/* a lossy console: each record twice */
 };
 
 /* perf-profile's sampling frequency: lkp's default, and its bounds. */

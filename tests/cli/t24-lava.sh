@@ -309,6 +309,25 @@ test_expect "lava:URL submits through the REST API with the token and stores dev
 	srv_stop
 '
 
+test_expect "a console that loses bytes: each record comes twice, numbered, and the run is stored whole from the copies" '
+	srv_start lossy
+	export KAB_LAVA_TOKEN=$TOKEN
+	kab run --target lava:$URL --runs 2 --timeout 300 $QUICK $JOB >$TMP/o 2>$TMP/e || {
+		cat $TMP/o $TMP/e
+		false
+	}
+	cat $TMP/e
+	id=$(sql "SELECT max(id) FROM runs")
+	[ "$(sql "SELECT target, status FROM runs WHERE id = $id")" = "lava|ok" ]
+	[ "$(sql "SELECT count(DISTINCT iteration) FROM samples WHERE run_id = $id AND metric = \"will-it-scale.per_process_ops\"")" = 2 ]
+	# the first copy of every record was damaged: start, two of iter,
+	# sample and iter_end, end
+	[ "$(sql "SELECT bad_records FROM runs WHERE id = $id")" -ge 8 ]
+	grep -q "bad records in the stream" $TMP/e
+	unset KAB_LAVA_TOKEN
+	srv_stop
+'
+
 test_expect "a server that cannot be reached, a bad token, an unknown device type, offline devices: one line each, nothing stored" '
 	before=$(sql "SELECT count(*) FROM runs")
 	srv_start ok

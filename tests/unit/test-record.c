@@ -267,6 +267,58 @@ static void test_read_file_fails(void **state)
 	strbuf_release(&sb);
 }
 
+/* A record of value v numbered seq (NULL: none), maybe a byte changed. */
+static void add_seq(struct strbuf *sb, int v, json_t *seq, bool damaged)
+{
+	json_t *b = json_pack("{s:i}", "v", v);
+	size_t len;
+	char *x;
+
+	if (seq)
+		json_object_set_new(b, "seq", seq);
+	x = kab_record_encode("sample", b, &len);
+	if (damaged)
+		x[len - 4] = x[len - 4] == '1' ? '2' : '1';
+	strbuf_add(sb, x, len);
+	free(x);
+	json_decref(b);
+}
+
+/*
+ * Records numbered by "seq", each twice as an agent on a lossy console
+ * writes them: the first whole copy of a number is handed over, once,
+ * and a copy damaged on the way costs nothing while the other arrives.
+ */
+static void test_seq_copies(void **state)
+{
+	struct seen s = { 0 };
+	struct kab_reader *r = kab_reader_new(on_record, &s);
+	struct strbuf sb = STRBUF_INIT;
+	int i;
+
+	add_seq(&sb, 10, json_integer(1), false);
+	add_seq(&sb, 10, json_integer(1), false);
+	add_seq(&sb, 20, json_integer(2), true);	/* first copy lost */
+	add_seq(&sb, 20, json_integer(2), false);
+	add_seq(&sb, 30, json_integer(3), false);
+	add_seq(&sb, 30, json_integer(3), true);	/* second copy lost */
+	add_seq(&sb, 99, json_integer(2), false);	/* a number gone by */
+	add_seq(&sb, 40, json_integer(4), false);
+	add_seq(&sb, 40, json_integer(4), false);
+	add_seq(&sb, 98, json_integer(0), false);	/* not a number */
+	add_seq(&sb, 97, json_string("5"), false);
+	add_seq(&sb, 50, NULL, false);			/* unnumbered */
+	feed_all(r, sb.buf, sb.len, 7);
+	assert_int_equal(s.n, 5);
+	for (i = 0; i < 5; i++)
+		assert_int_equal(s.values[i], 10 * (i + 1));
+	assert_int_equal(kab_reader_stats(r)->records, 5);
+	assert_int_equal(kab_reader_stats(r)->duplicates, 3);
+	assert_int_equal(kab_reader_stats(r)->bad_records, 4);
+	strbuf_release(&sb);
+	kab_reader_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -278,6 +330,7 @@ int main(void)
 		cmocka_unit_test(test_corrupt_crc_and_truncation),
 		cmocka_unit_test(test_lying_length),
 		cmocka_unit_test(test_future_version_and_bad_json),
+		cmocka_unit_test(test_seq_copies),
 		cmocka_unit_test(test_fuzz),
 	};
 
