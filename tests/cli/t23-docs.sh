@@ -111,6 +111,22 @@ test_expect "every option the docs and --help spell after kab CMD is in CMD's op
 	not grep -q "kab rm --since" $TMP/found
 '
 
+test_expect "every option in CMD's option table is in kab CMD --help" '
+	options >$TMP/tables
+	texts >/dev/null
+	# ci: its two subcommands'"'"' helps
+	"$KAB" ci gate --help >$TMP/help.ci 2>&1
+	"$KAB" ci matrix --help >>$TMP/help.ci 2>&1
+	n=0
+	while read -r c o; do
+		[ "$o" = --help ] && continue
+		grep -Eq -- "$o([^a-z0-9-]|\$)" $TMP/help.$c ||
+			fail "kab $c --help does not say $o"
+		n=$((n + 1))
+	done <$TMP/tables
+	test $n -ge 100
+'
+
 test_expect "every --target the docs and --help spell is one kab takes" '
 	texts >$TMP/texts
 	# ssh://HOST, never ssh:HOST (kab refuses that)

@@ -128,6 +128,8 @@ test_expect "lava-run boots kab's job; the runs, their device and worker are sto
 	[ "$(sql "SELECT json_extract(host, \"\$.release\") FROM runs")" = "$(basename $(ls /boot/vmlinuz-* | sort -V | tail -1) | sed s/vmlinuz-//)" ]
 	sql "SELECT outcome, accel, qemu_version FROM boots" >$TMP/b
 	grep -q "^ok|lava|lava-dispatcher 20" $TMP/b
+	# the CPUs its device dictionary gave QEMU (two unless --smp)
+	[ "$(sql "SELECT smp FROM boots")" = 2 ]
 	# the agent'"'"'s hello, then its first sample, timed from the start
 	[ "$(sql "SELECT hello > 0 AND first_sample > hello AND seconds > first_sample FROM boots")" = 1 ]
 	# the kernel'"'"'s lines are the console'"'"'s, kept without the
@@ -138,6 +140,7 @@ blob, n = sqlite3.connect(sys.argv[1]).execute(\"SELECT console, console_bytes F
 log = zlib.decompress(blob).decode()
 assert len(log) == n and \"Linux version\" in log, log[-2000:]
 assert \"kab-agent: done, powering off\" in log and \"@KAB\" not in log, log[-2000:]
+assert chr(0) not in log, log[-2000:]
 " "$KAB_DB"
 	not grep -q "noise" $TMP/e
 '

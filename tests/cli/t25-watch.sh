@@ -195,6 +195,8 @@ test_expect "kab watch measures the branch, killed goes on, and finds the one ch
 		sleep 0.1
 	done
 	test -e $KAB_DB-watch.lock
+	# the lock beside the database is the user'"'"'s alone
+	[ "$(stat -c %a $KAB_DB-watch.lock)" = 600 ]
 	expect_error 1 "^kab: another kab watch is following branches into $KAB_DB" -- \
 		eval "kab watch $WATCH --from $C0 --once"
 	# killed -9 once three points are stored
@@ -348,6 +350,15 @@ test_expect "--html: the series' page, a dot a boot, the change marked and linke
 	red=$(sed -n "s/^d73027 //p" $TMP/px)
 	[ "$blue" -ge $((boots * 20)) ] || fail "$blue blue pixels for $boots dots"
 	[ "$red" -ge 200 ] || fail "$red red pixels for the mark"
+	# a later pass writes the series'"'"' page again and leaves the
+	# culprit'"'"'s, written once, as it is
+	touch -d @946684800 $TMP/page/index.html $TMP/page/${C6:0:12}.html
+	eval "$KAB watch $WATCH --from $C0 --once --html $TMP/page" >$TMP/o8 2>$TMP/e8 || {
+		cat $TMP/e8
+		false
+	}
+	[ "$(stat -c %Y $TMP/page/${C6:0:12}.html)" = 946684800 ]
+	[ "$(stat -c %Y $TMP/page/index.html)" -gt 946684800 ]
 '
 
 test_expect "a branch of harmless commits has no change point, and takes the boots it has" '

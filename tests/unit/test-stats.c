@@ -794,6 +794,32 @@ static void test_classify(void **state)
 	/* a lower alpha (a later look's share) asks for more */
 	kab_classify(drift, 1, good, 6, bad, 6, 1e-12, 0, &c);
 	assert_int_equal(c.like, KAB_LIKE_NEITHER);
+	/*
+	 * Exact data (every boot of a group alike): a commit 0.1% past
+	 * halfway is within exact mode's resolution, a relative floor on
+	 * the log scale: neither, not a verdict from a spread of zero.
+	 */
+	{
+		double eg[] = { 100, 100, 100 }, eb[] = { 200, 200, 200 };
+		double ex[3];
+		int i;
+
+		for (i = 0; i < 3; i++)
+			ex[i] = sqrt(100.0 * 200) * 1.001;
+		kab_classify(ex, 3, eg, 3, eb, 3, 0.05, 0, &c);
+		assert_int_equal(c.like, KAB_LIKE_BAD);
+		kab_classify(ex, 3, eg, 3, eb, 3, 0.05, kab_exact_floor(),
+			     &c);
+		assert_true(c.log_scale);
+		assert_int_equal(c.like, KAB_LIKE_NEITHER);
+		assert_true(c.p_good > 0.05 && c.p_good < 0.5);
+		/* 10% past halfway is beyond it: bad */
+		for (i = 0; i < 3; i++)
+			ex[i] = sqrt(100.0 * 200) * 1.1;
+		kab_classify(ex, 3, eg, 3, eb, 3, 0.05, kab_exact_floor(),
+			     &c);
+		assert_int_equal(c.like, KAB_LIKE_BAD);
+	}
 }
 
 /*
