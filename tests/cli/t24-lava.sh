@@ -544,8 +544,16 @@ test_expect "a resumed A/B reads the LAVA job that went on while kab was killed,
 	cat $TMP/e
 	grep -q "^kab: LAVA job 1 went on while kab was stopped: reading it, not booting again$" $TMP/e
 	# job 1 was submitted once, B'"'"'s job once: nothing booted twice
-	[ "$(grep -c "^POST /api/v0.2/jobs/ " $SRV/requests)" = 2 ]
-	[ "$(sql "SELECT group_concat(x, \" \") FROM (SELECT k.label || \"/\" || json_extract(r.host, \"\$.lava_job\") AS x FROM boots b JOIN runs r ON r.id = b.run_id JOIN kernels k ON k.id = r.kernel_id WHERE b.ab_id = $ab AND b.outcome = \"ok\" ORDER BY x)")" = "A/1 B/2" ]
+	# but a job lava-run on a loaded host ended in an Infrastructure
+	# error, which kab rightly submits again
+	again=$(grep -c "the lab ended that job for its own reasons" $TMP/e || true)
+	[ "$(grep -c "^POST /api/v0.2/jobs/ " $SRV/requests)" = $((2 + again)) ]
+	ok=$(sql "SELECT group_concat(x, \" \") FROM (SELECT k.label || \"/\" || json_extract(r.host, \"\$.lava_job\") AS x FROM boots b JOIN runs r ON r.id = b.run_id JOIN kernels k ON k.id = r.kernel_id WHERE b.ab_id = $ab AND b.outcome = \"ok\" ORDER BY x)")
+	if [ "$again" = 0 ]; then
+		[ "$ok" = "A/1 B/2" ]
+	else
+		[ "$(echo "$ok" | sed "s|/[0-9]*||g")" = "A B" ]
+	fi
 	unset KAB_LAVA_TOKEN
 	srv_stop
 '
