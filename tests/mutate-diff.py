@@ -33,7 +33,9 @@ logging, braces) skipped, and the survivors shown with file:line.
    The files that boot guests (QEMU, ssh, LAVA) or build kab whole run
    first only for a line no other file reaches; for another line they
    run once the mutant survived the others (and the sanitized run),
-   unless --fast-only.  gcov cannot see into a
+   unless --fast-only; under --san in the sanitized build, as CI's
+   first pass runs every file (and plain as well for the files CI
+   runs a second time plain).  gcov cannot see into a
    guest: a line of the agent's code (a source whose object defines a
    symbol of kab-agent) that no test reached on the host runs against
    the files that boot the agent (t9, t10), and is marked so.
@@ -539,6 +541,10 @@ SLOW = {"t9-qemu.sh", "t10-ab.sh", "t11-bisect.sh", "t14-ssh.sh",
         "t24-lava.sh"}
 
 
+# what .ci/run runs a second time in the plain build
+CI_PLAIN = {"t1-malloc1.sh", "t15-ci-workflows.sh", "t19-install.sh",
+            "t20-deb.sh"}
+
 GUEST = ["t9-qemu.sh", "t10-ab.sh"]
 
 
@@ -881,13 +887,27 @@ def main():
                     # the files that boot guests reach it too: run
                     # them before calling it a survivor (a lane's lock
                     # only t24's devices take)
+                    # (under --san in the sanitized build, as CI's first
+                    # pass runs them: a leak kills; then the plain build
+                    # for the files CI runs plain too)
                     slow = [t for t in tests if t in SLOW and
                             t not in order_tests(tests, times)]
+                    runs = []
+                    for t in sorted(slow, key=lambda t: times.get(t, 1e9)):
+                        if a.san:
+                            runs.append((t, "build-san"))
+                        if not a.san or t in CI_PLAIN:
+                            runs.append((t, "build"))
+                    if res["status"] == "survived" and not a.fast_only \
+                            and a.san and slow and \
+                            build_san(set(slow)).returncode:
+                        runs = [r for r in runs if r[1] == "build"]
                     if res["status"] == "survived" and not a.fast_only:
-                        for t in sorted(slow, key=lambda t:
-                                        times.get(t, 1e9)):
+                        for t, b in runs:
                             lim = 3 * times.get(t, 60) + 60
-                            st, _, out = run_test(work, "build", t, lim,
+                            if b == "build-san":
+                                lim = 5 * times.get(t, 60) + 120
+                            st, _, out = run_test(work, b, t, lim,
                                                   t not in baseline)
                             if st == "fail" and t in baseline and \
                                     not set(not_ok(out)) - \
@@ -895,9 +915,14 @@ def main():
                                 continue
                             if st != "pass":
                                 res["status"] = "killed"
-                                res["by"] = t + (" (timeout)"
-                                                 if st == "timeout" else "")
+                                res["by"] = t + (" (SAN=1)" if b ==
+                                                 "build-san" else "") + \
+                                    (" (timeout)" if st == "timeout"
+                                     else "")
                                 res["failed"] = not_ok(out)
+                                if b == "build-san":
+                                    res["sanitizer"] = bool(re.search(
+                                        r"Sanitizer|runtime error:", out))
                                 break
                 with open(full, "w") as f:
                     f.write(orig)
