@@ -404,9 +404,58 @@ static void test_zero_both_sides(void **state)
 	kab_comparison_free(&c);
 }
 
+/*
+ * lkp's "the base ran its monitor": a perf-profile stat only the head
+ * has is compared when the base has any perf-profile stat (another
+ * section's, another function's), not when it has none of that
+ * monitor (a lock_stat one here; vmstat's are another monitor).
+ */
+static void test_family_of_monitor(void **state)
+{
+	double one[3] = { 1, 1, 1 }, eight[3] = { 8, 8, 8 };
+	struct kab_series bs[] = {
+		{ "lock_stat.a", 3, one, NULL, 0 },
+		{ "perf-profile.calltrace.cycles-pp.g", 3, one, NULL, 0 },
+		{ "vmstat.x", 3, one, NULL, 0 },
+	};
+	struct kab_series hs[] = {
+		{ "lock_stat.a", 3, one, NULL, 0 },
+		{ "lock_statx.b", 3, eight, NULL, 0 },
+		{ "perf-profile.calltrace.cycles-pp.g", 3, one, NULL, 0 },
+		{ "perf-profile.self.cycles-pp.f", 3, eight, NULL, 0 },
+		{ "vmstat.x", 3, one, NULL, 0 },
+		{ "vmstatx.y", 3, eight, NULL, 0 },
+	};
+	struct kab_side base = { "a", "a", 3, bs, NULL, 0, 0, NULL };
+	struct kab_side head = { "b", "b", 6, hs, NULL, 0, 0, NULL };
+	struct kab_compare_opts o = { .test = KAB_TEST_LKP };
+	struct kab_comparison c;
+	size_t i, shown = 0;
+
+	assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
+	for (i = 0; i < c.nr_rows; i++) {
+		if (!c.rows[i].shown)
+			continue;
+		shown++;
+		assert_string_equal(c.rows[i].metric,
+				    "perf-profile.self.cycles-pp.f");
+	}
+	assert_int_equal(shown, 1);
+	kab_comparison_free(&c);
+	/* a monitor whose name only begins alike is another monitor */
+	bs[1].metric = "perf-profilez.g";
+	assert_int_equal(kab_compare(&base, &head, 1, &o, &c), 0);
+	for (i = 0, shown = 0; i < c.nr_rows; i++)
+		if (!strcmp(c.rows[i].metric, "perf-profile.self.cycles-pp.f"))
+			shown += 1 + c.rows[i].shown;
+	assert_int_equal(shown, 1);
+	kab_comparison_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_family_of_monitor),
 		cmocka_unit_test(test_zero_both_sides),
 		cmocka_unit_test(test_seed_rows),
 		cmocka_unit_test(test_seed_header),
