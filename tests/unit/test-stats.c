@@ -1278,6 +1278,21 @@ static void test_plan(void **state)
 		assert_true(out.iters < 100 && out.boots > 2);
 		assert_true(out.power >= 0.8 && out.power < 0.9);
 	}
+	/* r* = sqrt(c_b s_w^2 / (c_i s_b^2)) = sqrt(9 * 4 / 1) */
+	{
+		struct kab_plan_in k = { .within_var = 4, .between_var = 1,
+					 .boot_cost = 9, .iter_cost = 1,
+					 .delta = log1p(0.5), .alpha = 0.05,
+					 .power = 0.8 };
+
+		assert_int_equal(kab_plan(&k, &out), 0);
+		assert_int_equal(out.iters, 6);
+		/* boots that never differ: iterations as many as allowed */
+		k.between_var = 0;
+		k.boot_cost = 0;
+		assert_int_equal(kab_plan(&k, &out), 0);
+		assert_int_equal(out.iters, 100);
+	}
 	/* nothing varies, or nothing to detect: no plan */
 	in.within_var = in.between_var = 0;
 	assert_int_equal(kab_plan(&in, &out), -1);
