@@ -161,6 +161,9 @@ test_expect "a live progress line goes to a terminal, plain lines to a pipe" '
 	grep -q "^kab: \[1/1\] will-it-scale malloc1: iteration 1 of 2, elapsed [0-9]*:[0-5][0-9], ETA [0-9]*:[0-5][0-9]$" $TMP/e
 	grep -q "^kab: \[1/1\] will-it-scale malloc1: iteration 2 of 2, elapsed [0-9]*:[0-5][0-9], ETA [0-9]*:[0-5][0-9]$" $TMP/e
 	not grep -q "$(printf "\r")" $TMP/e
+	# before an iteration has ended the ETA is what the job says: 2
+	# iterations of its testtime and warmup (and 0.2 s to start), not 0
+	grep -q "^kab: \[1/1\] will-it-scale malloc1: iteration 1 of 2, .* ETA 0:0[12]$" $TMP/e
 '
 
 test_expect "-v shows the commands kab runs, quoted for a shell; -- ends the options" '

@@ -49,6 +49,8 @@ test_expect "malloc1 runs in a guest booted from /boot and is stored" '
 	# TCG, so timed by guest instructions, one vCPU, and counted by
 	# kab'"'"'s plugin: all of malloc1'"'"'s are the kernel'"'"'s but a few
 	test "$(sql "SELECT clock FROM runs WHERE id = 1")" = icount:3
+	# without --layout-seed the first boot is at seed 1
+	test "$(sql "SELECT seed FROM runs WHERE id = 1")" = 1
 	test "$(sql "SELECT smp FROM boots WHERE run_id = 1")" = 1
 	ins=$(mean_of 1 perf-stat.total.instructions)
 	k=$(mean_of 1 perf-stat.total.instructions:k)
