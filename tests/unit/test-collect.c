@@ -691,6 +691,8 @@ static void test_insn_cost(void **state)
 	assert_true(metric(&m, "perf-stat.total.cycles:spr") == 2000);
 	assert_true(metric(&m, "perf-stat.overall.cpi:spr") == 2);
 	assert_true(metric(&m, "perf-stat.overall.ipc:spr") == 0.5);
+	assert_true(metric(&m, "perf-stat.total.dTLB-loads:spr") == 400);
+	assert_true(metric(&m, "perf-stat.total.dTLB-stores:spr") == 100);
 	assert_true(metric(&m, "perf-stat.total.dTLB-load-misses:spr") == 8);
 	assert_true(metric(&m, "perf-stat.total.dTLB-store-misses:spr") == 2);
 	assert_true(metric(&m, "perf-stat.overall.dTLB-load-miss-rate%:spr") ==

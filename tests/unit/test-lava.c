@@ -294,6 +294,10 @@ static void test_cmdline_check(void **state)
 	assert_int_equal(kab_lava_cmdline_check("a={kernel}", &err), -1);
 	assert_int_equal(kab_lava_cmdline_check("$(reboot)", &err), -1);
 	assert_int_equal(kab_lava_cmdline_check("a\nb", &err), -1);
+	/* printable ASCII's ends: a space and a tilde go, DEL does not */
+	assert_int_equal(kab_lava_cmdline_check(" a=~/x ", &err), 0);
+	assert_int_equal(kab_lava_cmdline_check("a\x7f", &err), -1);
+	assert_non_null(strstr(err.msg, "'?'"));
 }
 
 int main(void)
