@@ -184,6 +184,40 @@ test_expect "--merges takes the merges of the first-parent line; --all-commits t
 	points | grep -q "s2 .*M1 .*t1 .*M2 m3 \$"
 '
 
+test_expect "the series is named after its branch, in a name's letters, 64 at most" '
+	N=$TMP/names
+	g() { git -C $N -c user.name=t -c user.email=t@t "$@"; }
+	git init -q $N
+	echo 0 >$N/f; g add f; g commit -qm "n0: base"
+	N0=$(g rev-parse HEAD)
+	long=topic/$(printf "%059d" 7)
+	g checkout -qb "fix/a+b.c_d"
+	echo 1 >>$N/f; g commit -qam "n1: on a topic"
+	g branch "$long"
+	w() { kab --db $TMP/n.db watch --tree $N --from $N0 --job $JOB --metric $M \
+		--build-cmd "exit 3" --once "$@" >$TMP/o 2>$TMP/e || { cat $TMP/e; false; }; }
+	# HEAD: the branch it is on
+	w
+	grep -qx "series fix-a-b.c_d, $M:" $TMP/o
+	grep -qx "kab: watch: 2 points on the branch, 2 to measure (a new series)" $TMP/e
+	grep -qx "kab: watch: ${N0:0:12} skipped: the build command failed (exit 3)" $TMP/e
+	grep -qx "no change points yet: 0 points measured, a change needs 2 on each side" $TMP/o
+	w --branch "$long"
+	grep -qx "series topic-$(printf "%058d" 0), $M:" $TMP/o
+	test ${#long} = 65
+	# a detached HEAD is followed as HEAD; one point is one
+	g checkout -q --detach $N0
+	w --name one
+	grep -qx "series one, $M:" $TMP/o
+	grep -qx "kab: watch: 1 point on the branch, 1 to measure (a new series)" $TMP/e
+	w
+	grep -qx "series HEAD, $M:" $TMP/o
+	grep -qx "kab: watch: 1 point on the branch, 1 to measure (a new series)" $TMP/e
+	# a skipped point is done: the next pass has nothing to measure
+	w
+	grep -qx "kab: watch: 1 point on the branch, 0 to measure" $TMP/e
+'
+
 test_expect "kab watch measures the branch, killed goes on, and finds the one change point" '
 	eval "exec $KAB watch $WATCH --from $C0 --once" >$TMP/o1 2>$TMP/e1 &
 	pid=$!
