@@ -276,6 +276,25 @@ open(sys.argv[1], \"wb\").write(d)" $TMP/k2
 	grep -q "^kab: ${C2:0:12}: kabtest runs $rel$" $TMP/e
 	grep -q "^kab: watch: 3 points on the branch, 3 to measure" $TMP/e
 	grep -q "^no change points yet: 3 points measured" $TMP/o
+	# each point: its boots, their mean and their spread as %stddev
+	/usr/bin/python3 - $TMP/wb.db $TMP/o <<-'"'"'PY'"'"'
+	import re, sqlite3, statistics, sys
+	con = sqlite3.connect(sys.argv[1])
+	boots = {}
+	for sha, v in con.execute("SELECT k.commit_sha, avg(s.value) FROM runs r JOIN kernels k ON k.id = r.kernel_id JOIN samples s ON s.run_id = r.id AND s.metric = '"'"'will-it-scale.per_process_ops'"'"' GROUP BY r.id"):
+	    boots.setdefault(sha[:12], []).append(v)
+	n = 0
+	for line in open(sys.argv[2]):
+	    m = re.match(r"  ([0-9a-f]{12}) +(\S+) +([0-9.]+)% +([0-9]+)  ", line)
+	    if not m:
+	        continue
+	    v = boots[m.group(1)]
+	    assert int(m.group(4)) == len(v) == 2, line
+	    want = 100 * statistics.stdev(v) / abs(statistics.mean(v))
+	    assert abs(float(m.group(3)) - want) < 0.051, (line, want)
+	    n += 1
+	assert n == 3, n
+	PY
 	# kab bisect measures its endpoints there the same way, shipping
 	# nothing again
 	while read f; do stat -c "%y %n" "$f"; done <$TMP/shipped >$TMP/stamps
