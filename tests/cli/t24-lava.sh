@@ -38,12 +38,22 @@ test_expect "--dry-run prints job definitions LAVA's schema takes, strict, and s
 	[ "$($LPY $TMP/validate.py <$TMP/b.yaml)" = 1 ]
 	grep -q "^    to: tftp$" $TMP/b.yaml
 	grep -q "^    method: ipxe$" $TMP/b.yaml
-	grep -q "extra_kernel_args: .* mitigations=off -- --iterations 3 " $TMP/b.yaml
+	grep -qx "  extra_kernel_args: panic=-1 softlockup_panic=1 oops=panic rdinit=/init mitigations=off -- --iterations 3 --monitors none --out /dev/console --console" $TMP/b.yaml
 	# --timeout is the test'"'"'s seconds, 1 too: 120 s to boot and 1 to
 	# test is 3 minutes an action, 13 with the job'"'"'s 10 of slack
 	kab run --target lava:local --dry-run --timeout 1 $QUICK $JOB >$TMP/t1.yaml
 	sed -n "/^timeouts:/,/^context:/p" $TMP/t1.yaml | tr -d " \n" |
 		grep -q "^timeouts:job:minutes:13action:minutes:3connection:minutes:2context:$"
+	# without --timeout the test has 60 s, and 10 s an iteration more
+	# than the job takes (2 x (20 s + 0.2 s to start)): 120.4 s, 3
+	# minutes; its boot 120 s, its job 10 minutes more
+	kab run --target lava:local --dry-run --runs 2 --set nr_task=1 --set warmup=0 \
+		--set testtime=20s --monitors none $JOB >$TMP/t20.yaml
+	sed -n "/^timeouts:/,/^context:/p;/^- test:/,/minutes/p" $TMP/t20.yaml | tr -d " \n" |
+		grep -qx "timeouts:job:minutes:15action:minutes:5connection:minutes:2context:-test:timeout:minutes:3"
+	# a QEMU device'"'"'s kernel: its console, room for TCG'"'"'s watchdogs
+	grep -qF "image_arg: -kernel {kernel} -append \"console=ttyS0,115200 panic=-1 softlockup_panic=1 oops=panic rdinit=/init watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=60 -- --iterations 2 --monitors none --out /dev/console --console\"" $TMP/t20.yaml
+	grep -qx "job_name: kab will-it-scale malloc1" $TMP/t20.yaml
 	# one document a job of the file
 	kab run --target lava:local --dry-run --set nr_task=[1,2] $JOB >$TMP/two.yaml
 	[ "$($LPY $TMP/validate.py <$TMP/two.yaml)" = 2 ]
