@@ -140,6 +140,8 @@ test_expect "lava-run boots kab's job; the runs, their device and worker are sto
 	grep -q "^ok|lava|lava-dispatcher 20" $TMP/b
 	# the CPUs its device dictionary gave QEMU (two unless --smp)
 	[ "$(sql "SELECT smp FROM boots")" = 2 ]
+	# a bzImage the device boots, timed by the wall clock
+	[ "$(sql "SELECT b.entry || \" \" || r.clock FROM boots b JOIN runs r ON r.id = b.run_id")" = "bzimage wall" ]
 	# the agent'"'"'s hello, then its first sample, timed from the start
 	[ "$(sql "SELECT hello > 0 AND first_sample > hello AND seconds > first_sample FROM boots")" = 1 ]
 	# the kernel'"'"'s lines are the console'"'"'s, kept without the
