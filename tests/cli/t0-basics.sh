@@ -164,6 +164,11 @@ test_expect "a live progress line goes to a terminal, plain lines to a pipe" '
 	# before an iteration has ended the ETA is what the job says: 2
 	# iterations of its testtime and warmup (and 0.2 s to start), not 0
 	grep -q "^kab: \[1/1\] will-it-scale malloc1: iteration 1 of 2, .* ETA 0:0[12]$" $TMP/e
+	# a list of jobs: from its second on, the ETA is the whole list'"'"'s
+	kab run --runs 1 --set "nr_task=[1,2]" --set warmup=0 --set testtime=1s \
+		$TOP/jobs/will-it-scale-malloc1.yaml >$TMP/o 2>$TMP/e
+	grep -q "^kab: \[1/2\] will-it-scale malloc1: iteration 1 of 1, elapsed [0-9:]*, ETA [0-9:]*$" $TMP/e
+	grep -q "^kab: \[2/2\] will-it-scale malloc1: iteration 1 of 1, elapsed [0-9:]*, ETA of all [0-9:]*$" $TMP/e
 '
 
 test_expect "-v shows the commands kab runs, quoted for a shell; -- ends the options" '
