@@ -235,6 +235,8 @@ print(json.dumps({\"kab_export\": 1, \"runs\": runs}))" >$TMP/many.json
 	kab --completion-helper params >$TMP/c
 	grep -qx "nr_task=" $TMP/c
 	grep -qx "testtime=" $TMP/c
+	# each job'"'"'s: stress-ng'"'"'s threads as well as will-it-scale'"'"'s tasks
+	grep -qx "nr_threads=" $TMP/c
 	sort -c $TMP/c
 	test "$(sort -u $TMP/c | wc -l)" = "$(wc -l <$TMP/c)"
 	# monitors: all, none, then each
