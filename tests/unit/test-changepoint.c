@@ -226,6 +226,35 @@ static void test_noise_only(void **state)
 	gsl_rng_free(r);
 }
 
+/*
+ * Commits measured to the same digit (exact mode's resolution) beside
+ * commits that vary about the same mean: no spread is compared with a
+ * spread of nothing (its F would be 0 or infinite), so no change point
+ * of the spread alone, whichever side is the exact one.
+ */
+static void test_exact_beside_noise(void **state)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	struct series s;
+	struct kab_cp cp[4];
+	size_t i, j, k, n;
+	int side;
+
+	(void)state;
+	for (side = 0; side < 2; side++) {
+		gsl_rng_set(r, 5);
+		make(&s, r, 40, 0, 40, 0);
+		for (i = 0; i < 20; i++)
+			for (j = 0; j < BOOTS; j++)
+				s.v[side ? i : 20 + i][j] =
+					100 + gsl_ran_gaussian(r, 10);
+		n = (size_t)find(&s, cp, 4);
+		for (k = 0; k < n; k++)
+			assert_false(cp[k].noise_only);
+	}
+	gsl_rng_free(r);
+}
+
 /* A layout at seed 2 costs every commit 11%; the code changes 2%. */
 static void test_seeds(void **state)
 {
@@ -448,6 +477,7 @@ int main(void)
 		cmocka_unit_test(test_quiet),
 		cmocka_unit_test(test_two_shifts),
 		cmocka_unit_test(test_noise_only),
+		cmocka_unit_test(test_exact_beside_noise),
 		cmocka_unit_test(test_seeds),
 		cmocka_unit_test(test_exact_floor),
 		cmocka_unit_test(test_comes_back_short),
