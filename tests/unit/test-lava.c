@@ -256,6 +256,56 @@ static void test_url_token(void **state)
 	}
 }
 
+/*
+ * What is no server's URL, or no token, is refused in one line that
+ * shows the URL up to 100 bytes, then "...".
+ */
+static void test_url_refused(void **state)
+{
+	struct kab_lava_server srv;
+	struct kab_err err;
+	char url[160], want[160];
+	size_t n, k;
+
+	(void)state;
+	assert_int_equal(kab_lava_server_init(&srv, "ftp://lava.test/", NULL,
+					      &err), -1);
+	assert_string_equal(err.msg, "lava:ftp://lava.test/: give the "
+			    "server's URL, lava:https://lava.example.org");
+	/* 101 bytes and more: cut at 100; exactly 100: whole */
+	for (n = 100; n <= 101; n++)
+		for (k = 0; k < 2; k++) {
+			memset(url, 'a', n);
+			memcpy(url, k ? "http://<" : "ftp://", k ? 8 : 6);
+			url[n] = '\0';
+			assert_int_equal(kab_lava_server_init(&srv, url, NULL,
+							      &err), -1);
+			snprintf(want, sizeof(want), "lava:%.100s%s: %s", url,
+				 n > 100 ? "..." : "",
+				 k ? "not a URL" : "give");
+			assert_memory_equal(err.msg, want, strlen(want));
+		}
+	assert_int_equal(kab_lava_server_init(&srv, "http://lava.test/a b",
+					      NULL, &err), -1);
+	assert_string_equal(err.msg, "lava:http://lava.test/a b: not a URL "
+			    "kab takes");
+	/* a token that is none */
+	assert_int_equal(kab_lava_server_init(&srv, "http://lava.test/", "",
+					      &err), -1);
+	assert_non_null(strstr(err.msg, "the LAVA token is not one"));
+	assert_int_equal(kab_lava_server_init(&srv, "http://lava.test/",
+					      "a b", &err), -1);
+	assert_non_null(strstr(err.msg, "the LAVA token is not one"));
+	/* and one that is: kept, as the URL */
+	assert_int_equal(kab_lava_server_init(&srv, "http://lava.test",
+					      "t0k", &err), 0);
+	assert_string_equal(srv.url, "http://lava.test");
+	assert_string_equal(srv.token, "t0k");
+	assert_string_equal(srv.api, "http://lava.test/api/v0.2/");
+	kab_lava_server_free(&srv);
+	assert_null(srv.token);
+}
+
 /* The REST API's root, whatever the user gave of it. */
 static void test_api_root(void **state)
 {
@@ -309,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_yaml_reads_back),
 		cmocka_unit_test(test_cmdline_check),
 		cmocka_unit_test(test_url_token),
+		cmocka_unit_test(test_url_refused),
 		cmocka_unit_test(test_api_root),
 	};
 
