@@ -202,6 +202,12 @@ test_expect "the series is named after its branch, in a name's letters, 64 at mo
 	grep -qx "kab: watch: 2 points on the branch, 2 to measure (a new series)" $TMP/e
 	grep -qx "kab: watch: ${N0:0:12} skipped: the build command failed (exit 3)" $TMP/e
 	grep -qx "no change points yet: 0 points measured, a change needs 2 on each side" $TMP/o
+	# --max-points 1: the other point waits; the page says which is which
+	w --name capped --max-points 1 --html $TMP/nh
+	grep -q "^  ${N0:0:12}  *(skipped)  *n0: base\$" $TMP/o
+	grep -q "^  $(g rev-parse --short=12 HEAD)  *(pending)  *n1: on a topic\$" $TMP/o
+	grep -qF "<tr><td><code>${N0:0:12}</code></td><td class=\"num\">(skipped)</td><td class=\"num\">0</td><td>n0: base</td>" $TMP/nh/index.html
+	grep -qF "<tr><td><code>$(g rev-parse --short=12 HEAD)</code></td><td class=\"num\">(pending)</td><td class=\"num\">0</td><td>n1: on a topic</td>" $TMP/nh/index.html
 	w --branch "$long"
 	grep -qx "series topic-$(printf "%058d" 0), $M:" $TMP/o
 	test ${#long} = 65
