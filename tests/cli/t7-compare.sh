@@ -198,6 +198,10 @@ test_expect "bad sides are refused with the fix" '
 
 test_expect "a misspelt label or KPI, or a run on two sides, is refused; an empty lkp table is explained" '
 	expect_error 2 "^kab: .basee. is neither a run id nor the label of a kernel with ok runs: did you mean .base.? .kab ls. lists them$" -- "$KAB" compare basee align
+	# the first run'"'"'s label is among those offered, as every other
+	printf "run,kernel_label,iteration,metric,value\n1,first,1,x.y,1\n2,second,1,x.y,2\n" >$TMP/fs.csv
+	kab --db $TMP/fs.db import --format csv $TMP/fs.csv >/dev/null
+	expect_error 2 "did you mean .first.?" -- "$KAB" --db $TMP/fs.db compare frist second
 	expect_error 2 "^kab: no job of base and align has the metric will-it-scale.per_proces_ops: did you mean .will-it-scale.per_process_ops.? .kab compare --all base align. lists them$" -- \
 		"$KAB" compare --kpi will-it-scale.per_proces_ops base align
 	expect_error 2 "no job of base and align has the metric typo: .kab compare --all" -- "$KAB" compare --kpi typo base align
