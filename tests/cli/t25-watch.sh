@@ -208,6 +208,7 @@ test_expect "the series is named after its branch, in a name's letters, 64 at mo
 	grep -q "^  $(g rev-parse --short=12 HEAD)  *(pending)  *n1: on a topic\$" $TMP/o
 	grep -qF "<tr><td><code>${N0:0:12}</code></td><td class=\"num\">(skipped)</td><td class=\"num\">0</td><td>n0: base</td>" $TMP/nh/index.html
 	grep -qF "<tr><td><code>$(g rev-parse --short=12 HEAD)</code></td><td class=\"num\">(pending)</td><td class=\"num\">0</td><td>n1: on a topic</td>" $TMP/nh/index.html
+	grep -qx "<p>No change point.</p>" $TMP/nh/index.html
 	w --branch "$long"
 	grep -qx "series topic-$(printf "%058d" 0), $M:" $TMP/o
 	test ${#long} = 65
