@@ -71,7 +71,7 @@ test_expect "kab show over boots: ANOVA F, p and between/within agree with scipy
 	        runs.append({"uuid": "00000000-0000-4000-8000-%012d" % len(runs),
 	            "kernel": {"label": label, "release": "r", "cmdline": "",
 	                       "image_path": None, "image_sha256": None, "commit": None},
-	            "job": "j", "suite": "s", "test": "t", "params": {"test": "t"},
+	            "job": "j", "suite": "s", "test": "t", "params": {"test": "t", "mode": "x"},
 	            "resolved": {}, "target": "qemu", "host": {"nr_cpus": 2},
 	            "iterations_planned": 5, "started_at": "2026-12-02T10:00:00Z",
 	            "ended_at": "2026-12-02T10:01:00Z", "status": "ok",
@@ -143,6 +143,8 @@ test_expect "kab plan: variances, r* and boots agree with scipy's noncentral t" 
 	assert m, out
 	assert (int(m.group(1)), int(m.group(2))) == (b, 1), (m.groups(), b)
 	assert abs(float(m.group(3)) - p) < 0.006, (m.group(3), p)
+	# what to run: QEMU boots, so kab ab, with the job'"'"'s parameters
+	assert re.search(r"^  kab ab --boots %d --runs-per-boot 1 --set mode=x$" % b, out, re.M), out
 	m = re.search(r"within a boot ([0-9.]+)%, between boots ([0-9.]+)%", out)
 	assert abs(float(m.group(1)) - 100 * math.sqrt(msw)) < 0.06, (m.group(1), msw)
 	assert abs(float(m.group(2)) - 100 * math.sqrt(between)) < 0.06, (m.group(2), between)
