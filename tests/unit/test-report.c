@@ -127,6 +127,39 @@ static void test_series_page(void **state)
 	free(html);
 }
 
+/*
+ * Every commit's digits under the chart up to 12 commits; past that
+ * about a dozen: every (n + 11) / 12th, and the last.
+ */
+static void test_series_ticks(void **state)
+{
+	static const double v[] = { 100 };
+	static const size_t n[] = { 12, 13, 25, 26 }, want[] = { 12, 7, 9, 10 };
+	struct report_series_pt pts[26];
+	char commits[26][13];
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < 26; i++) {
+		snprintf(commits[i], sizeof(commits[i]), "%012zx", i);
+		pts[i] = (struct report_series_pt){ .commit = commits[i],
+						    .subject = "s", .v = v,
+						    .n = 1 };
+	}
+	for (k = 0; k < ARRAY_SIZE(n); k++) {
+		struct report_series s = {
+			.name = "t", .metric = "m", .tree = "/t",
+			.branch = "b", .from = "f", .pts = pts, .nr = n[k],
+		};
+		char *html = page(&s);
+
+		assert_int_equal(count(html, "rotate(-40 "), want[k]);
+		/* the last commit's always */
+		assert_non_null(strstr(html, commits[n[k] - 1]));
+		free(html);
+	}
+}
+
 static void test_trailers(void **state)
 {
 	static const char *const good[] = {
@@ -154,6 +187,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_series_page),
+		cmocka_unit_test(test_series_ticks),
 		cmocka_unit_test(test_trailers),
 	};
 
