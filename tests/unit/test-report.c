@@ -104,6 +104,15 @@ static void test_series_page(void **state)
 	assert_true(attr_after(html, "<circle class=\"sample boot\"", "cy=\"",
 			       5) > attr_after(html, "<circle class=\"sample "
 					       "boot\"", "cy=\"", 0));
+	/*
+	 * the values' range padded by 5% each way onto the plot's 250 to
+	 * 30 px: 101, the highest, 10 px below its top, 59 10 px above
+	 * its bottom
+	 */
+	assert_true(fabs(attr_after(html, "<circle class=\"sample boot\"",
+				    "cy=\"", 1) - 40) < 0.05);
+	assert_true(fabs(attr_after(html, "<circle class=\"sample boot\"",
+				    "cy=\"", 7) - 240) < 0.05);
 	/* the tables: the change's row and every commit's */
 	assert_non_null(strstr(html, "<td><code>bbbbbbbbbbbb</code> .. <code>"
 			       "dddddddddddd</code></td><td class=\"num\">"
